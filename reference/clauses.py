@@ -1,0 +1,249 @@
+"""The clause registry: every clause of the sources, defined once, by a stable slug.
+
+Every decision the engine makes and every refusal it raises cites one or more of these
+IDs.  The literate specification (``spec/``) renders one entry per clause from here, the
+property suites and the conformance kit tag their checks with them, and a test fails if
+any of them cites an ID that is not defined below.
+
+IDs are never renumbered or reused: a clause that is withdrawn keeps its entry with the
+kind ``withdrawn``.
+
+Sources (see ``SOURCES``):
+
+* ``000`` the illustrated guide in English, sections §01-§07;
+* ``001`` the score-sheet app's rules page (it calls one deal a "match"), cited by heading;
+* ``002`` the same guide in Spanish, sections §01-§07 and three FAQ answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+__all__ = ["Clause", "CLAUSES", "KINDS", "SOURCES", "clause", "is_clause", "cite"]
+
+#: The kinds of clause, as the spec classifies them.
+KINDS: Final = (
+    "rule",  # normative: the engine implements it and checks prove it
+    "convention",  # normative by the guide's own practical choice
+    "option",  # normative, with a choice a table may make (see turub.options)
+    "interpretation",  # normative: our decision where the sources are silent or disagree
+    "score-sheet",  # normative for the score sheet (the sitting)
+    "advice",  # strategy advice: not a rule, may rest on one
+    "context",  # history, naming, scope: not a rule
+)
+
+#: Kinds the engine must implement and the checks must cover.
+NORMATIVE_KINDS: Final = frozenset({"rule", "convention", "option", "interpretation", "score-sheet"})
+
+#: The source documents, by the short name used in citations.
+SOURCES: Final = {
+    "000": "000_942ee48b37753174.txt",
+    "001": "001_336f227c8f80c15c.txt",
+    "002": "002_1a872fdaba8b8e7d.txt",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """One clause: its slug, kind, a short title and where the sources state it."""
+
+    id: str
+    kind: str
+    title: str
+    cites: tuple[str, ...] = ()
+
+    @property
+    def is_normative(self) -> bool:
+        return self.kind in NORMATIVE_KINDS
+
+
+def _c(id: str, kind: str, title: str, *cites: str) -> Clause:
+    assert kind in KINDS, kind
+    return Clause(id, kind, title, cites)
+
+
+_ALL = (
+    # --- the pack ------------------------------------------------------------------
+    _c("pack.composition", "rule", "The pack is 144 cards: four copies of each of 36",
+       "000 §01", "001 Players and equipment", "001 FAQ How many cards", "002 §01"),
+    _c("pack.rank-order", "rule", "Ranks from the top: A K Q J 10 9 8 7 6",
+       "000 §01", "001 Players and equipment", "002 §01"),
+    _c("pack.suits-equal", "interpretation", "Suits have no order among themselves",
+       "000 §02"),
+    _c("pack.tricks-only", "rule", "Cards carry no points; each trick counts one",
+       "000 §01", "002 §01"),
+    _c("pack.card-notation", "interpretation", "Cards are written rank then suit: A♣, 10♥, AC, 10H"),
+    _c("pack.sort-hand", "convention", "A hand is sorted by suit, red and black alternating",
+       "000 §02", "001 The deal", "002 §02"),
+    # --- the table -----------------------------------------------------------------
+    _c("table.partnerships", "rule", "Four players, two fixed partnerships, partners opposite",
+       "000 §01", "001 Players and equipment", "002 §01"),
+    _c("table.direction", "option", "Play and deal run clockwise unless the table agrees otherwise",
+       "001 The deal", "001 Playing counter-clockwise"),
+    _c("table.left-of-dealer", "interpretation",
+       "'Left of the dealer' is the next seat in the direction of play",
+       "000 §02", "000 §03", "001 The deal", "002 §02", "002 §03"),
+    # --- choosing the first dealer ---------------------------------------------------
+    _c("dealer.first-draw", "rule", "Each player is shown one card; the highest rank deals first",
+       "000 §02", "001 The deal", "002 §02"),
+    _c("dealer.first-draw-ties", "convention", "Players tied for highest draw again among themselves",
+       "000 §02", "002 §02"),
+    # --- the deal -------------------------------------------------------------------
+    _c("deal.shuffle", "rule", "The dealer shuffles the whole pack", "001 The deal"),
+    _c("deal.cut", "rule", "The player after the dealer cuts",
+       "000 §02", "001 The deal", "002 §02"),
+    _c("deal.packets", "rule", "Cards are dealt in packets of three, from the player after the dealer",
+       "000 §02", "001 The deal", "002 §02"),
+    _c("deal.pause-for-trump", "rule", "Dealing pauses once the player after the dealer has one packet",
+       "000 §02", "001 The deal", "001 FAQ Who calls trumps", "002 §02"),
+    _c("deal.full-hands", "rule", "Dealing resumes until each player holds 36 cards",
+       "000 §02", "001 The deal", "002 §02"),
+    _c("deal.dealer-check", "rule", "The dealer's final packet must hold exactly three, or the deal is void",
+       "000 §02", "001 The deal", "002 §02"),
+    _c("deal.redeal", "interpretation", "A void deal is dealt again from scratch by the same dealer",
+       "000 §02", "001 The deal", "002 §02"),
+    # --- trump ----------------------------------------------------------------------
+    _c("trump.caller", "rule", "The player after the dealer names trump",
+       "000 §02", "001 The deal", "001 FAQ Who calls trumps", "002 §02"),
+    _c("trump.three-cards", "rule", "Trump is named having seen only the caller's first three cards",
+       "000 §02", "001 The deal", "001 Calling trumps on a sixth of your hand", "002 §02", "002 FAQ 2"),
+    _c("trump.any-suit", "interpretation", "Any of the four suits may be named trump",
+       "000 §02", "001 The deal"),
+    _c("trump.once", "interpretation", "Trump is named once per deal and cannot be changed"),
+    # --- play -----------------------------------------------------------------------
+    _c("play.first-lead", "rule", "The trump caller leads the first trick",
+       "000 §03", "001 The deal", "001 Play", "002 §03"),
+    _c("play.turn", "rule", "Each trick goes round once in the direction of play, one card a seat",
+       "000 §03", "001 Play", "002 §03"),
+    _c("play.order-of-actions", "interpretation",
+       "Nothing is played before trump is named, nor after the deal ends"),
+    _c("play.card-in-hand", "rule", "A player can play only a card held", "000 §03", "002 §03"),
+    _c("play.follow-suit", "rule", "A player holding the led suit must play it",
+       "000 §03", "001 Play", "002 §03"),
+    _c("play.void-any-card", "rule", "A player void in the led suit may play any card",
+       "000 §03", "001 Play", "002 §03"),
+    _c("play.no-forced-trump", "rule", "There is no obligation to trump or to overtake",
+       "000 §03", "001 Play", "002 §03"),
+    _c("trick.highest-trump", "rule", "A trick with a trump in it goes to the highest trump",
+       "000 §03", "001 Play", "002 §03"),
+    _c("trick.highest-led", "rule", "A trick without trump goes to the highest card of the led suit",
+       "000 §03", "001 Play", "002 §03"),
+    _c("trick.earliest-identical", "rule", "Among identical cards the one played first ranks higher",
+       "000 §03", "000 §06", "001 Play", "001 FAQ What happens when two identical cards",
+       "002 §03", "002 §06", "002 FAQ 1"),
+    _c("play.winner-leads", "rule", "The winner of a trick leads the next",
+       "000 §03", "001 Play", "002 §03"),
+    _c("play.all-tricks", "rule", "There is no drawing: all 36 tricks are played",
+       "000 §03", "001 Scoring", "001 Ending", "002 §03"),
+    # --- signals --------------------------------------------------------------------
+    _c("signal.leader-only", "rule", "Only the player who led the current trick may signal",
+       "000 §03", "001 Play", "001 Read your partner's knock", "002 §03"),
+    _c("signal.kinds", "convention", "A knock says the led suit is strong; a click says it is weak",
+       "000 §03", "001 Play", "001 Read your partner's knock", "002 §03"),
+    _c("signal.timing", "interpretation", "A signal comes after the lead and before the next card",
+       "000 §03", "002 §03"),
+    _c("signal.once-per-trick", "interpretation", "At most one signal per trick"),
+    # --- the deal's result ------------------------------------------------------------
+    _c("result.more-tricks-wins", "rule", "The side with more tricks wins the deal",
+       "000 §04", "001 Scoring", "001 FAQ How do you win a game", "002 §04"),
+    _c("result.draw-18", "rule", "Eighteen tricks each is a draw",
+       "000 §04", "001 A worked deal", "002 §04"),
+    _c("result.tricks-add-up", "interpretation",
+       "A complete deal's tricks add to 36; a closed deal's to at most 36"),
+    _c("result.closed-early", "score-sheet", "A deal closed before its last trick is banked as a draw",
+       "001 Ending"),
+    # --- the next dealer ------------------------------------------------------------
+    _c("dealer.after-win", "option", "After the dealer's side wins, the next opponent in the direction deals",
+       "000 §05", "001 The deal", "002 §05"),
+    _c("dealer.after-loss", "rule", "After the dealer's side loses, the dealer's partner deals",
+       "000 §05", "001 The deal", "002 §05"),
+    _c("dealer.after-draw", "rule", "After a draw the same dealer deals again",
+       "000 §05", "001 The deal", "002 §05"),
+    # --- the contest (the traditional stake) ------------------------------------------
+    _c("contest.first-win-sets-mark", "rule", "A side's first win sets the mark its next win must beat",
+       "000 §04", "001 Ending", "001 FAQ How do you win the stake", "002 §04"),
+    _c("contest.second-win-beats-mark", "rule",
+       "A second win with more tricks than the mark, with no loss between, wins the contest",
+       "000 §04", "001 Ending", "001 FAQ How do you win the stake", "002 §04", "002 FAQ 3"),
+    _c("contest.insufficient-win", "rule", "A win that does not beat the mark counts as a draw",
+       "000 §04", "001 Ending", "002 §04"),
+    _c("contest.draw-keeps-sequence", "rule", "Draws never break a sequence nor move the mark",
+       "000 §04", "001 Ending", "001 FAQ How do you win the stake", "002 §04"),
+    _c("contest.other-side-resets", "rule",
+       "A win by the other side ends the sequence and sets that side's own mark",
+       "000 §04", "001 Ending", "002 §04"),
+    _c("contest.unbeatable-mark", "interpretation",
+       "A first win of 36 can never be beaten: only the other side can then end the sequence"),
+    _c("contest.decided-is-final", "interpretation",
+       "A decided contest takes no more results; a new stake starts a new contest"),
+    _c("stake.traditional", "context", "The game is traditionally played for a stake agreed beforehand",
+       "001 Ending", "000 §07", "002 §07"),
+    _c("stake.per-deal", "option", "House option: settle the stake on each deal on its own",
+       "001 Settling the stake deal by deal"),
+    # --- the score sheet --------------------------------------------------------------
+    _c("sheet.one-deal-per-row", "score-sheet", "The sheet records each deal: dealer, trump, tricks, result",
+       "001 Scoring"),
+    _c("sheet.tap-winner", "score-sheet", "After the last trick, the side with more tricks is marked as winner",
+       "001 Scoring", "001 Ending"),
+    _c("sheet.end-match-draw", "score-sheet", "Ending a deal with no side marked banks it as a draw",
+       "001 A worked deal", "001 Ending"),
+    _c("sheet.any-player-closes", "score-sheet", "Any player may close the deal", "001 Ending"),
+    _c("sheet.open-ended", "score-sheet", "A sitting has no fixed number of deals", "001 Ending"),
+    _c("sheet.contest-derived", "score-sheet",
+       "The sheet only records winners; the contest is derived from it", "001 Ending",
+       "001 FAQ How do you win the stake"),
+    # --- advice (not rules) -----------------------------------------------------------
+    _c("advice.call-on-three", "advice", "Call the suit your three cards best support",
+       "001 Calling trumps on a sixth of your hand"),
+    _c("advice.count-duplicates", "advice", "Count how many copies of a card have been played",
+       "001 Count the duplicates, not just the cards", "000 §02", "002 §02"),
+    _c("advice.read-signals", "advice", "Lead into a suit your partner signalled strong",
+       "001 Read your partner's knock"),
+    _c("advice.whole-deal", "advice", "Save strength for the late tricks",
+       "001 Play for the whole deal, not just the trick in front of you"),
+    _c("advice.lead-twins-first", "advice", "Lead a card whose twin is still out; the tie favours you",
+       "001 Watch who leads a duplicate first"),
+    _c("advice.agree-beforehand", "advice", "Agree direction and stake rule before the first deal",
+       "001 Playing counter-clockwise", "001 Settling the stake deal by deal"),
+    # --- context ----------------------------------------------------------------------
+    _c("context.origin", "context", "A Somali game, documented through a Mogadishu informant",
+       "000 §07", "001 Players and equipment", "002 §07"),
+    _c("context.name", "context", "The name means 'four packs'; Arpaa Turup is another spelling",
+       "000 §07", "001 Players and equipment", "002 §07"),
+    _c("context.adults", "context", "An adults' game", "001 Players and equipment"),
+    _c("context.turup", "context", "A four-pack expansion of the one-pack game Turup",
+       "001 The deal", "001 FAQ Is Arba'a Turub related"),
+    _c("context.limits", "context", "No invention date nor uniform national rules are established",
+       "000 §07", "002 §07"),
+    _c("context.no-money", "context", "The game works without money stakes", "000 §07", "002 §07"),
+    _c("context.sheet-never-deals", "context", "The score-sheet app deals no cards and sees no tricks",
+       "001 Scoring"),
+    _c("context.vocabulary", "interpretation",
+       "One vocabulary: deal, trick, sitting, contest (see the glossary)",
+       "000 §04", "001 Scoring", "001 Ending", "002 §04"),
+)
+
+#: Every clause by its ID.
+CLAUSES: Final[dict[str, Clause]] = {c.id: c for c in _ALL}
+assert len(CLAUSES) == len(_ALL), "duplicate clause ID"
+
+
+def is_clause(clause_id: str) -> bool:
+    """True if ``clause_id`` is defined in the registry."""
+    return clause_id in CLAUSES
+
+
+def clause(clause_id: str) -> Clause:
+    """The clause with this ID; ``KeyError`` names the unknown ID."""
+    try:
+        return CLAUSES[clause_id]
+    except KeyError:
+        raise KeyError(f"no clause {clause_id!r} in the registry") from None
+
+
+def cite(*clause_ids: str) -> tuple[str, ...]:
+    """Validate and return clause IDs, for use in decisions and errors."""
+    for cid in clause_ids:
+        clause(cid)
+    return clause_ids

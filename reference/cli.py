@@ -1,0 +1,230 @@
+"""The ``turub`` command line.
+
+``turub play``, ``turub simulate`` and ``turub explain`` are the engine's; other parts of
+the project (the conformance kit) add their own sub-commands through :func:`register`.
+Bad arguments print one line and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import NoReturn, TextIO
+
+from .cards import Suit, parse_cards, parse_suit, sort_hand
+from .clauses import clause
+from .contest import Contest
+from .deal import Deal, Phase
+from .errors import RuleError
+from .options import Rules, parse_rules
+from .rules import decide_trick, next_dealer
+from .seats import Seat, Side, parse_seat
+from .sitting import Sitting
+
+__all__ = ["main", "register"]
+
+_EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = []
+
+
+def register(add: Callable[[argparse._SubParsersAction], None]) -> None:
+    """Let another part of the project add sub-commands to ``turub``."""
+    _EXTENSIONS.append(add)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"turub: error: {message}\n")
+
+
+def _rules_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--rules", nargs="+", default=[], metavar="OPTION=VALUE",
+                        help="rule options, e.g. direction=counterclockwise stake=per-deal, "
+                             "or a preset (standard, counterclockwise, stake-per-deal)")
+
+
+def _hand_text(cards: Sequence) -> str:
+    return " ".join(str(c) for c in sort_hand(cards))
+
+
+def _why(clauses: Sequence[str]) -> str:
+    return "; ".join(f"{c} ({clause(c).title.lower()})" for c in clauses)
+
+
+def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
+    rules = parse_rules(args.rules)
+    rng = random.Random(args.seed)
+    deal = Deal.from_seed(args.seed, parse_seat(args.dealer), rules)
+    caller = deal.caller
+    seen = deal.view(caller).hand
+    trump = Counter(c.suit for c in seen).most_common(1)[0][0]  # the suit the three support best
+    deal.name_trump(caller, trump)
+    while deal.phase is Phase.PLAYING:
+        deal.play(deal.to_act, rng.choice(deal.legal_plays()))  # type: ignore[arg-type]
+    if args.json:
+        json.dump(deal.to_record(), out, ensure_ascii=False, indent=1)
+        out.write("\n")
+        return 0
+    w = out.write
+    w(f"Deal of seed {args.seed} ({rules.direction}); dealer {deal.dealer}, cut {deal.cut}.\n")
+    w(f"{caller} saw {' '.join(map(str, seen))} and named {trump.symbol} trump.\n\n")
+    start = Deal.replay({**deal.to_record(), "actions": deal.to_record()["actions"][:1]})
+    for seat in Seat:
+        w(f"  {str(seat):<6} {_hand_text(start.hand(seat))}\n")
+    w("\n")
+    for n, trick in enumerate(deal.tricks, 1):
+        plays = "  ".join(f"{s.letter} {str(c):>3}" for s, c in zip(trick.seats, trick.cards))
+        d = trick.decision
+        w(f"{n:>2}. {plays}   -> {trick.winner} with {d.card} ({', '.join(d.clauses)})\n")
+    result = deal.result
+    assert result is not None
+    w(f"\nResult: North-South {result.tricks[0]}, East-West {result.tricks[1]}: "
+      f"{'draw' if result.winner is None else str(result.winner) + ' win'} ({_why(result.clauses)}).\n")
+    nd = next_dealer(deal.dealer, result.winner, rules)
+    w(f"Next dealer: {nd.seat} ({_why(nd.clauses)}).\n")
+    return 0
+
+
+class _Progress:
+    """A one-line progress bar on a terminal; silent when output is not a terminal."""
+
+    def __init__(self, total: int, stream: TextIO = sys.stderr) -> None:
+        self.total, self.stream = total, stream
+        self.live = stream.isatty()
+        self.last = 0.0
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if self.live and (now - self.last > 0.1 or done == self.total):
+            self.last = now
+            filled = 30 * done // self.total
+            self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total}")
+            if done == self.total:
+                self.stream.write("\n")
+            self.stream.flush()
+
+
+def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    rules = parse_rules(args.rules)
+    if args.deals < 1:
+        raise _UsageError("--deals must be at least 1")
+    master = random.Random(args.seed)
+    sheet = Sitting(Seat.NORTH, rules)
+    progress = _Progress(args.deals)
+    margins: Counter[int] = Counter()
+    for i in range(args.deals):
+        seed = master.getrandbits(64)
+        rng = random.Random(seed)
+        deal = Deal.from_seed(seed, sheet.dealer, rules)
+        deal.name_trump(deal.caller, rng.choice(tuple(Suit)))
+        while deal.phase is Phase.PLAYING:
+            deal.play(deal.to_act, rng.choice(deal.legal_plays()))  # type: ignore[arg-type]
+        assert deal.result is not None
+        sheet.record(deal.result, deal.trump)
+        margins[deal.result.tricks[0]] += 1
+        progress.update(i + 1)
+    rows = sheet.rows
+    wins = Counter(r.result.winner for r in rows)
+    w = out.write
+    w(f"{args.deals} deals from seed {args.seed}, rules {rules.to_dict()}\n\n")
+    w("North-South tricks per deal (East-West has the rest):\n")
+    peak = max(margins.values())
+    for tricks in range(min(margins), max(margins) + 1):
+        n = margins.get(tricks, 0)
+        w(f"  {tricks:>2} {'#' * max(1 if n else 0, round(40 * n / peak)):<40} {n}\n")
+    w(f"\nWins: North-South {wins[Side.NORTH_SOUTH]}, East-West {wins[Side.EAST_WEST]}, "
+      f"draws {wins[None]}\n")
+    decided = [c for c in sheet.contests if c.is_decided]
+    w(f"Contests decided: {len(decided)} (North-South "
+      f"{sum(c.winner is Side.NORTH_SOUTH for c in decided)}, East-West "
+      f"{sum(c.winner is Side.EAST_WEST for c in decided)}); mean length "
+      f"{(sum(c.deals for c in decided) / len(decided)) if decided else 0:.2f} deals; "
+      f"open at the end: {_contest_text(sheet.contest)}\n")
+    return 0
+
+
+def _contest_text(c: Contest) -> str:
+    if c.holder is None:
+        return "no sequence running"
+    return f"{c.holder} to beat {c.mark}"
+
+
+def cmd_explain(args: argparse.Namespace, out: TextIO) -> int:
+    trump = parse_suit(args.trump)
+    cards = parse_cards(args.cards)
+    if not 1 <= len(cards) <= 4:
+        raise _UsageError("a trick has one to four cards")
+    leader = parse_seat(args.leader)
+    rules = parse_rules(args.rules)
+    d = decide_trick(cards, trump, leader, rules.direction)
+    out.write(f"Trump {trump.symbol}; led suit {cards[0].suit.symbol}; "
+              f"{' '.join(map(str, cards))}\n")
+    out.write(f"The {'first second third fourth'.split()[d.position]} card, {d.card} "
+              f"played by {d.seat}, wins the trick.\n")
+    for c in d.clauses:
+        out.write(f"  {c}: {clause(c).title}.\n")
+    return 0
+
+
+class _UsageError(Exception):
+    pass
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="turub", description="Arba'a Turub, the executable specification.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    p = sub.add_parser("play", help="play one seeded deal and show it trick by trick")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--dealer", default="N", help="N, E, S or W (default N)")
+    p.add_argument("--json", action="store_true", help="print the deal's JSON record")
+    _rules_arg(p)
+    p.set_defaults(run=cmd_play)
+
+    p = sub.add_parser("simulate", help="play many random legal deals and summarise them")
+    p.add_argument("--deals", type=int, default=100)
+    p.add_argument("--seed", type=int, default=1)
+    _rules_arg(p)
+    p.set_defaults(run=cmd_simulate)
+
+    p = sub.add_parser("explain", help="which card wins a trick, and the clause that decides it")
+    p.add_argument("--trump", required=True, help="the trump suit: ♥, H or hearts")
+    p.add_argument("--leader", default="N", help="the seat that led (default N)")
+    p.add_argument("cards", nargs="+", help="the cards in the order played, e.g. A♣ A♣ 6♥ K♣")
+    _rules_arg(p)
+    p.set_defaults(run=cmd_explain)
+
+    for add in _EXTENSIONS:
+        add(sub)
+    return parser
+
+
+def _load_extensions() -> None:
+    try:
+        from .conformance import cli as _kit_cli  # noqa: F401  (registers its commands)
+    except ImportError:
+        pass
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Run ``turub``; returns the exit status (0 ok, 1 failure reported, 2 usage error)."""
+    _load_extensions()
+    out = out or sys.stdout
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args, out) or 0)
+    except (RuleError, _UsageError) as e:
+        sys.stderr.write(f"turub {args.command}: error: {e}\n")
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,465 @@
+"""One deal as a state machine: the deal, the trump call, 36 tricks, signals, the result.
+
+A :class:`Deal` takes actions from the seat whose turn it is: :meth:`Deal.name_trump`,
+:meth:`Deal.play`, :meth:`Deal.signal` and :meth:`Deal.close` (any seat).  Every action is
+checked in full before anything changes, so a refused action (a :class:`RuleError` naming
+its clause) leaves the deal exactly as it was.  Every decision (a trick won, the result)
+names its clauses.  :meth:`Deal.to_record` gives a JSON record that :meth:`Deal.replay`
+turns back into the same deal; :meth:`Deal.view` shows what one seat may see.
+
+>>> deal = Deal.from_seed(7)
+>>> deal.phase, deal.caller, len(deal.view(deal.caller).hand), len(deal.view(Seat.NORTH).hand)
+(<Phase.CALLING: 'calling'>, Seat.EAST, 3, 0)
+>>> deal.name_trump(Seat.EAST, Suit.HEARTS)
+>>> deal.phase, deal.to_act, [len(deal.view(s).hand) for s in Seat]
+(<Phase.PLAYING: 'playing'>, Seat.EAST, [36, 36, 36, 36])
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Final
+
+from .cards import CARDS, PACK, Card, Suit, card_name, parse_card, parse_suit, sort_hand
+from .clauses import cite
+from .errors import (CardFormatError, CardNotHeldError, MustFollowSuitError, OutOfTurnError,
+                     PhaseError, RecordError, RuleError, SignalError, TrumpCallError)
+from .options import Rules, rules_from_dict
+from .rules import (PACKET_SIZE, TRICKS_PER_DEAL, DealResult, TrickDecision, deal_result,
+                    decide_trick)
+from .seats import Seat, next_seat, parse_seat, seats_from
+
+__all__ = ["Phase", "Signal", "Trick", "SeatView", "Deal", "SIGNALS", "RECORD_FORMAT",
+           "play_random_deal"]
+
+#: The signals a trick's leader may give, and what each says of the led suit (``signal.kinds``).
+SIGNALS: Final = {"knock": "strong", "click": "weak"}
+#: The version tag of a deal record.
+RECORD_FORMAT: Final = "turub-deal/1"
+_PACK_COUNTS: Final = (4,) * 36
+_NEXT_SEAT: Final = {d: tuple(Seat((s + d) % 4) for s in range(4)) for d in (1, -1)}
+
+
+_CARDS_OF: Final = tuple(CARDS[9 * s:9 * s + 9] for s in range(4))
+
+
+def _action_record(act: str, seat: Seat, what: Any) -> dict[str, str]:
+    record = {"act": act, "seat": seat.letter}
+    if act == "trump":
+        record["suit"] = what.letter
+    elif act == "play":
+        record["card"] = card_name(what, ascii=True)
+    elif act == "signal":
+        record["signal"] = what
+    return record
+
+
+def _seat(seat: object, clause: str) -> Seat:
+    """``seat`` as a :class:`Seat`, or a refusal naming ``clause``."""
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < 4:
+        return Seat(seat)
+    raise RuleError(f"{seat!r} is not a seat (0-3, North East South West)", clause=clause)
+
+
+class Phase(Enum):
+    """Where a deal stands."""
+
+    CALLING = "calling"  # dealing paused: the caller has three cards and must name trump
+    PLAYING = "playing"  # trump named, all 144 cards dealt, tricks being played
+    FINISHED = "finished"  # 36 tricks played, or the deal closed early
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """A knock or a click by a trick's leader, about the suit led (``signal.kinds``)."""
+
+    seat: Seat
+    kind: str
+    suit: Suit
+
+    @property
+    def meaning(self) -> str:
+        return SIGNALS[self.kind]
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A completed trick: its leader, the cards in order of play, the signal, the decision."""
+
+    leader: Seat
+    cards: tuple[Card, ...]
+    seats: tuple[Seat, ...]
+    signal: Signal | None
+    decision: TrickDecision
+
+    @property
+    def winner(self) -> Seat:
+        return self.decision.seat
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What one seat may see: its own hand, the table, never another hand."""
+
+    seat: Seat
+    phase: Phase
+    dealer: Seat
+    caller: Seat
+    trump: Suit | None
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, int, int, int]
+    to_act: Seat | None
+    current_trick: tuple[tuple[Seat, Card], ...]
+    signal: Signal | None
+    tricks: tuple[Trick, ...]
+    tricks_won: tuple[int, int]
+    legal: tuple[Card, ...]
+    result: DealResult | None
+
+
+class Deal:
+    """The state machine of one deal.  See the module documentation."""
+
+    __slots__ = ("rules", "dealer", "caller", "pack", "cut", "_stock", "_dealt", "_hands",
+                 "_suits", "_phase", "_trump", "_to_act", "_leader", "_trick", "_trick_seats",
+                 "_signal", "_tricks", "_won", "_result", "_actions", "_next")
+
+    def __init__(self, pack: Sequence[Card], dealer: Seat = Seat.NORTH, rules: Rules = Rules(),
+                 cut: int = 0) -> None:
+        """A deal of ``pack`` (top card first) by ``dealer``, cut ``cut`` cards from the top.
+
+        ``deal.shuffle`` is the caller's (see :meth:`from_seed`); ``deal.cut``: the cut moves
+        the top ``cut`` cards under the rest; ``deal.packets``: packets of three from the
+        seat after the dealer; ``deal.pause-for-trump``: dealing stops after the first packet.
+        """
+        pack = tuple(pack)
+        counts = [0] * 36
+        for card in pack:
+            if not isinstance(card, Card):
+                raise CardFormatError(f"the pack holds {card!r}, which is not a card",
+                                      clause="pack.composition")
+            counts[card.index] += 1
+        if len(pack) != 144 or tuple(counts) != _PACK_COUNTS:
+            raise RuleError(f"a pack is 144 cards, four of each; this one has {len(pack)}",
+                            clause="pack.composition")
+        if not isinstance(cut, int) or not 0 <= cut < 144:
+            raise RuleError(f"a cut lifts 0 to 143 cards, not {cut!r}", clause="deal.cut")
+        self.rules = rules
+        self.dealer = Seat(dealer)
+        self.caller = next_seat(self.dealer, rules.direction)
+        self.pack = pack
+        self.cut = cut
+        self._stock = pack[cut:] + pack[:cut]
+        self._dealt = 0
+        self._hands = [[0] * 36 for _ in range(4)]
+        self._suits = [[0] * 4 for _ in range(4)]
+        self._phase = Phase.CALLING
+        self._trump: Suit | None = None
+        self._to_act: Seat | None = self.caller
+        self._leader = self.caller
+        self._trick: list[Card] = []
+        self._trick_seats: list[Seat] = []
+        self._signal: Signal | None = None
+        self._tricks: list[Trick] = []
+        self._won = [0, 0]
+        self._result: DealResult | None = None
+        self._actions: list[tuple[str, Seat, Any]] = []  # (act, seat, card/suit/signal)
+        self._next = rules.direction.value
+        self._deal_packets(1)
+
+    @classmethod
+    def from_seed(cls, seed: int, dealer: Seat = Seat.NORTH, rules: Rules = Rules()) -> Deal:
+        """A deal shuffled and cut from ``seed`` (``deal.shuffle``, ``deal.cut``).
+
+        Deterministic: the same seed always gives the same deal; no global random state.
+        """
+        rng = random.Random(seed)
+        pack = list(PACK)
+        rng.shuffle(pack)
+        return cls(pack, dealer, rules, cut=rng.randrange(1, 144))
+
+    # --- dealing ----------------------------------------------------------------------
+
+    def _deal_packets(self, n: int) -> None:
+        seat = seats_from(self.caller, self.rules.direction)
+        for _ in range(n):
+            packet = self._dealt // PACKET_SIZE
+            to = seat[packet % 4]
+            hand, suits = self._hands[to], self._suits[to]
+            for card in self._stock[self._dealt:self._dealt + PACKET_SIZE]:
+                hand[card.index] += 1
+                suits[card.suit] += 1
+            self._dealt += PACKET_SIZE
+
+    # --- reading the state ----------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def trump(self) -> Suit | None:
+        return self._trump
+
+    @property
+    def to_act(self) -> Seat | None:
+        """The seat whose turn it is: to name trump, or to play; ``None`` when finished."""
+        return self._to_act
+
+    @property
+    def leader(self) -> Seat:
+        """The leader of the current trick."""
+        return self._leader
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        return tuple(self._tricks)
+
+    @property
+    def current_trick(self) -> tuple[tuple[Seat, Card], ...]:
+        return tuple(zip(self._trick_seats, self._trick))
+
+    @property
+    def tricks_won(self) -> tuple[int, int]:
+        """Tricks taken so far by North-South and East-West."""
+        return (self._won[0], self._won[1])
+
+    @property
+    def result(self) -> DealResult | None:
+        return self._result
+
+    @property
+    def stock(self) -> tuple[Card, ...]:
+        """The cards not yet dealt (all but three while trump is being named)."""
+        return self._stock[self._dealt:]
+
+    def hand(self, seat: Seat) -> tuple[Card, ...]:
+        """The cards ``seat`` holds, sorted (``pack.sort-hand``)."""
+        counts = self._hands[seat]
+        return sort_hand(c for c in CARDS for _ in range(counts[c.index]))
+
+    def holds(self, seat: Seat, card: Card) -> int:
+        """How many copies of ``card`` ``seat`` holds."""
+        return self._hands[seat][card.index]
+
+    def legal_plays(self, seat: Seat | None = None) -> tuple[Card, ...]:
+        """The distinct cards ``seat`` (by default the seat to act) may play now.
+
+        Empty unless it is that seat's turn to play.  ``play.follow-suit``,
+        ``play.void-any-card``.
+        """
+        seat = self._to_act if seat is None else seat
+        if self._phase is not Phase.PLAYING or seat != self._to_act:
+            return ()
+        counts = self._hands[seat]
+        if self._trick and self._suits[seat][self._trick[0].suit]:
+            return tuple([c for c in _CARDS_OF[self._trick[0].suit] if counts[c.index]])
+        return tuple([c for c in CARDS if counts[c.index]])
+
+    def view(self, seat: Seat) -> SeatView:
+        """What ``seat`` may see now.  The caller's view at the call holds three cards."""
+        return SeatView(
+            seat=Seat(seat), phase=self._phase, dealer=self.dealer, caller=self.caller,
+            trump=self._trump, hand=self.hand(seat),
+            hand_sizes=tuple(sum(h) for h in self._hands),  # type: ignore[arg-type]
+            to_act=self._to_act, current_trick=self.current_trick, signal=self._signal,
+            tricks=self.tricks, tricks_won=self.tricks_won, legal=self.legal_plays(seat),
+            result=self._result)
+
+    # --- actions -----------------------------------------------------------------------
+
+    def name_trump(self, seat: Seat, suit: Suit | str) -> None:
+        """``seat`` names ``suit`` trump, and dealing resumes.
+
+        ``trump.caller``: only the seat after the dealer calls; ``trump.three-cards``: it has
+        seen its first packet only; ``trump.any-suit``: any suit may be named;
+        ``trump.once``: once per deal.  Then ``deal.full-hands``: the rest is dealt, the
+        dealer's final packet is three (``deal.dealer-check``, always so when the engine
+        deals), and ``play.first-lead``: the caller leads.
+        """
+        if self._phase is not Phase.CALLING:
+            if self._trump is not None:
+                raise TrumpCallError(f"trump is already {self._trump.symbol}: it is named once",
+                                     clause="trump.once")
+            raise PhaseError("the deal is over: no trump can be named")
+        if seat != self.caller:
+            raise TrumpCallError(f"{_seat(seat, 'trump.caller')} cannot name trump: "
+                                 f"{self.caller}, after the dealer, does")
+        if not isinstance(suit, Suit):
+            suit = parse_suit(suit)
+        self._trump = suit
+        self._actions.append(("trump", self.caller, suit))
+        self._deal_packets(144 // PACKET_SIZE - 1)
+        self._phase = Phase.PLAYING
+        self._to_act = self.caller
+
+    def play(self, seat: Seat, card: Card | str) -> TrickDecision | None:
+        """``seat`` plays ``card``; returns the trick's decision when it completes a trick.
+
+        ``play.turn``, ``play.card-in-hand``, ``play.follow-suit`` (``play.void-any-card``:
+        void, any card), then ``trick.*`` decides the trick, ``play.winner-leads``, and after
+        36 tricks ``result.*`` decides the deal.
+        """
+        if self._phase is not Phase.PLAYING:
+            raise PhaseError("cards are played only after trump is named and before the deal ends"
+                             if self._phase is Phase.CALLING else "the deal is over")
+        if seat != self._to_act:
+            raise OutOfTurnError(f"it is {self._to_act}'s turn, not {_seat(seat, 'play.turn')}'s")
+        if not isinstance(card, Card):
+            card = parse_card(card)
+        counts = self._hands[seat]
+        if not counts[card.index]:
+            raise CardNotHeldError(f"{self._to_act} holds no {card}")
+        trick = self._trick
+        suits = self._suits[seat]
+        if trick and card.suit is not trick[0].suit and suits[trick[0].suit]:
+            raise MustFollowSuitError(
+                f"{self._to_act} holds {trick[0].suit.symbol} and must follow suit, not play {card}")
+        counts[card.index] -= 1
+        suits[card.suit] -= 1
+        trick.append(card)
+        self._trick_seats.append(seat)
+        actor = self._to_act
+        self._actions.append(("play", actor, card))
+        if len(trick) < 4:
+            self._to_act = _NEXT_SEAT[self._next][actor]
+            return None
+        return self._complete_trick()
+
+    def _complete_trick(self) -> TrickDecision:
+        assert self._trump is not None
+        decision = decide_trick(self._trick, self._trump, self._leader, self.rules.direction)
+        self._tricks.append(Trick(self._leader, tuple(self._trick), tuple(self._trick_seats),
+                                  self._signal, decision))
+        self._won[decision.seat & 1] += 1
+        self._trick = []
+        self._trick_seats = []
+        self._signal = None
+        self._leader = self._to_act = decision.seat
+        if len(self._tricks) == TRICKS_PER_DEAL:
+            self._finish(deal_result(self._won[0], self._won[1]))
+        return decision
+
+    def signal(self, seat: Seat, kind: str) -> Signal:
+        """The trick's leader knocks or clicks about the suit led.
+
+        ``signal.leader-only``: only the current trick's leader; ``signal.timing``: after
+        the lead, before the next card; ``signal.once-per-trick``; ``signal.kinds``: a knock
+        (strong) or a click (weak).
+        """
+        if self._phase is not Phase.PLAYING:
+            raise PhaseError("signals are given only while tricks are played")
+        if kind not in SIGNALS:
+            raise SignalError(f"{kind!r} is not a signal: a knock or a click", clause="signal.kinds")
+        if seat != self._leader:
+            raise SignalError(f"{_seat(seat, 'signal.leader-only')} did not lead this trick: "
+                              f"only {self._leader} may signal")
+        if len(self._trick) != 1:
+            raise SignalError("a signal comes after the lead and before the next card",
+                              clause="signal.timing")
+        if self._signal is not None:
+            raise SignalError("one signal per trick", clause="signal.once-per-trick")
+        self._signal = Signal(self._leader, kind, self._trick[0].suit)
+        self._actions.append(("signal", self._leader, kind))
+        return self._signal
+
+    def close(self, seat: Seat) -> DealResult:
+        """Any seat closes the deal before its last trick: it is banked as a draw.
+
+        ``sheet.any-player-closes``, ``result.closed-early``.
+        """
+        if self._phase is Phase.FINISHED:
+            raise PhaseError("the deal is already over")
+        closer = _seat(seat, "sheet.any-player-closes")  # checked before anything changes
+        self._actions.append(("close", closer, None))
+        self._finish(deal_result(self._won[0], self._won[1], closed_early=True))
+        assert self._result is not None
+        return self._result
+
+    def _finish(self, result: DealResult) -> None:
+        self._result = result
+        self._phase = Phase.FINISHED
+        self._to_act = None
+
+    def apply(self, action: Mapping[str, str]) -> Any:
+        """Apply one action in record form: ``{"act": "play", "seat": "E", "card": "AC"}``."""
+        act = action.get("act") if isinstance(action, Mapping) else None
+        try:
+            if act == "trump":
+                return self.name_trump(parse_seat(action["seat"]), action["suit"])
+            if act == "play":
+                return self.play(parse_seat(action["seat"]), action["card"])
+            if act == "signal":
+                return self.signal(parse_seat(action["seat"]), action["signal"])
+            if act == "close":
+                return self.close(parse_seat(action["seat"]))
+        except KeyError as e:
+            raise RecordError(f"action {action!r} lacks {e.args[0]!r}") from None
+        raise RecordError(f"{action!r} is not an action: 'act' is trump, play, signal or close")
+
+    # --- record and replay ------------------------------------------------------------------
+
+    def to_record(self) -> dict[str, Any]:
+        """The complete record of the deal as JSON-ready data; :meth:`replay` inverts it."""
+        return {
+            "format": RECORD_FORMAT,
+            "rules": self.rules.to_dict(),
+            "dealer": self.dealer.letter,
+            "pack": [card_name(c, ascii=True) for c in self.pack],
+            "cut": self.cut,
+            "actions": [_action_record(*a) for a in self._actions],
+        }
+
+    @classmethod
+    def replay(cls, record: Mapping[str, Any]) -> Deal:
+        """The deal a record describes, every action re-checked by the rules."""
+        if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
+            raise RecordError(f"not a deal record: expected format {RECORD_FORMAT!r}")
+        try:
+            deal = cls([parse_card(c) for c in record["pack"]], parse_seat(record["dealer"]),
+                       rules_from_dict(record.get("rules", {})), cut=record.get("cut", 0))
+            actions: Iterable[Mapping[str, str]] = record["actions"]
+        except KeyError as e:
+            raise RecordError(f"a deal record needs {e.args[0]!r}") from None
+        for action in actions:
+            deal.apply(action)
+        return deal
+
+    def state(self) -> dict[str, Any]:
+        """Everything about the deal as plain data (for comparing two states)."""
+        return {
+            "record": self.to_record(),
+            "phase": self._phase.value,
+            "trump": self._trump.letter if self._trump else None,
+            "to_act": self._to_act.letter if self._to_act is not None else None,
+            "leader": self._leader.letter,
+            "hands": {s.letter: [card_name(c, ascii=True) for c in self.hand(s)] for s in Seat},
+            "stock": len(self.stock),
+            "trick": [(Seat(s).letter, card_name(c, ascii=True)) for s, c in self.current_trick],
+            "signal": None if self._signal is None else (self._signal.seat.letter, self._signal.kind),
+            "tricks": [(t.leader.letter, [card_name(c, ascii=True) for c in t.cards],
+                        t.winner.letter) for t in self._tricks],
+            "won": list(self._won),
+            "result": None if self._result is None else list(self._result.tricks),
+        }
+
+    def __repr__(self) -> str:
+        return (f"<Deal dealer={self.dealer.letter} trump={self._trump and self._trump.symbol} "
+                f"phase={self._phase.value} tricks={len(self._tricks)} won={self._won}>")
+
+
+def play_random_deal(seed: int, dealer: Seat = Seat.NORTH, rules: Rules = Rules(),
+                     rng: random.Random | None = None) -> Deal:
+    """A whole deal of random legal play from ``seed``: the caller names a random suit."""
+    rng = rng or random.Random(seed)
+    deal = Deal.from_seed(seed, dealer, rules)
+    deal.name_trump(deal.caller, rng.choice(tuple(Suit)))
+    choice = rng.choice
+    while deal._phase is Phase.PLAYING:
+        seat = deal._to_act
+        deal.play(seat, choice(deal.legal_plays(seat)))  # type: ignore[arg-type]
+    return deal
+

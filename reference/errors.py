@@ -1,0 +1,116 @@
+"""Typed refusals.  Each names the clause it enforces in its ``clause`` field.
+
+Every refusal leaves the state it was raised from exactly as it was: the engine checks
+an action completely before it changes anything.
+
+>>> try:
+...     raise MustFollowSuitError("East holds a club and played 6♥")
+... except RuleError as e:
+...     print(e.clause, "|", e)
+play.follow-suit | [play.follow-suit] East holds a club and played 6♥
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "RuleError", "CardFormatError", "RulesOptionError", "IllegalActionError", "PhaseError",
+    "OutOfTurnError", "CardNotHeldError", "MustFollowSuitError", "TrumpCallError",
+    "SignalError", "ResultError", "ContestDecidedError", "FirstDealerError", "RecordError",
+]
+
+
+class RuleError(ValueError):
+    """Base of every refusal: the input breaks the clause named in :attr:`clause`."""
+
+    default_clause = "play.order-of-actions"
+
+    def __init__(self, message: str, *, clause: str | None = None) -> None:
+        from .clauses import clause as _lookup  # the registry validates every citation
+
+        self.clause: str = clause or self.default_clause
+        _lookup(self.clause)
+        self.detail = message
+        super().__init__(f"[{self.clause}] {message}")
+
+    def __reduce__(self):  # keep the clause through pickling (e.g. multiprocessing)
+        return (_rebuild, (type(self), self.detail, self.clause))
+
+
+def _rebuild(cls: type[RuleError], message: str, clause: str) -> RuleError:
+    return cls(message, clause=clause)
+
+
+class CardFormatError(RuleError):
+    """Text that is not a card or a suit."""
+
+    default_clause = "pack.card-notation"
+
+
+class RulesOptionError(RuleError):
+    """An unknown rule option or value."""
+
+    default_clause = "table.direction"
+
+
+class IllegalActionError(RuleError):
+    """An action the deal refuses."""
+
+
+class PhaseError(IllegalActionError):
+    """An action at a moment the deal does not allow it (before trump, after the end...)."""
+
+    default_clause = "play.order-of-actions"
+
+
+class OutOfTurnError(IllegalActionError):
+    """A card played by a seat whose turn it is not."""
+
+    default_clause = "play.turn"
+
+
+class CardNotHeldError(IllegalActionError):
+    """A card the seat does not hold."""
+
+    default_clause = "play.card-in-hand"
+
+
+class MustFollowSuitError(IllegalActionError):
+    """A card off the led suit from a seat that holds the led suit."""
+
+    default_clause = "play.follow-suit"
+
+
+class TrumpCallError(IllegalActionError):
+    """A trump call by the wrong seat, or a second call."""
+
+    default_clause = "trump.caller"
+
+
+class SignalError(IllegalActionError):
+    """A signal by a non-leader, at the wrong moment, a second one, or of an unknown kind."""
+
+    default_clause = "signal.leader-only"
+
+
+class ResultError(RuleError):
+    """A deal result whose trick counts do not add up."""
+
+    default_clause = "result.tricks-add-up"
+
+
+class ContestDecidedError(RuleError):
+    """A result recorded on a contest that is already decided."""
+
+    default_clause = "contest.decided-is-final"
+
+
+class FirstDealerError(RuleError):
+    """A first-dealer draw that does not follow the procedure."""
+
+    default_clause = "dealer.first-draw-ties"
+
+
+class RecordError(RuleError):
+    """A deal record that is not well formed."""
+
+    default_clause = "play.order-of-actions"

@@ -1,0 +1,126 @@
+"""Rule options: the choices a table may make, as one frozen value (clauses ``*.option``).
+
+Every option names the clause that allows it.  ``Rules()`` is the game as the guide plays
+it; :data:`PRESETS` holds named variants, and :func:`parse_rules` reads the command
+line's ``OPTION=VALUE`` form.
+
+>>> parse_rules(["direction=counterclockwise", "stake=per-deal"])
+Rules(direction=Direction.COUNTERCLOCKWISE, stake='per-deal', opponent_dealer='next')
+>>> Rules().to_dict()
+{'direction': 'clockwise', 'stake': 'contest', 'opponent-dealer': 'next'}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Final
+
+from .errors import RulesOptionError
+from .seats import Direction
+
+__all__ = ["Rules", "OPTIONS", "PRESETS", "parse_rules", "rules_from_dict"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rule options in force.
+
+    * ``direction``: clockwise (default) or counter-clockwise play and deal
+      (``table.direction``).
+    * ``stake``: ``contest`` (the traditional stake, default) or ``per-deal`` (the
+      score-sheet brief's house option, ``stake.per-deal``).
+    * ``opponent_dealer``: after the dealer's side wins, ``next`` (default: the next
+      opponent in the direction of play, the guide's choice) or ``previous`` (the other
+      opponent) deals (``dealer.after-win``).
+    """
+
+    direction: Direction = Direction.CLOCKWISE
+    stake: str = "contest"
+    opponent_dealer: str = "next"
+
+    def __post_init__(self) -> None:
+        for name, allowed in _CHOICES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise RulesOptionError(
+                    f"{_key(name)}={_text(value)} is not allowed: choose one of "
+                    + ", ".join(_text(v) for v in allowed), clause=OPTIONS[_key(name)])
+
+    def to_dict(self) -> dict[str, str]:
+        """The options as ``{name: value}`` text, the form records and vectors store."""
+        return {_key(f.name): _text(getattr(self, f.name)) for f in fields(self)}
+
+    def differences(self, other: Rules) -> dict[str, tuple[str, str]]:
+        """The options that differ from ``other``, as ``{name: (mine, theirs)}``."""
+        a, b = self.to_dict(), other.to_dict()
+        return {k: (a[k], b[k]) for k in a if a[k] != b[k]}
+
+
+#: Each option's command-line name and the clause that allows the choice.
+OPTIONS: Final = {
+    "direction": "table.direction",
+    "stake": "stake.per-deal",
+    "opponent-dealer": "dealer.after-win",
+}
+
+_CHOICES: Final = {
+    "direction": tuple(Direction),
+    "stake": ("contest", "per-deal"),
+    "opponent_dealer": ("next", "previous"),
+}
+
+#: Named sets of options.
+PRESETS: Final = {
+    "standard": Rules(),
+    "counterclockwise": Rules(direction=Direction.COUNTERCLOCKWISE),
+    "stake-per-deal": Rules(stake="per-deal"),
+}
+
+
+def _key(field_name: str) -> str:
+    return field_name.replace("_", "-")
+
+
+def _text(value: object) -> str:
+    return str(value)  # Direction prints as 'clockwise' / 'counterclockwise'
+
+
+
+def _value(name: str, text: str) -> object:
+    if name == "direction":
+        t = text.strip().lower().replace("-", "").replace("_", "")
+        for d in Direction:
+            if t in (d.name.lower().replace("_", ""), {"CLOCKWISE": "cw", "COUNTERCLOCKWISE": "ccw"}[d.name]):
+                return d
+        return text
+    return text.strip().lower()
+
+
+def rules_from_dict(options: Mapping[str, str], base: Rules | None = None) -> Rules:
+    """Rules from ``{name: value}`` text (names with hyphens or underscores)."""
+    rules = base or Rules()
+    changes: dict[str, object] = {}
+    for key, text in options.items():
+        name = key.strip().lower().replace("-", "_")
+        if name not in _CHOICES:
+            raise RulesOptionError(
+                f"there is no rule option {key!r}: the options are " + ", ".join(OPTIONS),
+                clause="table.direction")
+        changes[name] = _value(name, str(text))
+    return replace(rules, **changes)
+
+
+def parse_rules(items: Iterable[str] = ()) -> Rules:
+    """Rules from ``OPTION=VALUE`` strings, or preset names, applied left to right."""
+    rules = Rules()
+    for item in items:
+        if "=" not in item:
+            if item in PRESETS:
+                rules = PRESETS[item]
+                continue
+            raise RulesOptionError(
+                f"{item!r} is neither OPTION=VALUE nor a preset ({', '.join(PRESETS)})")
+        key, _, value = item.partition("=")
+        rules = rules_from_dict({key: value}, rules)
+    return rules

@@ -1,0 +1,259 @@
+"""The rules as pure functions, one per rule.  Each decision carries the clauses behind it.
+
+Nothing here keeps state: the deal state machine (:mod:`turub.deal`), the sitting
+(:mod:`turub.sitting`) and the conformance kit all call these.
+
+>>> from turub.cards import parse_cards, Suit
+>>> trick_winner(parse_cards("A♣ A♣ 6♣ K♣"), trump=Suit.HEARTS)
+0
+>>> trick_winner(parse_cards("A♣ A♣ 6♥ K♣"), trump=Suit.HEARTS)
+2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .cards import Card, Suit
+from .clauses import cite
+from .errors import FirstDealerError, ResultError
+from .options import Rules
+from .seats import Direction, Seat, Side, next_seat, seats_from
+
+__all__ = [
+    "TRICKS_PER_DEAL", "legal_plays", "is_legal_play", "trick_winner", "decide_trick",
+    "TrickDecision", "DealResult", "deal_result", "NextDealer", "next_dealer",
+    "FirstDealer", "first_dealer", "PacketCheck", "check_packets",
+]
+
+#: Tricks in a complete deal: 144 cards, four to a trick (``play.all-tricks``).
+TRICKS_PER_DEAL = 36
+_ORDER = {d: {s: seats_from(s, d) for s in Seat} for d in Direction}
+#: Cards in a packet (``deal.packets``).
+PACKET_SIZE = 3
+
+
+# --- play -------------------------------------------------------------------------
+
+def legal_plays(hand: Iterable[Card], led: Suit | None) -> frozenset[Card]:
+    """The distinct cards of ``hand`` that may be played to a trick whose led suit is ``led``.
+
+    ``play.follow-suit``: holding the led suit, a player must play it.
+    ``play.void-any-card`` and ``play.no-forced-trump``: void in it, any card, with no
+    duty to trump or overtake.  Leading (``led`` is ``None``), any card.
+    """
+    cards = frozenset(hand)
+    if led is None:
+        return cards
+    following = frozenset(c for c in cards if c.suit is led)
+    return following or cards
+
+
+def is_legal_play(hand: Iterable[Card], led: Suit | None, card: Card) -> tuple[bool, str]:
+    """Whether ``card`` may be played from ``hand``, and the clause that decides it."""
+    cards = list(hand)
+    if card not in cards:
+        return False, "play.card-in-hand"
+    if led is None:
+        return True, "play.follow-suit"  # a lead has no suit to follow
+    if card.suit is led:
+        return True, "play.follow-suit"
+    if any(c.suit is led for c in cards):
+        return False, "play.follow-suit"
+    return True, "play.void-any-card"
+
+
+def trick_winner(cards: Sequence[Card], trump: Suit) -> int:
+    """The position (0 = the lead) of the card that wins the trick ``cards``.
+
+    ``trick.highest-trump``: the highest trump wins; ``trick.highest-led``: without
+    trump, the highest card of the led suit; ``trick.earliest-identical``: of identical
+    cards, the one played first, because a later card takes the lead only if it is
+    strictly higher.
+    """
+    best = cards[0]
+    position = 0
+    for i in range(1, len(cards)):
+        card = cards[i]
+        if card.suit is best.suit:
+            if card.rank > best.rank:
+                best, position = card, i
+        elif card.suit is trump:
+            best, position = card, i
+    return position
+
+
+@dataclass(frozen=True, slots=True)
+class TrickDecision:
+    """Who won a trick, with which card, and the clauses that decided it."""
+
+    position: int
+    seat: Seat
+    card: Card
+    clauses: tuple[str, ...]
+
+
+_CITE_CACHE: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def decide_trick(cards: Sequence[Card], trump: Suit, leader: Seat,
+                 direction: Direction = Direction.CLOCKWISE) -> TrickDecision:
+    """The winner of a complete or partial trick led by ``leader``, and why."""
+    position = trick_winner(cards, trump)
+    card = cards[position]
+    clauses = ["trick.highest-trump" if card.suit is trump else "trick.highest-led"]
+    if any(c is card for i, c in enumerate(cards) if i != position):
+        clauses.append("trick.earliest-identical")
+    return TrickDecision(position, _ORDER[direction][leader][position], card, cite(*clauses))
+
+
+# --- the deal's result ---------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """The tricks each side took, the winning side (``None`` for a draw) and why."""
+
+    tricks: tuple[int, int]
+    winner: Side | None
+    closed_early: bool
+    clauses: tuple[str, ...]
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner is None
+
+    def tricks_of(self, side: Side) -> int:
+        return self.tricks[side]
+
+    def __str__(self) -> str:
+        ns, ew = self.tricks
+        outcome = "draw" if self.winner is None else f"{self.winner} wins"
+        return f"{ns}–{ew}, {outcome}" + (" (closed early)" if self.closed_early else "")
+
+
+def deal_result(north_south: int, east_west: int, *, closed_early: bool = False) -> DealResult:
+    """The result of a deal from each side's tricks.
+
+    ``result.more-tricks-wins``; ``result.draw-18``; ``result.closed-early`` (a deal closed
+    before its last trick is a draw); ``result.tricks-add-up`` (a complete deal's tricks
+    add to 36, a closed deal's to fewer).
+
+    >>> str(deal_result(17, 19))
+    '17–19, East-West wins'
+    """
+    counts = (north_south, east_west)
+    if any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in counts):
+        raise ResultError(f"trick counts must be whole numbers from 0, not {counts}")
+    total = north_south + east_west
+    if closed_early and total >= TRICKS_PER_DEAL:
+        raise ResultError(f"{north_south}–{east_west} is a complete deal, not one closed early")
+    if not closed_early and total != TRICKS_PER_DEAL:
+        raise ResultError(f"{north_south}–{east_west} adds to {total}, not {TRICKS_PER_DEAL}")
+    if closed_early:
+        return DealResult(counts, None, True, cite("result.closed-early"))
+    if north_south == east_west:
+        return DealResult(counts, None, False, cite("result.draw-18"))
+    winner = Side.NORTH_SOUTH if north_south > east_west else Side.EAST_WEST
+    return DealResult(counts, winner, False, cite("result.more-tricks-wins"))
+
+
+# --- the next dealer -----------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class NextDealer:
+    """The next deal's dealer and the clause that chose it."""
+
+    seat: Seat
+    clauses: tuple[str, ...]
+
+
+def next_dealer(dealer: Seat, winner: Side | None, rules: Rules = Rules()) -> NextDealer:
+    """Who deals after ``dealer``'s deal was won by ``winner`` (``None`` for a draw).
+
+    ``dealer.after-win``: the dealer's side won, so the deal passes to the other side, to
+    the opponent next in the direction of play (or, with ``opponent-dealer=previous``,
+    the other opponent).  ``dealer.after-loss``: lost, so the dealer's partner deals.
+    ``dealer.after-draw``: a draw, so the same dealer deals again.
+    """
+    if winner is None:
+        return NextDealer(dealer, cite("dealer.after-draw"))
+    if winner is not dealer.side:
+        return NextDealer(dealer.partner, cite("dealer.after-loss"))
+    following = next_seat(dealer, rules.direction)
+    seat = following if rules.opponent_dealer == "next" else following.partner
+    return NextDealer(seat, cite("dealer.after-win"))
+
+
+# --- the first dealer ----------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class FirstDealer:
+    """The first dealer, the cards shown in each round, and the clauses applied."""
+
+    seat: Seat
+    rounds: tuple[tuple[tuple[Seat, Card], ...], ...]
+    clauses: tuple[str, ...]
+
+
+def first_dealer(rounds: Iterable[Mapping[Seat, Card]]) -> FirstDealer:
+    """The first dealer from the cards shown, round by round.
+
+    ``dealer.first-draw``: each player is shown one card and the highest rank deals.
+    ``pack.suits-equal``: suits do not break ties.  ``dealer.first-draw-ties``: players tied
+    for the highest rank are shown another card each, and only they, until one is highest.
+    Rounds after the decision are ignored; a round that shows cards to anyone but the
+    players still in contention is refused.
+    """
+    contenders = set(Seat)
+    shown: list[tuple[tuple[Seat, Card], ...]] = []
+    for shown_round in rounds:
+        if set(shown_round) != contenders:
+            raise FirstDealerError(
+                "each round shows one card to each player still tied, and only to them: "
+                f"expected {sorted(s.letter for s in contenders)}, got "
+                f"{sorted(s.letter for s in shown_round)}")
+        shown.append(tuple(sorted(shown_round.items())))
+        top = max(card.rank for card in shown_round.values())
+        contenders = {seat for seat, card in shown_round.items() if card.rank == top}
+        if len(contenders) == 1:
+            clauses = ["dealer.first-draw"] + (["dealer.first-draw-ties"] if len(shown) > 1 else [])
+            return FirstDealer(contenders.pop(), tuple(shown), cite(*clauses))
+    raise FirstDealerError(
+        f"the draw is still tied between {sorted(s.letter for s in contenders)}: show them another card")
+
+
+# --- the dealer's check --------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class PacketCheck:
+    """Whether a deal as dealt stands, or must be dealt again, and why."""
+
+    stands: bool
+    reason: str
+    hand_sizes: tuple[int, int, int, int]
+    clauses: tuple[str, ...]
+
+
+def check_packets(packets: Sequence[tuple[Seat, int]], dealer: Seat) -> PacketCheck:
+    """The dealer's check on a deal as a person dealt it: a list of ``(seat, cards)`` packets.
+
+    ``deal.dealer-check``: the dealer shows the last packet dealt to themself; unless it
+    holds exactly three cards the deal is void and ``deal.redeal`` applies: the same
+    dealer deals again from scratch.  The packet sizes may be given as counts or as
+    sequences of cards.  The hand sizes are reported too, for the record.
+    """
+    sizes = [0, 0, 0, 0]
+    last_to_dealer: int | None = None
+    for seat, cards in packets:
+        n = cards if isinstance(cards, int) else len(cards)
+        sizes[seat] += n
+        if seat is dealer or seat == dealer:
+            last_to_dealer = n
+    hand_sizes = tuple(sizes)
+    if last_to_dealer == PACKET_SIZE:
+        return PacketCheck(True, "the dealer's final packet holds three cards", hand_sizes,  # type: ignore[arg-type]
+                           cite("deal.dealer-check"))
+    found = "no packet" if last_to_dealer is None else f"{last_to_dealer} card(s)"
+    return PacketCheck(False, f"the dealer's final packet holds {found}, not three: deal again",
+                       hand_sizes, cite("deal.dealer-check", "deal.redeal"))  # type: ignore[arg-type]

@@ -1,0 +1,105 @@
+"""Seats, sides and the direction of play (clauses ``table.*``).
+
+>>> Seat.NORTH.partner, Seat.NORTH.side, Seat.EAST.side
+(Seat.SOUTH, Side.NORTH_SOUTH, Side.EAST_WEST)
+>>> next_seat(Seat.NORTH, Direction.CLOCKWISE), next_seat(Seat.NORTH, Direction.COUNTERCLOCKWISE)
+(Seat.EAST, Seat.WEST)
+"""
+
+from __future__ import annotations
+
+from enum import Enum, IntEnum
+from typing import Final
+
+from .errors import RulesOptionError
+
+__all__ = ["Seat", "Side", "Direction", "SEATS", "SIDES", "next_seat", "seats_from", "parse_seat"]
+
+
+class Seat(IntEnum):
+    """The four seats, numbered clockwise.  Partners sit opposite (``table.partnerships``)."""
+
+    NORTH = 0
+    EAST = 1
+    SOUTH = 2
+    WEST = 3
+
+    @property
+    def partner(self) -> Seat:
+        return Seat((self + 2) % 4)
+
+    @property
+    def side(self) -> Side:
+        return Side(self % 2)
+
+    @property
+    def letter(self) -> str:
+        return self.name[0]
+
+    def __repr__(self) -> str:
+        return f"Seat.{self.name}"
+
+    def __str__(self) -> str:
+        return self.name.title()
+
+
+class Side(IntEnum):
+    """The two partnerships."""
+
+    NORTH_SOUTH = 0
+    EAST_WEST = 1
+
+    @property
+    def other(self) -> Side:
+        return Side(1 - self)
+
+    @property
+    def seats(self) -> tuple[Seat, Seat]:
+        return (Seat(self), Seat(self + 2))
+
+    @property
+    def short(self) -> str:
+        return ("NS", "EW")[self]
+
+    def __repr__(self) -> str:
+        return f"Side.{self.name}"
+
+    def __str__(self) -> str:
+        return ("North-South", "East-West")[self]
+
+
+class Direction(Enum):
+    """The direction in which the deal and the play go round (``table.direction``)."""
+
+    CLOCKWISE = 1
+    COUNTERCLOCKWISE = -1
+
+    def __repr__(self) -> str:
+        return f"Direction.{self.name}"
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+SEATS: Final = tuple(Seat)
+SIDES: Final = tuple(Side)
+_SEAT_BY_TEXT: Final = {s.name: s for s in Seat} | {s.letter: s for s in Seat}
+_NEXT: Final = {d: tuple(Seat((s + d.value) % 4) for s in Seat) for d in Direction}
+
+
+def next_seat(seat: Seat, direction: Direction) -> Seat:
+    """The seat after ``seat`` in the direction of play: its 'left' (``table.left-of-dealer``)."""
+    return _NEXT[direction][seat]
+
+
+def seats_from(first: Seat, direction: Direction) -> tuple[Seat, Seat, Seat, Seat]:
+    """The four seats in the order of play, starting with ``first``."""
+    step = direction.value
+    return tuple(Seat((first + step * i) % 4) for i in range(4))  # type: ignore[return-value]
+
+
+def parse_seat(text: str) -> Seat:
+    """A seat from its name or initial: ``N``, ``north``, ``East``..."""
+    if isinstance(text, str) and text.strip().upper() in _SEAT_BY_TEXT:
+        return _SEAT_BY_TEXT[text.strip().upper()]
+    raise RulesOptionError(f"{text!r} is not a seat: write N, E, S or W", clause="table.partnerships")

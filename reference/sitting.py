@@ -1,0 +1,103 @@
+"""The score sheet of a sitting: an open-ended list of deals (clauses ``sheet.*``).
+
+Each row holds the deal's number, its dealer, the trump named, the tricks per side and
+the result.  The sheet itself only records deals (``sheet.contest-derived``); who deals
+next (``dealer.*``) and the state of the contest (``contest.*``) are derived from the rows
+at any point.  A decided contest is final (``contest.decided-is-final``): the next deal
+recorded opens a new contest for a new stake.
+
+>>> from turub.rules import deal_result
+>>> sheet = Sitting(first_dealer=Seat.NORTH)
+>>> row = sheet.record(deal_result(20, 16)); sheet.dealer, sheet.contest.mark
+(Seat.EAST, 20)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .cards import Suit
+from .contest import Contest, contest_step
+from .options import Rules
+from .rules import DealResult, NextDealer, next_dealer
+from .seats import Seat
+
+__all__ = ["SheetRow", "Sitting"]
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRow:
+    """One deal on the sheet, with what follows from it."""
+
+    number: int
+    dealer: Seat
+    trump: Suit | None
+    result: DealResult
+    next_dealer: NextDealer
+    contest: Contest  # the contest this deal was recorded in, after it
+    contest_number: int
+
+
+class Sitting:
+    """A sitting's score sheet.  Rows are immutable; the sheet only grows.
+
+    ``sheet.one-deal-per-row``, ``sheet.open-ended``: any number of deals.
+    """
+
+    __slots__ = ("first_dealer", "rules", "_rows")
+
+    def __init__(self, first_dealer: Seat = Seat.NORTH, rules: Rules = Rules(),
+                 results: Iterable[DealResult] = ()) -> None:
+        self.first_dealer = Seat(first_dealer)
+        self.rules = rules
+        self._rows: list[SheetRow] = []
+        for result in results:
+            self.record(result)
+
+    @property
+    def rows(self) -> tuple[SheetRow, ...]:
+        return tuple(self._rows)
+
+    @property
+    def dealer(self) -> Seat:
+        """Who deals the next deal (``dealer.after-win``, ``-after-loss``, ``-after-draw``)."""
+        return self._rows[-1].next_dealer.seat if self._rows else self.first_dealer
+
+    @property
+    def contest(self) -> Contest:
+        """The contest now: the last one, or a fresh one if the last was decided."""
+        if not self._rows or self._rows[-1].contest.is_decided:
+            return Contest()
+        return self._rows[-1].contest
+
+    @property
+    def contests(self) -> tuple[Contest, ...]:
+        """Every contest of the sitting, decided ones first, in order."""
+        last: dict[int, Contest] = {}
+        for row in self._rows:
+            last[row.contest_number] = row.contest
+        return tuple(last.values())
+
+    def record(self, result: DealResult, trump: Suit | None = None) -> SheetRow:
+        """Add the next deal's result (``sheet.tap-winner``, ``sheet.end-match-draw``)."""
+        if not isinstance(result, DealResult):
+            raise TypeError(f"record takes a DealResult (see turub.rules.deal_result), not {result!r}")
+        number = len(self._rows) + 1
+        previous = self._rows[-1] if self._rows else None
+        if previous is None:
+            contest_number, contest = 1, Contest()
+        elif previous.contest.is_decided:
+            contest_number, contest = previous.contest_number + 1, Contest()
+        else:
+            contest_number, contest = previous.contest_number, previous.contest
+        dealer = self.dealer
+        row = SheetRow(number, dealer, trump, result,
+                       next_dealer(dealer, result.winner, self.rules),
+                       contest_step(contest, result, self.rules), contest_number)
+        self._rows.append(row)
+        return row
+
+    def dealers(self) -> tuple[Seat, ...]:
+        """The dealer of every deal so far, then the next deal's dealer."""
+        return tuple(r.dealer for r in self._rows) + (self.dealer,)

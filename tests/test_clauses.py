@@ -1,0 +1,36 @@
+"""Every clause ID the project cites is defined in the registry, and IDs are well formed."""
+
+import re
+from pathlib import Path
+
+from turub.clauses import CLAUSES, KINDS
+
+ROOT = Path(__file__).resolve().parent.parent
+ID = re.compile(r"^[a-z]+(\.[a-z0-9]+(-[a-z0-9]+)*)+$")
+PREFIXES = sorted({cid.split(".")[0] for cid in CLAUSES})
+CITED = re.compile(r"""["'`]((?:%s)\.[a-z0-9-]+)["'`]""" % "|".join(PREFIXES))
+
+
+def test_ids_are_readable_slugs_and_kinds_are_known():
+    for cid, clause in CLAUSES.items():
+        assert ID.match(cid), cid
+        assert clause.kind in KINDS
+
+
+def cited_ids():
+    for folder in ("reference", "properties", "conformance", "tests", "spec", "docs"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix in {".py", ".md", ".json", ".js"} and "_build" not in path.parts:
+                for m in CITED.finditer(path.read_text(encoding="utf-8")):
+                    yield path.relative_to(ROOT), m.group(1)
+
+
+def test_every_cited_clause_exists():
+    unknown = {(str(p), cid) for p, cid in cited_ids() if cid not in CLAUSES and not cid.endswith("-")}
+    assert not unknown, f"clause IDs cited but not defined: {sorted(unknown)}"
+
+
+def test_the_scan_finds_citations():
+    # The check above would pass vacuously if the scan found nothing.
+    found = {cid for _, cid in cited_ids()}
+    assert {"play.follow-suit", "trick.earliest-identical", "contest.insufficient-win"} <= found

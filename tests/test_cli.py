@@ -1,0 +1,51 @@
+"""The command line: play, simulate, explain; usage errors exit 2 with one line."""
+
+import io
+import json
+
+import pytest
+
+from turub.cli import main
+
+
+def run(*argv):
+    out = io.StringIO()
+    return main(list(argv), out), out.getvalue()
+
+
+def test_play_shows_every_trick_and_the_result():
+    status, text = run("play", "--seed", "3")
+    assert status == 0
+    assert text.count(" -> ") == 36 and "Result: North-South" in text and "Next dealer" in text
+
+
+def test_play_json_is_a_record_that_replays():
+    from turub import Deal
+    status, text = run("play", "--seed", "4", "--json", "--rules", "direction=ccw")
+    deal = Deal.replay(json.loads(text))
+    assert status == 0 and len(deal.tricks) == 36 and deal.rules.direction.name == "COUNTERCLOCKWISE"
+
+
+def test_explain_names_the_duplicate_rule():
+    status, text = run("explain", "--trump", "♥", "A♣", "A♣", "6♣", "K♣")
+    assert status == 0 and "first card, A♣" in text and "trick.earliest-identical" in text
+    status, text = run("explain", "--trump", "H", "AC", "AC", "6H", "KC")
+    assert "third card, 6♥" in text and "trick.highest-trump" in text
+
+
+def test_simulate_reports_wins_and_contests():
+    status, text = run("simulate", "--deals", "20", "--seed", "5")
+    assert status == 0 and "Wins: North-South" in text and "Contests decided" in text
+
+
+@pytest.mark.parametrize("argv", [["explain", "--trump", "X", "AC"], ["play", "--rules", "foo=1"],
+                                  ["play", "--seed", "x"], ["explain", "--trump", "H", "ZZ"],
+                                  ["simulate", "--deals", "0"], ["nonsense"]])
+def test_bad_arguments_exit_2_with_one_line(argv, capsys):
+    try:
+        status = main(argv, io.StringIO())
+    except SystemExit as e:
+        status = e.code
+    assert status == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("turub") and "Traceback" not in err

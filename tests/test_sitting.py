@@ -1,0 +1,52 @@
+"""The score sheet: the brief's worked deal, dealer rotation and the derived contest."""
+
+import pytest
+
+from turub import Direction, Rules, Seat, Side, Sitting, deal_result
+
+
+def test_the_briefs_worked_deal_east_west_wins_19_to_17():
+    # 001 'A worked deal': NS lead 14-4 after 18 tricks; EW take nine of the next ten
+    # (NS 15-13); of the last eight EW take six: NS 17, EW 19.
+    ns, ew = 14, 4
+    ns, ew = ns + 1, ew + 9
+    ns, ew = ns + 2, ew + 6
+    assert (ns, ew) == (17, 19)
+    sheet = Sitting(Seat.NORTH)
+    row = sheet.record(deal_result(ns, ew))
+    assert row.result.winner is Side.EAST_WEST and row.result.clauses == ("result.more-tricks-wins",)
+
+
+def test_dealer_sequence_clockwise():
+    # N deals, NS wins -> E; E deals, NS wins (E lost) -> W; W deals, draw -> W;
+    # W deals, EW wins -> N.
+    sheet = Sitting(Seat.NORTH)
+    for r in [deal_result(20, 16), deal_result(20, 16), deal_result(18, 18), deal_result(10, 26)]:
+        sheet.record(r)
+    assert sheet.dealers() == (Seat.NORTH, Seat.EAST, Seat.WEST, Seat.WEST, Seat.NORTH)
+
+
+def test_dealer_sequence_counterclockwise():
+    # Counter-clockwise the next opponent after North is West.
+    sheet = Sitting(Seat.NORTH, Rules(direction=Direction.COUNTERCLOCKWISE))
+    for r in [deal_result(20, 16), deal_result(20, 16), deal_result(18, 18), deal_result(10, 26)]:
+        sheet.record(r)
+    assert sheet.dealers() == (Seat.NORTH, Seat.WEST, Seat.EAST, Seat.EAST, Seat.NORTH)
+
+
+def test_the_contest_is_derived_from_the_sheet_and_a_new_one_follows_a_decision():
+    sheet = Sitting(Seat.NORTH)
+    for r in [deal_result(20, 16), deal_result(19, 17), deal_result(18, 18), deal_result(22, 14)]:
+        sheet.record(r)
+    assert sheet.rows[-1].contest.winner is Side.NORTH_SOUTH
+    assert sheet.contest.holder is None  # a new contest, for a new stake
+    sheet.record(deal_result(16, 20))
+    assert [c.winner for c in sheet.contests] == [Side.NORTH_SOUTH, None]
+    assert sheet.rows[-1].contest_number == 2
+
+
+def test_recording_something_that_is_not_a_result_changes_nothing():
+    sheet = Sitting(Seat.NORTH)
+    with pytest.raises(TypeError):
+        sheet.record((20, 16))
+    assert sheet.rows == () and sheet.dealer is Seat.NORTH
