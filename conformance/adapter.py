@@ -1,0 +1,210 @@
+"""The implementation interface: what any implementation of Arba'a Turub answers.
+
+One interface serves the property suites (``turub.properties``), the Python adapter way in
+and the JSON-lines protocol of the conformance kit: every operation takes and returns plain
+JSON data, so a request over the protocol is just ``{"op": NAME, "args": {...}}`` and its
+answer is the method's return value.
+
+Plain data throughout:
+
+* a card is text, rank then suit, ``"AC"``, ``"10H"`` (implementations must also accept
+  ``"A♣"``); answers are compared as cards, not as text;
+* a seat is ``"N" "E" "S" "W"``; a side ``"NS" "EW"``; a suit ``"S" "H" "D" "C"``;
+* a deal outcome is ``"NS"``, ``"EW"`` or ``"draw"``;
+* rules are ``{"direction": "clockwise"|"counterclockwise", "stake": "contest"|"per-deal",
+  "opponent-dealer": "next"|"previous"}`` (missing keys take the defaults);
+* a refusal is an answer ``{"refused": CLAUSE_ID}`` naming the broken clause.
+
+An implementation may support a subset of :data:`OPERATIONS`; the kit reports the others
+as unsupported.  :class:`ReferenceImplementation` answers every operation from the
+reference engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final, Protocol, runtime_checkable
+
+import turub
+from turub import (Contest, Deal, RuleError, Seat, Side, check_packets, deal_result,
+                   first_dealer, legal_plays, next_dealer, parse_card, parse_seat, parse_suit,
+                   trick_winner)
+from turub.cards import card_name
+from turub.options import rules_from_dict
+
+__all__ = ["OPERATIONS", "Implementation", "ReferenceImplementation", "Json"]
+
+Json = Any
+
+#: Every operation, with the clauses it exercises.
+OPERATIONS: Final[dict[str, tuple[str, ...]]] = {
+    "trick_winner": ("trick.highest-trump", "trick.highest-led", "trick.earliest-identical"),
+    "legal_plays": ("play.follow-suit", "play.void-any-card", "play.no-forced-trump"),
+    "deal": ("deal.cut", "deal.packets", "deal.pause-for-trump", "deal.full-hands",
+             "trump.caller", "trump.three-cards", "table.left-of-dealer", "table.direction"),
+    "check_packets": ("deal.dealer-check", "deal.redeal"),
+    "referee": ("play.first-lead", "play.turn", "play.card-in-hand", "play.follow-suit",
+                "play.void-any-card", "play.winner-leads", "play.all-tricks", "trump.caller",
+                "trump.once", "trump.any-suit", "signal.leader-only", "signal.timing",
+                "signal.once-per-trick", "signal.kinds", "result.more-tricks-wins",
+                "result.draw-18", "result.closed-early", "sheet.any-player-closes",
+                "play.order-of-actions"),
+    "deal_result": ("result.more-tricks-wins", "result.draw-18", "result.closed-early",
+                    "result.tricks-add-up"),
+    "next_dealer": ("dealer.after-win", "dealer.after-loss", "dealer.after-draw"),
+    "first_dealer": ("dealer.first-draw", "dealer.first-draw-ties", "pack.suits-equal"),
+    "contest": ("contest.first-win-sets-mark", "contest.second-win-beats-mark",
+                "contest.insufficient-win", "contest.draw-keeps-sequence",
+                "contest.other-side-resets", "contest.unbeatable-mark",
+                "contest.decided-is-final", "stake.per-deal"),
+}
+
+
+@runtime_checkable
+class Implementation(Protocol):
+    """What an implementation under test provides.  Each method may raise
+    ``NotImplementedError`` for an operation it does not support."""
+
+    name: str
+    version: str
+
+    def supports(self) -> Sequence[str]:
+        """The operations (keys of :data:`OPERATIONS`) it answers."""
+
+    def trick_winner(self, cards: list[str], trump: str) -> int:
+        """The position (0 = the lead) of the winning card of a trick of 1 to 4 cards."""
+
+    def legal_plays(self, hand: list[str], trick: list[str]) -> list[str]:
+        """The distinct cards of ``hand`` that may be played to ``trick`` (cards so far)."""
+
+    def deal(self, pack: list[str], dealer: str, cut: int, rules: dict[str, str]) -> dict[str, Json]:
+        """Deal ``pack`` (top first) after cutting ``cut`` cards from the top to the bottom.
+
+        Returns ``{"caller": SEAT, "caller_saw": [3 cards], "hands": {SEAT: [36 cards]}}``.
+        """
+
+    def check_packets(self, packets: list[list[Json]], dealer: str) -> dict[str, Json]:
+        """The dealer's check on ``[[SEAT, n_cards], ...]``: ``{"stands": bool}``."""
+
+    def referee(self, pack: list[str], dealer: str, cut: int, rules: dict[str, str],
+                actions: list[dict[str, str]]) -> dict[str, Json]:
+        """Referee a deal from a stream of actions (as in a deal record: ``{"act": "trump"|
+        "play"|"signal"|"close", "seat": SEAT, "suit"|"card"|"signal": ...}``).
+
+        A refused action changes nothing and the stream goes on.  Returns
+        ``{"responses": [{"ok": true} | {"refused": CLAUSE}, ...], "winners": [SEAT per
+        completed trick], "tricks": [ns, ew], "outcome": "NS"|"EW"|"draw"|null}``
+        (``outcome`` is null while the deal is unfinished).
+        """
+
+    def deal_result(self, ns: int, ew: int, closed_early: bool) -> dict[str, Json]:
+        """``{"outcome": "NS"|"EW"|"draw"}`` or ``{"refused": CLAUSE}``."""
+
+    def next_dealer(self, dealer: str, outcome: str, rules: dict[str, str]) -> str:
+        """The seat that deals after ``dealer``'s deal ended with ``outcome``."""
+
+    def first_dealer(self, rounds: list[dict[str, str]]) -> dict[str, Json]:
+        """``{"dealer": SEAT}`` from rounds of cards shown, or ``{"refused": CLAUSE}``."""
+
+    def contest(self, results: list[list[Json]], rules: dict[str, str]) -> list[dict[str, Json]]:
+        """The contest after each of ``[[ns, ew, closed_early], ...]``: a list of
+        ``{"holder": SIDE|null, "mark": int|null, "winner": SIDE|null}``, or for a result
+        recorded after the decision, ``{"refused": CLAUSE}`` (and nothing changes)."""
+
+
+def _side(side: Side | None) -> str | None:
+    return None if side is None else side.short
+
+
+def _outcome(winner: Side | None) -> str:
+    return "draw" if winner is None else winner.short
+
+
+def _winner_of(outcome: str) -> Side | None:
+    if outcome == "draw":
+        return None
+    return {"NS": Side.NORTH_SOUTH, "EW": Side.EAST_WEST}[outcome]
+
+
+def _cards(texts: Sequence[str]) -> list[turub.Card]:
+    return [parse_card(t) for t in texts]
+
+
+def _names(cards) -> list[str]:
+    return [card_name(c, ascii=True) for c in cards]
+
+
+class ReferenceImplementation:
+    """The reference engine behind the implementation interface."""
+
+    name = "turub-reference"
+    version = turub.__version__
+
+    def supports(self) -> list[str]:
+        return list(OPERATIONS)
+
+    def trick_winner(self, cards: list[str], trump: str) -> int:
+        return trick_winner(_cards(cards), parse_suit(trump))
+
+    def legal_plays(self, hand: list[str], trick: list[str]) -> list[str]:
+        led = parse_card(trick[0]).suit if trick else None
+        return _names(sorted(legal_plays(_cards(hand), led), key=lambda c: c.index))
+
+    def deal(self, pack: list[str], dealer: str, cut: int, rules: dict[str, str]) -> dict[str, Json]:
+        d = Deal(_cards(pack), parse_seat(dealer), rules_from_dict(rules), cut)
+        saw = _names(d.hand(d.caller))
+        d.name_trump(d.caller, "S")
+        return {"caller": d.caller.letter, "caller_saw": saw,
+                "hands": {s.letter: _names(d.hand(s)) for s in Seat}}
+
+    def check_packets(self, packets: list[list[Json]], dealer: str) -> dict[str, Json]:
+        check = check_packets([(parse_seat(s), n) for s, n in packets], parse_seat(dealer))
+        return {"stands": check.stands}
+
+    def referee(self, pack: list[str], dealer: str, cut: int, rules: dict[str, str],
+                actions: list[dict[str, str]]) -> dict[str, Json]:
+        d = Deal(_cards(pack), parse_seat(dealer), rules_from_dict(rules), cut)
+        responses: list[dict[str, Json]] = []
+        for action in actions:
+            try:
+                d.apply(action)
+                responses.append({"ok": True})
+            except RuleError as e:
+                responses.append({"refused": e.clause})
+        return {"responses": responses, "winners": [t.winner.letter for t in d.tricks],
+                "tricks": list(d.tricks_won),
+                "outcome": None if d.result is None else _outcome(d.result.winner)}
+
+    def deal_result(self, ns: int, ew: int, closed_early: bool) -> dict[str, Json]:
+        try:
+            return {"outcome": _outcome(deal_result(ns, ew, closed_early=closed_early).winner)}
+        except RuleError as e:
+            return {"refused": e.clause}
+
+    def next_dealer(self, dealer: str, outcome: str, rules: dict[str, str]) -> str:
+        return next_dealer(parse_seat(dealer), _winner_of(outcome), rules_from_dict(rules)).seat.letter
+
+    def first_dealer(self, rounds: list[dict[str, str]]) -> dict[str, Json]:
+        try:
+            fd = first_dealer({parse_seat(s): parse_card(c) for s, c in r.items()} for r in rounds)
+        except RuleError as e:
+            return {"refused": e.clause}
+        return {"dealer": fd.seat.letter}
+
+    def contest(self, results: list[list[Json]], rules: dict[str, str]) -> list[dict[str, Json]]:
+        r = rules_from_dict(rules)
+        c = Contest()
+        states: list[dict[str, Json]] = []
+        for ns, ew, closed in results:
+            try:
+                c = c.record(deal_result(ns, ew, closed_early=bool(closed)), r)
+            except RuleError as e:
+                states.append({"refused": e.clause})
+                continue
+            states.append({"holder": _side(c.holder), "mark": c.mark, "winner": _side(c.winner)})
+        return states
+
+
+def as_mapping(rules: Mapping[str, str] | None) -> dict[str, str]:
+    """Rules as the interface passes them, defaults filled in."""
+    return rules_from_dict(dict(rules or {})).to_dict()
