@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final, NamedTuple
 
 from .cards import Card, Suit
 from .clauses import cite
@@ -84,8 +85,7 @@ def trick_winner(cards: Sequence[Card], trump: Suit) -> int:
     return position
 
 
-@dataclass(frozen=True, slots=True)
-class TrickDecision:
+class TrickDecision(NamedTuple):
     """Who won a trick, with which card, and the clauses that decided it."""
 
     position: int
@@ -94,18 +94,23 @@ class TrickDecision:
     clauses: tuple[str, ...]
 
 
-_CITE_CACHE: dict[tuple[str, ...], tuple[str, ...]] = {}
-
-
 def decide_trick(cards: Sequence[Card], trump: Suit, leader: Seat,
                  direction: Direction = Direction.CLOCKWISE) -> TrickDecision:
     """The winner of a complete or partial trick led by ``leader``, and why."""
     position = trick_winner(cards, trump)
     card = cards[position]
-    clauses = ["trick.highest-trump" if card.suit is trump else "trick.highest-led"]
-    if any(c is card for i, c in enumerate(cards) if i != position):
-        clauses.append("trick.earliest-identical")
-    return TrickDecision(position, _ORDER[direction][leader][position], card, cite(*clauses))
+    # Cards are interned, so equal means identical: a twin in the trick brings in the tie rule.
+    clauses = _TRICK_CLAUSES[card.suit is trump][list(cards).count(card) > 1]
+    return TrickDecision(position, _ORDER[direction][leader][position], card, clauses)
+
+
+#: The clauses behind a trick's decision, by (won by a trump?, the winner has a twin?).
+_TRICK_CLAUSES: Final = {
+    False: {False: cite("trick.highest-led"),
+            True: cite("trick.highest-led", "trick.earliest-identical")},
+    True: {False: cite("trick.highest-trump"),
+           True: cite("trick.highest-trump", "trick.earliest-identical")},
+}
 
 
 # --- the deal's result ---------------------------------------------------------------

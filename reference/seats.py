@@ -94,8 +94,11 @@ def next_seat(seat: Seat, direction: Direction) -> Seat:
 
 def seats_from(first: Seat, direction: Direction) -> tuple[Seat, Seat, Seat, Seat]:
     """The four seats in the order of play, starting with ``first``."""
-    step = direction.value
-    return tuple(Seat((first + step * i) % 4) for i in range(4))  # type: ignore[return-value]
+    return _ORDER[direction][first]
+
+
+_ORDER: Final = {d: [tuple(Seat((first + d.value * i) % 4) for i in range(4)) for first in range(4)]
+                 for d in Direction}
 
 
 def parse_seat(text: str) -> Seat:
