@@ -16,7 +16,7 @@ from .rules import (TRICKS_PER_DEAL, DealResult, FirstDealer, NextDealer, Packet
                     TrickDecision, check_packets, deal_result, decide_trick, first_dealer,
                     is_legal_play, legal_plays, next_dealer, trick_winner)
 from .seats import SEATS, SIDES, Direction, Seat, Side, next_seat, parse_seat, seats_from
-from .sitting import SheetRow, Sitting
+from .sitting import SheetRow, Sitting, draw_first_dealer
 
 __version__ = "0.1.0"
 
@@ -28,5 +28,5 @@ __all__ = [
     "DealResult", "FirstDealer", "NextDealer", "PacketCheck", "TrickDecision", "check_packets",
     "deal_result", "decide_trick", "first_dealer", "is_legal_play", "legal_plays",
     "next_dealer", "trick_winner", "SEATS", "SIDES", "Direction", "Seat", "Side", "next_seat",
-    "parse_seat", "seats_from", "SheetRow", "Sitting", *_errors,
+    "parse_seat", "seats_from", "SheetRow", "Sitting", "draw_first_dealer", *_errors,
 ]

@@ -24,7 +24,7 @@ from .errors import RuleError
 from .options import Rules, parse_rules
 from .rules import decide_trick, next_dealer
 from .seats import Seat, Side, parse_seat
-from .sitting import Sitting
+from .sitting import Sitting, draw_first_dealer
 
 __all__ = ["main", "register"]
 
@@ -113,7 +113,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     if args.deals < 1:
         raise _UsageError("--deals must be at least 1")
     master = random.Random(args.seed)
-    sheet = Sitting(Seat.NORTH, rules)
+    sheet = Sitting(draw_first_dealer(args.seed, rules).seat, rules)
     progress = _Progress(args.deals)
     margins: Counter[int] = Counter()
     for i in range(args.deals):

@@ -14,16 +14,46 @@ recorded opens a new contest for a new stake.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import random
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from .cards import Suit
+from .cards import PACK, Card, Suit
 from .contest import Contest, contest_step
 from .options import Rules
-from .rules import DealResult, NextDealer, next_dealer
-from .seats import Seat
+from .rules import DealResult, FirstDealer, NextDealer, first_dealer, next_dealer
+from .seats import Seat, seats_from
 
-__all__ = ["SheetRow", "Sitting"]
+__all__ = ["SheetRow", "Sitting", "draw_first_dealer"]
+
+
+def draw_first_dealer(seed: int, rules: Rules = Rules()) -> FirstDealer:
+    """The first dealer of a sitting, drawn from a pack shuffled from ``seed``.
+
+    ``dealer.first-draw``: one card is shown to each player from the top of the pack, going
+    round in the direction of play from North; ``dealer.first-draw-ties``: while players tie
+    for the highest rank, only they are shown another card each.  The pack is shuffled
+    again if it runs out (it practically never does).
+
+    >>> fd = draw_first_dealer(3)
+    >>> fd.seat, len(fd.rounds), fd.clauses
+    (Seat.EAST, 2, ('dealer.first-draw', 'dealer.first-draw-ties'))
+    """
+    rng = random.Random(seed)
+
+    def rounds() -> Iterator[Mapping[Seat, Card]]:
+        pack: list[Card] = []
+        contenders = list(seats_from(Seat.NORTH, rules.direction))
+        while True:
+            if len(pack) < len(contenders):
+                pack = list(PACK)
+                rng.shuffle(pack)
+            shown = {seat: pack.pop() for seat in contenders}
+            yield shown
+            top = max(card.rank for card in shown.values())
+            contenders = [seat for seat in contenders if shown[seat].rank == top]
+
+    return first_dealer(rounds())
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,3 +50,19 @@ def test_recording_something_that_is_not_a_result_changes_nothing():
     with pytest.raises(TypeError):
         sheet.record((20, 16))
     assert sheet.rows == () and sheet.dealer is Seat.NORTH
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_drawn_first_dealer_showed_the_highest_card_in_every_round(seed):
+    from turub import draw_first_dealer
+    fd = draw_first_dealer(seed)
+    for n, shown in enumerate(fd.rounds):
+        top = max(card.rank for _, card in shown)
+        highest = [seat for seat, card in shown if card.rank == top]
+        assert fd.seat in highest
+        # Only the last round has a single highest card; earlier rounds were ties,
+        # and the next round shows cards to exactly the tied players.
+        if n + 1 < len(fd.rounds):
+            assert len(highest) > 1 and [s for s, _ in fd.rounds[n + 1]] == sorted(highest)
+        else:
+            assert highest == [fd.seat]
