@@ -33,6 +33,10 @@ class Rules:
     * ``opponent_dealer``: after the dealer's side wins, ``next`` (default: the next
       opponent in the direction of play, the guide's choice) or ``previous`` (the other
       opponent) deals (``dealer.after-win``).
+
+    No option restricts the trump suit: the sources name no restriction, so any of the four
+    suits may be named (``trump.any-suit``).  The first-dealer tie rule
+    (``dealer.first-draw-ties``) and the redeal by the same dealer (``deal.redeal``) are fixed.
     """
 
     direction: Direction = Direction.CLOCKWISE
