@@ -32,7 +32,7 @@ from turub import (Contest, Deal, RuleError, Seat, Side, check_packets, deal_res
 from turub.cards import card_name
 from turub.options import rules_from_dict
 
-__all__ = ["OPERATIONS", "Implementation", "ReferenceImplementation", "Json"]
+__all__ = ["OPERATIONS", "Implementation", "ImplementationError", "ReferenceImplementation", "Json"]
 
 Json = Any
 
@@ -60,6 +60,12 @@ OPERATIONS: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
+class ImplementationError(Exception):
+    """Raised by an implementation to report that it could not answer (the kit's outcome
+    class "error reported by the implementation").  ``NotImplementedError`` means the
+    operation is not supported; any other exception is a crash."""
+
+
 @runtime_checkable
 class Implementation(Protocol):
     """What an implementation under test provides.  Each method may raise
@@ -67,6 +73,8 @@ class Implementation(Protocol):
 
     name: str
     version: str
+    # Optional: ``rules_supported = {"direction": ["clockwise"], ...}``, the values of each
+    # rule option it supports (an option not listed: only its default); absent: all.
 
     def supports(self) -> Sequence[str]:
         """The operations (keys of :data:`OPERATIONS`) it answers."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["Clause", "CLAUSES", "KINDS", "SOURCES", "clause", "is_clause", "cite"]
+__all__ = ["Clause", "CLAUSES", "KINDS", "SOURCES", "VOCABULARY", "clause", "is_clause", "cite"]
 
 #: The kinds of clause, as the spec classifies them.
 KINDS: Final = (
@@ -80,7 +80,7 @@ _ALL = (
     _c("table.partnerships", "rule", "Four players, two fixed partnerships, partners opposite",
        "000 §01", "001 Players and equipment", "002 §01"),
     _c("table.direction", "option", "Play and deal run clockwise unless the table agrees otherwise",
-       "001 The deal", "001 Playing counter-clockwise"),
+       "001 The deal", "001 Playing counter-clockwise", "000 §05", "002 §05"),
     _c("table.left-of-dealer", "interpretation",
        "'Left of the dealer' is the next seat in the direction of play",
        "000 §02", "000 §03", "001 The deal", "002 §02", "002 §03"),
@@ -142,11 +142,11 @@ _ALL = (
     _c("signal.kinds", "convention", "A knock says the led suit is strong; a click says it is weak",
        "000 §03", "001 Play", "001 Read your partner's knock", "002 §03"),
     _c("signal.timing", "interpretation", "A signal comes after the lead and before the next card",
-       "000 §03", "002 §03"),
-    _c("signal.once-per-trick", "interpretation", "At most one signal per trick"),
+       "000 §03", "002 §03", "001 Read your partner's knock"),
+    _c("signal.once-per-trick", "interpretation", "At most one signal per trick", "001 Play"),
     # --- the deal's result ------------------------------------------------------------
     _c("result.more-tricks-wins", "rule", "The side with more tricks wins the deal",
-       "000 §04", "001 Scoring", "001 FAQ How do you win a game", "002 §04"),
+       "000 §04", "001 Scoring", "001 A worked deal", "001 FAQ How do you win a game", "002 §04"),
     _c("result.draw-18", "rule", "Eighteen tricks each is a draw",
        "000 §04", "001 A worked deal", "002 §04"),
     _c("result.tricks-add-up", "interpretation",
@@ -197,7 +197,7 @@ _ALL = (
     _c("advice.call-on-three", "advice", "Call the suit your three cards best support",
        "001 Calling trumps on a sixth of your hand"),
     _c("advice.count-duplicates", "advice", "Count how many copies of a card have been played",
-       "001 Count the duplicates, not just the cards", "000 §02", "002 §02"),
+       "001 Count the duplicates, not just the cards"),
     _c("advice.read-signals", "advice", "Lead into a suit your partner signalled strong",
        "001 Read your partner's knock"),
     _c("advice.whole-deal", "advice", "Save strength for the late tricks",
@@ -213,7 +213,7 @@ _ALL = (
        "000 §07", "001 Players and equipment", "002 §07"),
     _c("context.adults", "context", "An adults' game", "001 Players and equipment"),
     _c("context.turup", "context", "A four-pack expansion of the one-pack game Turup",
-       "001 The deal", "001 FAQ Is Arba'a Turub related"),
+       "001 The deal", "001 Playing counter-clockwise", "001 FAQ Is Arba'a Turub related"),
     _c("context.limits", "context", "No invention date nor uniform national rules are established",
        "000 §07", "002 §07"),
     _c("context.no-money", "context", "The game works without money stakes", "000 §07", "002 §07"),
@@ -222,11 +222,30 @@ _ALL = (
     _c("context.vocabulary", "interpretation",
        "One vocabulary: deal, trick, sitting, contest (see the glossary)",
        "000 §04", "001 Scoring", "001 Ending", "002 §04"),
+    _c("context.page-furniture", "context",
+       "Scrolling hints and an empty questions heading are page furniture, not rules",
+       "000 §06", "000 Common questions", "002 §06"),
 )
 
 #: Every clause by its ID.
 CLAUSES: Final[dict[str, Clause]] = {c.id: c for c in _ALL}
 assert len(CLAUSES) == len(_ALL), "duplicate clause ID"
+
+
+#: The one vocabulary (``context.vocabulary``): our word for each thing, what it means, and the
+#: words the guide (000, 002) and the score-sheet brief (001) use for it.  The engine names its
+#: types with our words (``Trick``, ``Deal``, ``Sitting``, ``Contest``); the glossary is
+#: rendered from this table.
+VOCABULARY: Final = (
+    ("trick", "four cards, one from each player, won by one of them", "trick; baza", "trick"),
+    ("deal", "a shuffle, the deal, the trump call and 36 tricks", "game; juego",
+     "match (on the sheet), deal"),
+    ("sitting", "the deals played in one session, on one score sheet", "(none)", "sitting"),
+    ("contest", "the deals that decide the traditional stake", "match; encuentro",
+     "contest, stake"),
+    ("mark", "the trick count a side's next win must beat in the contest",
+     "benchmark; referencia", "mark, bar"),
+)
 
 
 def is_clause(clause_id: str) -> bool:

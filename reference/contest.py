@@ -67,6 +67,18 @@ def contest_step(contest: Contest, result: DealResult, rules: Rules = Rules()) -
       as a draw and leaves the mark; ``contest.unbeatable-mark`` is cited when the mark
       is 36, which no win can beat.
     * ``stake.per-deal``: under that option every won deal decides the stake.
+
+    Contract (checked by CrossHair)::
+
+        pre: (contest.holder is None) == (contest.mark is None)
+        pre: contest.winner is None or contest.winner is contest.holder
+        pre: result.winner is None or result.tricks[result.winner] > 18
+        raises: ContestDecidedError
+        post: contest.winner is None and __return__.deals == contest.deals + 1
+        post: result.winner is not None or (__return__.holder, __return__.mark, __return__.winner) == (contest.holder, contest.mark, None)
+        post: rules.stake == "per-deal" or __return__.holder is not contest.holder or __return__.mark == contest.mark
+        post: rules.stake == "per-deal" or (__return__.winner is not None) == (result.winner is not None and result.winner is contest.holder and result.tricks[result.winner] > contest.mark)
+        post: __return__.winner is None or __return__.winner is result.winner
     """
     if contest.winner is not None:
         raise ContestDecidedError(

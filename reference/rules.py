@@ -43,6 +43,15 @@ def legal_plays(hand: Iterable[Card], led: Suit | None) -> frozenset[Card]:
     ``play.follow-suit``: holding the led suit, a player must play it.
     ``play.void-any-card`` and ``play.no-forced-trump``: void in it, any card, with no
     duty to trump or overtake.  Leading (``led`` is ``None``), any card.
+
+    Contract (checked by CrossHair)::
+
+        pre: isinstance(hand, (list, tuple))
+        post: __return__ <= frozenset(hand)
+        post: bool(__return__) == bool(hand)
+        post: led is None or all(c.suit is led for c in __return__) or not any(c.suit is led for c in hand)
+        post: led is None or any(c.suit is led for c in hand) or __return__ == frozenset(hand)
+        post: led is not None or __return__ == frozenset(hand)
     """
     cards = frozenset(hand)
     if led is None:
@@ -72,6 +81,14 @@ def trick_winner(cards: Sequence[Card], trump: Suit) -> int:
     trump, the highest card of the led suit; ``trick.earliest-identical``: of identical
     cards, the one played first, because a later card takes the lead only if it is
     strictly higher.
+
+    Contract (checked by CrossHair)::
+
+        pre: 1 <= len(cards) <= 4
+        post: 0 <= __return__ < len(cards)
+        post: cards[__return__].suit is (trump if any(c.suit is trump for c in cards) else cards[0].suit)
+        post: all(c.rank <= cards[__return__].rank for c in cards if c.suit is cards[__return__].suit)
+        post: cards[__return__] not in cards[:__return__]
     """
     best = cards[0]
     position = 0
@@ -146,6 +163,14 @@ def deal_result(north_south: int, east_west: int, *, closed_early: bool = False)
 
     >>> str(deal_result(17, 19))
     '17–19, East-West wins'
+
+    Contract (checked by CrossHair)::
+
+        raises: ResultError
+        post: __return__.tricks == (north_south, east_west)
+        post: north_south + east_west < 36 if closed_early else north_south + east_west == 36
+        post: (__return__.winner is None) == (closed_early or north_south == east_west)
+        post: __return__.winner is None or __return__.tricks[__return__.winner] > 18
     """
     counts = (north_south, east_west)
     if any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in counts):
@@ -180,6 +205,13 @@ def next_dealer(dealer: Seat, winner: Side | None, rules: Rules = Rules()) -> Ne
     the opponent next in the direction of play (or, with ``opponent-dealer=previous``,
     the other opponent).  ``dealer.after-loss``: lost, so the dealer's partner deals.
     ``dealer.after-draw``: a draw, so the same dealer deals again.
+
+    Contract (checked by CrossHair)::
+
+        post: (__return__.seat is dealer) == (winner is None)
+        post: winner is None or __return__.seat.side is not winner
+        post: winner is None or winner is not dealer.side or __return__.seat is next_seat(dealer, rules.direction) or rules.opponent_dealer == "previous"
+        post: winner is None or winner is dealer.side or __return__.seat is dealer.partner
     """
     if winner is None:
         return NextDealer(dealer, cite("dealer.after-draw"))

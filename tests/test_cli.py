@@ -6,6 +6,7 @@ import json
 import pytest
 
 from turub.cli import main
+from turub.properties.tags import verifies
 
 
 def run(*argv):
@@ -19,6 +20,7 @@ def test_play_shows_every_trick_and_the_result():
     assert text.count(" -> ") == 36 and "Result: North-South" in text and "Next dealer" in text
 
 
+@verifies("table.direction")
 def test_play_json_is_a_record_that_replays():
     from turub import Deal
     status, text = run("play", "--seed", "4", "--json", "--rules", "direction=ccw")
@@ -26,6 +28,7 @@ def test_play_json_is_a_record_that_replays():
     assert status == 0 and len(deal.tricks) == 36 and deal.rules.direction.name == "COUNTERCLOCKWISE"
 
 
+@verifies("trick.earliest-identical", "trick.highest-trump")
 def test_explain_names_the_duplicate_rule():
     status, text = run("explain", "--trump", "♥", "A♣", "A♣", "6♣", "K♣")
     assert status == 0 and "first card, A♣" in text and "trick.earliest-identical" in text

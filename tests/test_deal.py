@@ -10,6 +10,7 @@ from turub import (PACK, CardFormatError, CardNotHeldError, Deal, Direction, Mus
                    OutOfTurnError, Phase, PhaseError, RuleError, Rules, Seat, SignalError, Suit,
                    TrumpCallError, parse_card, play_random_deal)
 from turub.errors import RecordError
+from turub.properties.tags import verifies
 
 
 def called(seed=1, dealer=Seat.NORTH, rules=Rules(), trump=Suit.HEARTS):
@@ -41,6 +42,7 @@ def refused(deal, action, error, clause):
 
 # --- dealing and the trump call -------------------------------------------------------
 
+@verifies("trump.caller", "trump.three-cards", "deal.pause-for-trump", "table.left-of-dealer", "deal.cut")
 def test_the_caller_names_trump_having_seen_three_cards_only():
     deal = Deal.from_seed(5, Seat.SOUTH)
     assert deal.caller is Seat.WEST  # left of the dealer, clockwise
@@ -51,6 +53,7 @@ def test_the_caller_names_trump_having_seen_three_cards_only():
     assert sorted(c.index for c in view.hand) == sorted(c.index for c in (deal.pack[deal.cut:] + deal.pack[:deal.cut])[:3])
 
 
+@verifies("table.direction", "table.left-of-dealer", "deal.packets")
 def test_counterclockwise_the_seat_before_calls_and_dealing_goes_the_other_way():
     deal = Deal.from_seed(5, Seat.SOUTH, Rules(direction=Direction.COUNTERCLOCKWISE))
     assert deal.caller is Seat.EAST
@@ -60,6 +63,7 @@ def test_counterclockwise_the_seat_before_calls_and_dealing_goes_the_other_way()
     assert Counter(stock[3:6]) <= Counter(deal.hand(Seat.NORTH))
 
 
+@verifies("deal.packets", "deal.full-hands", "play.first-lead")
 def test_packets_of_three_in_order_after_the_call_everyone_holds_36():
     deal = called(9, Seat.EAST)
     stock = deal.pack[deal.cut:] + deal.pack[:deal.cut]
@@ -70,32 +74,38 @@ def test_packets_of_three_in_order_after_the_call_everyone_holds_36():
     assert deal.stock == () and deal.to_act is Seat.SOUTH  # the caller leads
 
 
+@verifies("trump.any-suit")
 def test_any_suit_may_be_named():
     for suit in Suit:
         assert called(trump=suit).trump is suit
 
 
+@verifies("trump.caller")
 def test_the_wrong_seat_cannot_call_trump():
     deal = Deal.from_seed(3)
     refused(deal, lambda: deal.name_trump(Seat.SOUTH, Suit.CLUBS), TrumpCallError, "trump.caller")
 
 
+@verifies("trump.once")
 def test_a_second_trump_call_is_refused():
     deal = called()
     refused(deal, lambda: deal.name_trump(deal.caller, Suit.CLUBS), TrumpCallError, "trump.once")
 
 
+@verifies("play.order-of-actions")
 def test_no_card_is_played_before_trump():
     deal = Deal.from_seed(3)
     card = deal.view(deal.caller).hand[0]
     refused(deal, lambda: deal.play(deal.caller, card), PhaseError, "play.order-of-actions")
 
 
+@verifies("pack.card-notation")
 def test_a_bad_suit_name_is_refused():
     deal = Deal.from_seed(3)
     refused(deal, lambda: deal.name_trump(deal.caller, "trumps"), CardFormatError, "pack.card-notation")
 
 
+@verifies("pack.composition", "deal.cut")
 def test_a_pack_that_is_not_144_cards_four_of_each_is_refused():
     with pytest.raises(RuleError) as e:
         Deal(PACK[:-1] + (parse_card("AS"),))
@@ -107,12 +117,14 @@ def test_a_pack_that_is_not_144_cards_four_of_each_is_refused():
 
 # --- play ---------------------------------------------------------------------------
 
+@verifies("play.turn")
 def test_playing_out_of_turn_is_refused():
     deal = called()
     other = Seat((deal.to_act + 1) % 4)
     refused(deal, lambda: deal.play(other, deal.hand(other)[0]), OutOfTurnError, "play.turn")
 
 
+@verifies("play.card-in-hand")
 def test_a_card_not_held_is_refused():
     deal = called()
     seat = deal.to_act
@@ -120,6 +132,7 @@ def test_a_card_not_held_is_refused():
     refused(deal, lambda: deal.play(seat, missing), CardNotHeldError, "play.card-in-hand")
 
 
+@verifies("pack.card-notation")
 def test_a_malformed_card_is_refused():
     deal = called()
     refused(deal, lambda: deal.play(deal.to_act, "ZZ"), CardFormatError, "pack.card-notation")
@@ -139,11 +152,13 @@ def find_renege(seed_range=range(200)):
     raise AssertionError("no such deal")
 
 
+@verifies("play.follow-suit")
 def test_not_following_suit_when_able_is_refused():
     deal, seat, off = find_renege()
     refused(deal, lambda: deal.play(seat, off), MustFollowSuitError, "play.follow-suit")
 
 
+@verifies("play.void-any-card", "play.no-forced-trump")
 def test_void_in_the_led_suit_any_card_is_accepted():
     for seed in range(300):
         deal = called(seed)
@@ -160,6 +175,7 @@ def test_void_in_the_led_suit_any_card_is_accepted():
     raise AssertionError("no void found")
 
 
+@verifies("play.winner-leads")
 def test_the_trick_winner_leads_the_next_trick():
     deal = called(4)
     for _ in range(4):
@@ -168,6 +184,7 @@ def test_the_trick_winner_leads_the_next_trick():
     assert deal.tricks_won[decision.seat.side] == 1
 
 
+@verifies("play.all-tricks", "pack.composition", "result.tricks-add-up")
 def test_a_whole_deal_conserves_the_144_cards():
     deal = Deal.from_seed(11)
     assert all_cards(deal) == Counter(PACK)
@@ -181,6 +198,7 @@ def test_a_whole_deal_conserves_the_144_cards():
     assert deal.result is not None and sum(deal.result.tricks) == 36
 
 
+@verifies("play.order-of-actions")
 def test_after_the_last_trick_nothing_more_is_accepted():
     deal = play_random_deal(2)
     refused(deal, lambda: deal.play(Seat.NORTH, "AS"), PhaseError, "play.order-of-actions")
@@ -189,6 +207,7 @@ def test_after_the_last_trick_nothing_more_is_accepted():
 
 # --- signals ---------------------------------------------------------------------------
 
+@verifies("signal.kinds", "signal.once-per-trick", "signal.leader-only")
 def test_the_leader_may_knock_or_click_once_after_leading():
     deal = called()
     leader = deal.to_act
@@ -199,6 +218,7 @@ def test_the_leader_may_knock_or_click_once_after_leading():
     refused(deal, lambda: deal.signal(leader, "click"), SignalError, "signal.once-per-trick")
 
 
+@verifies("signal.leader-only", "signal.timing", "signal.kinds")
 def test_signals_refused_from_others_before_the_lead_and_after_the_second_card():
     deal = called()
     leader = deal.to_act
@@ -211,6 +231,7 @@ def test_signals_refused_from_others_before_the_lead_and_after_the_second_card()
     refused(deal, lambda: deal.signal(leader, "click"), SignalError, "signal.timing")
 
 
+@verifies("signal.kinds")
 def test_the_signal_is_kept_with_its_trick():
     deal = called()
     leader = deal.to_act
@@ -223,6 +244,7 @@ def test_the_signal_is_kept_with_its_trick():
 
 # --- closing ---------------------------------------------------------------------------
 
+@verifies("sheet.any-player-closes", "result.closed-early")
 def test_any_player_may_close_and_the_deal_is_a_draw():
     deal = called()
     for _ in range(9):
@@ -232,6 +254,7 @@ def test_any_player_may_close_and_the_deal_is_a_draw():
     assert deal.phase is Phase.FINISHED
 
 
+@verifies("sheet.any-player-closes")
 def test_closing_with_a_bad_seat_is_refused():
     deal = called()
     refused(deal, lambda: deal.close(7), RuleError, "sheet.any-player-closes")
@@ -255,6 +278,7 @@ def test_a_record_with_signals_and_a_close_replays():
     assert Deal.replay(deal.to_record()).state() == deal.state()
 
 
+@verifies("play.turn")
 def test_a_record_with_an_illegal_action_is_refused_with_its_clause():
     deal = called(8)
     record = deal.to_record()
@@ -275,6 +299,7 @@ def test_a_view_shows_only_the_seats_own_hand():
         assert view.legal == (deal.legal_plays() if seat is deal.to_act else ())
 
 
+@verifies("deal.shuffle")
 def test_the_same_seed_gives_the_same_deal():
     assert Deal.from_seed(99).state() == Deal.from_seed(99).state()
     assert Deal.from_seed(99).pack != Deal.from_seed(100).pack

@@ -3,8 +3,10 @@
 import pytest
 
 from turub import Direction, Rules, Seat, Side, Sitting, deal_result
+from turub.properties.tags import verifies
 
 
+@verifies("result.more-tricks-wins", "sheet.tap-winner", "sheet.one-deal-per-row")
 def test_the_briefs_worked_deal_east_west_wins_19_to_17():
     # 001 'A worked deal': NS lead 14-4 after 18 tricks; EW take nine of the next ten
     # (NS 15-13); of the last eight EW take six: NS 17, EW 19.
@@ -17,6 +19,7 @@ def test_the_briefs_worked_deal_east_west_wins_19_to_17():
     assert row.result.winner is Side.EAST_WEST and row.result.clauses == ("result.more-tricks-wins",)
 
 
+@verifies("dealer.after-win", "dealer.after-loss", "dealer.after-draw")
 def test_dealer_sequence_clockwise():
     # N deals, NS wins -> E; E deals, NS wins (E lost) -> W; W deals, draw -> W;
     # W deals, EW wins -> N.
@@ -26,6 +29,7 @@ def test_dealer_sequence_clockwise():
     assert sheet.dealers() == (Seat.NORTH, Seat.EAST, Seat.WEST, Seat.WEST, Seat.NORTH)
 
 
+@verifies("dealer.after-win", "table.direction")
 def test_dealer_sequence_counterclockwise():
     # Counter-clockwise the next opponent after North is West.
     sheet = Sitting(Seat.NORTH, Rules(direction=Direction.COUNTERCLOCKWISE))
@@ -34,6 +38,7 @@ def test_dealer_sequence_counterclockwise():
     assert sheet.dealers() == (Seat.NORTH, Seat.WEST, Seat.EAST, Seat.EAST, Seat.NORTH)
 
 
+@verifies("sheet.contest-derived", "contest.decided-is-final", "sheet.open-ended")
 def test_the_contest_is_derived_from_the_sheet_and_a_new_one_follows_a_decision():
     sheet = Sitting(Seat.NORTH)
     for r in [deal_result(20, 16), deal_result(19, 17), deal_result(18, 18), deal_result(22, 14)]:
@@ -45,6 +50,7 @@ def test_the_contest_is_derived_from_the_sheet_and_a_new_one_follows_a_decision(
     assert sheet.rows[-1].contest_number == 2
 
 
+@verifies("sheet.one-deal-per-row")
 def test_recording_something_that_is_not_a_result_changes_nothing():
     sheet = Sitting(Seat.NORTH)
     with pytest.raises(TypeError):

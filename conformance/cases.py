@@ -1,0 +1,563 @@
+"""Cases: the questions the kit asks, and the reference's answers.
+
+A *case* is plain JSON data::
+
+    {"id": "trick_winner/worked-duplicate-aces", "op": "trick_winner",
+     "args": {"cards": ["AC", "AC", "6C", "KC"], "trump": "H"},
+     "rules": "any", "clauses": ["trick.earliest-identical", ...],
+     "expected": 0, "why": {...}}
+
+``rules`` is ``"any"`` when every option set gives the same answer, otherwise the option
+set (as ``{"direction": ..., ...}``) the expected answer holds under.  Operations that take
+rules (:data:`RULED_OPS`) get the run's rules added to ``args`` when the case is asked.
+``why`` (optional) holds what the judge needs to name the clause of a disagreement.
+
+The inputs come from seeded generators (:func:`inputs`); the expected answers, clauses and
+``why`` from the reference engine (:func:`expected_case`).  :func:`build_vectors` makes the
+committed vectors (``conformance/vectors/``); :func:`generated_cases` the run-time cases of
+a seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Final
+
+from turub import (CARDS, Contest, Deal, Phase, RuleError, Rules, Seat, Suit, decide_trick,
+                   deal_result, is_legal_play, parse_card)
+from turub.cards import card_name
+from turub.deal import SIGNALS
+from turub.options import rules_from_dict
+
+from .adapter import OPERATIONS, ReferenceImplementation
+
+__all__ = ["OPTION_SETS", "RULED_OPS", "Case", "rules_name", "inputs", "expected_case",
+           "build_vectors", "generated_cases", "ask_args", "VECTOR_FORMAT"]
+
+Case = dict[str, Any]
+
+VECTOR_FORMAT: Final = "turub-vectors/1"
+
+#: The named option sets the vectors are generated for.
+OPTION_SETS: Final[dict[str, Rules]] = {
+    "standard": Rules(),
+    "counterclockwise": rules_from_dict({"direction": "counterclockwise"}),
+    "stake-per-deal": Rules(stake="per-deal"),
+    "opponent-previous": Rules(opponent_dealer="previous"),
+}
+
+#: Operations whose arguments include the rules in force.
+RULED_OPS: Final = frozenset({"deal", "referee", "next_dealer", "contest"})
+
+#: The clause each option allows (to tag the cases whose answer depends on it).
+_OPTION_CLAUSE: Final = {"direction": "table.direction", "stake": "stake.per-deal",
+                         "opponent-dealer": "dealer.after-win"}
+
+_REF = ReferenceImplementation()
+_SEATS = "NESW"
+_SUITS = "SHDC"
+
+
+def rules_name(rules: Rules) -> str:
+    """The name of ``rules`` among :data:`OPTION_SETS`, or ``custom:...``."""
+    for name, r in OPTION_SETS.items():
+        if r == rules:
+            return name
+    return "custom:" + ",".join(f"{k}={v}" for k, v in rules.to_dict().items())
+
+
+def _a(card) -> str:
+    return card_name(card, ascii=True)
+
+
+def _u(card) -> str:
+    return card_name(card)
+
+
+# --- input generators --------------------------------------------------------------------
+# Each yields (slug, args).  Arguments never include the rules: see ask_args.
+
+def _pool(rng: random.Random, size: int) -> list:
+    """A tiny pool of distinct cards, so that copies of one card meet often."""
+    return rng.sample(CARDS, size)
+
+
+def _trick_winner_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
+    worked = [("worked-duplicate-aces", "AC AC 6C KC", "H"),
+              ("worked-small-trump-wins", "AC AC 6H KC", "H"),
+              ("worked-second-trump-copy-loses", "6H AC 6H KC", "C"),
+              ("worked-off-suit-ace-loses", "6S AH AD AC", "S"),
+              ("worked-higher-trump-overtrumps", "KD 9S 10S 6D", "S"),
+              ("worked-lead-alone", "QC", "D"),
+              ("worked-trump-led", "7H 8H AS 7H", "H"),
+              ("worked-three-copies", "JD JD JD 10D", "C")]
+    for slug, cards, trump in worked:
+        yield slug, {"cards": cards.split(), "trump": trump}
+    for i in range(n):
+        pool = _pool(rng, rng.choice((2, 3, 4, 6)))
+        size = rng.choice((1, 2, 3, 4, 4, 4))
+        cards = [rng.choice(pool) for _ in range(size)]
+        text = [(_u if rng.random() < 0.1 else _a)(c) for c in cards]
+        yield f"r{i:03d}", {"cards": text, "trump": rng.choice(_SUITS)}
+
+
+def _legal_plays_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
+    yield "worked-must-follow", {"hand": "AS 6H 9H KD".split(), "trick": ["10H"]}
+    yield "worked-void-plays-anything", {"hand": "AS 6C KD".split(), "trick": ["10H", "AH"]}
+    yield "worked-lead-anything", {"hand": "AS 6C KD 6C".split(), "trick": []}
+    yield "worked-no-duty-to-trump", {"hand": "7S 8D".split(), "trick": ["AC", "6C", "QC"]}
+    for i in range(n):
+        suits = rng.sample(range(4), rng.choice((1, 2, 2, 3, 4)))
+        cards = [c for c in CARDS if c.suit in suits]
+        hand = [rng.choice(cards) for _ in range(rng.randint(1, 9))]
+        trick = [rng.choice(CARDS) for _ in range(rng.choice((0, 1, 1, 2, 3)))]
+        form = _u if rng.random() < 0.1 else _a
+        yield f"r{i:03d}", {"hand": [form(c) for c in hand], "trick": [form(c) for c in trick]}
+
+
+def _seeded_pack(rng: random.Random) -> tuple[list[str], int]:
+    d = Deal.from_seed(rng.getrandbits(32))
+    return [_a(c) for c in d.pack], d.cut
+
+
+def _deal_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
+    from turub import PACK
+    yield "worked-unshuffled-north", {"pack": [_a(c) for c in PACK], "dealer": "N", "cut": 0}
+    yield "worked-unshuffled-cut-5", {"pack": [_a(c) for c in PACK], "dealer": "W", "cut": 5}
+    for i in range(n):
+        pack, cut = _seeded_pack(rng)
+        yield f"r{i:03d}", {"pack": pack, "dealer": _SEATS[i % 4], "cut": cut}
+
+
+def _packets_as_dealt(rng: random.Random, dealer: str, misdeal: float) -> list[list]:
+    """Packets as a person deals them: mostly three, sometimes two or four, until 144."""
+    order = [_SEATS[(_SEATS.index(dealer) + k) % 4] for k in range(1, 5)]
+    packets: list[list] = []
+    left = 144
+    k = 0
+    while left > 0:
+        size = 3 if rng.random() >= misdeal else rng.choice((2, 4))
+        size = min(size, left)
+        packets.append([order[k % 4], size])
+        left -= size
+        k += 1
+    return packets
+
+
+def _check_packets_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
+    yield "worked-clean-deal", {"packets": _packets_as_dealt(rng, "N", 0.0), "dealer": "N"}
+    short = _packets_as_dealt(random.Random(3), "E", 0.0)
+    short[-1][1] = 2
+    yield "worked-dealer-last-packet-short", {"packets": short, "dealer": "E"}
+    yield "worked-dealer-got-nothing", {"packets": [["E", 3], ["S", 3], ["W", 3]], "dealer": "N"}
+    for i in range(n):
+        dealer = rng.choice(_SEATS)
+        yield f"r{i:03d}", {"packets": _packets_as_dealt(rng, dealer, rng.choice((0.0, 0.02, 0.1))),
+                            "dealer": dealer}
+
+
+def _deal_result_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
+    for ns, ew, closed in [(18, 18, False), (19, 17, False), (17, 19, False), (36, 0, False),
+                           (0, 36, False), (10, 5, True), (0, 0, True), (30, 5, True),
+                           (20, 20, False), (10, 10, False), (18, 18, True), (-1, 37, False),
+                           (35, 0, False), (20, 16, True)]:
+        yield f"t{ns}-{ew}-{'closed' if closed else 'played'}", {
+            "ns": ns, "ew": ew, "closed_early": closed}
+
+
+def _next_dealer_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
+    for dealer in _SEATS:
+        for outcome in ("NS", "EW", "draw"):
+            yield f"{dealer}-{outcome}", {"dealer": dealer, "outcome": outcome}
+
+
+def _first_dealer_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
+    yield "worked-one-highest", {"rounds": [{"N": "9S", "E": "KH", "S": "6D", "W": "QC"}]}
+    yield "worked-suits-do-not-break-ties", {"rounds": [
+        {"N": "AS", "E": "AH", "S": "6D", "W": "QC"}, {"N": "7C", "E": "8C"}]}
+    yield "worked-still-tied", {"rounds": [{"N": "AS", "E": "AH", "S": "6D", "W": "QC"}]}
+    yield "worked-wrong-seat-redraws", {"rounds": [
+        {"N": "AS", "E": "AH", "S": "6D", "W": "QC"}, {"N": "7C", "S": "8C"}]}
+    for i in range(n):
+        ranks = rng.sample(CARDS, rng.choice((2, 3, 9)))
+        contenders = list(_SEATS)
+        rounds = []
+        for _ in range(rng.randint(1, 4)):
+            r = {s: _a(rng.choice(ranks)) for s in contenders}
+            rounds.append(r)
+            top = max(parse_card(c).rank for c in r.values())
+            contenders = [s for s in contenders if parse_card(r[s]).rank == top]
+            if len(contenders) == 1 and rng.random() < 0.7:
+                break
+        if rng.random() < 0.1 and len(rounds) > 1:  # a redraw shown to the wrong players
+            rounds[-1] = {s: _a(rng.choice(ranks)) for s in _SEATS}
+        yield f"r{i:03d}", {"rounds": rounds}
+
+
+def _contest_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
+    worked = {
+        "worked-second-win-beats-mark": [[20, 16, False], [22, 14, False]],
+        "worked-insufficient-win-keeps-mark": [[20, 16, False], [19, 17, False], [21, 15, False]],
+        "worked-draw-keeps-sequence": [[20, 16, False], [18, 18, False], [5, 5, True], [21, 15, False]],
+        "worked-other-side-resets": [[20, 16, False], [10, 26, False], [19, 17, False], [14, 22, False],
+                                     [9, 27, False]],
+        "worked-unbeatable-mark": [[36, 0, False], [36, 0, False], [0, 36, False]],
+        "worked-decided-is-final": [[20, 16, False], [25, 11, False], [18, 18, False]],
+    }
+    for slug, results in worked.items():
+        yield slug, {"results": results}
+    for i in range(n):
+        results = []
+        for _ in range(rng.randint(1, 8)):
+            if rng.random() < 0.15:
+                played = rng.randint(0, 35)
+                ns = rng.randint(0, played)
+                results.append([ns, played - ns, True])
+            else:
+                ns = min(36, max(0, int(rng.gauss(18, 3.5))))
+                results.append([ns, 36 - ns, False])
+        yield f"r{i:03d}", {"results": results}
+
+
+# --- action streams for the referee ----------------------------------------------------------
+
+#: The kinds of illegal action the stream generator slips in.
+INJECTIONS: Final = ("out-of-turn", "not-held", "revoke", "signal-not-leader", "signal-late",
+                     "signal-twice", "signal-unknown", "trump-twice", "trump-wrong-seat",
+                     "play-before-trump", "bad-card", "after-close")
+
+
+def _illegal(deal: Deal, kind: str, rng: random.Random) -> dict | None:
+    """An action of ``kind`` that the deal refuses now, or None if there is none."""
+    to_act = deal.to_act
+    if kind == "trump-wrong-seat" and deal.phase is Phase.CALLING:
+        seat = rng.choice([s for s in Seat if s != deal.caller])
+        return {"act": "trump", "seat": seat.letter, "suit": rng.choice(_SUITS)}
+    if kind == "play-before-trump" and deal.phase is Phase.CALLING:
+        held = deal.hand(deal.caller)
+        return {"act": "play", "seat": deal.caller.letter, "card": _a(held[0])}
+    if kind == "after-close" and deal.phase is Phase.FINISHED:
+        seat = rng.choice(list(Seat))
+        return rng.choice([{"act": "play", "seat": seat.letter, "card": "AS"},
+                           {"act": "close", "seat": seat.letter},
+                           {"act": "signal", "seat": seat.letter, "signal": "knock"}])
+    if deal.phase is not Phase.PLAYING or to_act is None:
+        return None
+    trick = deal.current_trick
+    if kind == "out-of-turn":
+        seat = rng.choice([s for s in Seat if s != to_act])
+        return {"act": "play", "seat": seat.letter, "card": _a(rng.choice(deal.hand(seat)))}
+    if kind == "not-held":
+        missing = [c for c in CARDS if not deal.holds(to_act, c)]
+        return missing and {"act": "play", "seat": to_act.letter, "card": _a(rng.choice(missing))}
+    if kind == "revoke" and trick:
+        led = trick[0][1].suit
+        hand = deal.hand(to_act)
+        off = [c for c in hand if c.suit is not led]
+        if off and any(c.suit is led for c in hand):
+            return {"act": "play", "seat": to_act.letter, "card": _a(rng.choice(off))}
+        return None
+    if kind == "signal-not-leader" and len(trick) == 1:
+        seat = rng.choice([s for s in Seat if s != deal.leader])
+        return {"act": "signal", "seat": seat.letter, "signal": rng.choice(list(SIGNALS))}
+    if kind == "signal-late" and len(trick) >= 2:
+        return {"act": "signal", "seat": deal.leader.letter, "signal": rng.choice(list(SIGNALS))}
+    if kind == "signal-twice" and len(trick) == 1 and deal.view(deal.leader).signal is not None:
+        return {"act": "signal", "seat": deal.leader.letter, "signal": rng.choice(list(SIGNALS))}
+    if kind == "signal-unknown" and len(trick) == 1:
+        return {"act": "signal", "seat": deal.leader.letter, "signal": rng.choice(("wink", "cough"))}
+    if kind == "trump-twice":
+        return {"act": "trump", "seat": deal.caller.letter, "suit": rng.choice(_SUITS)}
+    if kind == "bad-card":
+        return {"act": "play", "seat": to_act.letter, "card": rng.choice(("ZZ", "1H", "AX", "11S"))}
+    return None
+
+
+def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list[int] = (),
+                signal_rate: float = 0.3, inject: list[tuple[int, str]] = (),
+                close_at: int | None = None, rng: random.Random | None = None,
+                default_pick: int | None = None) -> dict:
+    """The referee arguments of a deal of seeded legal play, with illegal actions slipped in.
+
+    ``tricks`` tricks are played (legal plays chosen by ``choices`` in turn, else by ``rng``),
+    ``inject`` puts an illegal action of a kind before action number ``i``, and ``close_at``
+    closes the deal after that many tricks.
+    """
+    rng = rng or random.Random(seed)
+    deal = Deal.from_seed(seed, Seat("NESW".index(dealer)), rules)
+    args = {"pack": [_a(c) for c in deal.pack], "dealer": dealer, "cut": deal.cut}
+    actions: list[dict] = []
+    pending = sorted(inject)
+    picks = iter(choices)
+
+    def act(action: dict) -> None:
+        actions.append(action)
+        try:
+            deal.apply(action)
+        except RuleError:
+            pass
+
+    def injections() -> None:
+        # an injection waits until the deal reaches a moment where it is possible
+        for item in [p for p in pending if p[0] <= len(actions)]:
+            bad = _illegal(deal, item[1], rng)
+            if bad:
+                pending.remove(item)
+                act(bad)
+
+    injections()
+    act({"act": "trump", "seat": deal.caller.letter, "suit": _SUITS[rng.randrange(4)]})
+    while deal.phase is Phase.PLAYING and len(deal.tricks) < tricks:
+        injections()
+        legal = deal.legal_plays()
+        pick = next(picks, default_pick)
+        card = legal[pick % len(legal)] if pick is not None else rng.choice(legal)
+        leading = not deal.current_trick
+        act({"act": "play", "seat": deal.to_act.letter, "card": _a(card)})
+        if leading and rng.random() < signal_rate:
+            act({"act": "signal", "seat": deal.leader.letter, "signal": rng.choice(list(SIGNALS))})
+    injections()
+    if close_at is not None and deal.phase is Phase.PLAYING:
+        act({"act": "close", "seat": rng.choice(_SEATS)})
+    injections()
+    args["actions"] = actions
+    return args
+
+
+def _referee_inputs(rng: random.Random, n: int, rules: Rules) -> Iterator[tuple[str, dict]]:
+    yield "full-deal", play_stream(rng.getrandbits(32), "N", rules, 36, rng=rng)
+    yield "full-deal-many-signals", play_stream(rng.getrandbits(32), "E", rules, 36,
+                                                signal_rate=0.9, rng=rng)
+    yield "closed-early", play_stream(rng.getrandbits(32), "S", rules, 20, close_at=20, rng=rng)
+    yield "closed-before-first-trick", play_stream(rng.getrandbits(32), "W", rules, 0, close_at=0, rng=rng)
+    for j, kind in enumerate(INJECTIONS):
+        where = {"trump-wrong-seat": 0, "play-before-trump": 0}.get(kind)
+        for k in range(2):
+            at = where if where is not None else rng.randint(2, 14)
+            seed = rng.getrandbits(32)
+            close = 3 if kind == "after-close" else None
+            yield f"illegal-{kind}-{k}", play_stream(
+                seed, _SEATS[(j + k) % 4], rules, 4, inject=[(at, kind)], close_at=close, rng=rng)
+    for i in range(n):
+        seed = rng.getrandbits(32)
+        kinds = [(rng.randint(0, 40), rng.choice(INJECTIONS)) for _ in range(rng.randint(0, 3))]
+        yield f"r{i:03d}", play_stream(seed, rng.choice(_SEATS), rules, rng.choice((3, 6, 36)),
+                                       inject=kinds, rng=rng)
+
+
+_INPUTS: Final[dict[str, Callable[[random.Random, int], Iterator[tuple[str, dict]]]]] = {
+    "trick_winner": _trick_winner_inputs,
+    "legal_plays": _legal_plays_inputs,
+    "deal": _deal_inputs,
+    "check_packets": _check_packets_inputs,
+    "deal_result": _deal_result_inputs,
+    "next_dealer": _next_dealer_inputs,
+    "first_dealer": _first_dealer_inputs,
+    "contest": _contest_inputs,
+}
+
+#: How many seeded cases of each operation the committed vectors hold (besides worked ones).
+VECTOR_COUNTS: Final = {"trick_winner": 60, "legal_plays": 40, "deal": 4, "check_packets": 10,
+                        "deal_result": 0, "next_dealer": 0, "first_dealer": 16, "contest": 30,
+                        "referee": 8}
+
+
+def inputs(seed: int, counts: Mapping[str, int], rules: Rules | None = None
+           ) -> Iterator[tuple[str, str, dict]]:
+    """``(id, op, args)`` of the seeded inputs.  Streams for the referee are played under
+    ``rules`` (skipped when ``rules`` is None)."""
+    for op, make in _INPUTS.items():
+        if op not in counts:
+            continue
+        rng = random.Random(f"{seed}/{op}")
+        for slug, args in make(rng, counts[op]):
+            yield f"{op}/{slug}", op, args
+    if rules is not None and "referee" in counts:
+        rng = random.Random(f"{seed}/referee/{rules.direction}")
+        for slug, args in _referee_inputs(rng, counts["referee"], rules):
+            yield f"referee/{slug}", "referee", args
+
+
+# --- the reference's answers ------------------------------------------------------------------
+
+def ask_args(op: str, args: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
+    """The arguments the implementation is asked with: ``args`` plus the rules if the op takes them."""
+    if op in RULED_OPS:
+        return {**args, "rules": rules.to_dict()}
+    return dict(args)
+
+
+def answer(op: str, args: Mapping[str, Any], rules: Rules) -> Any:
+    """The reference's answer."""
+    return getattr(_REF, op)(**ask_args(op, args, rules))
+
+
+def _referee_why(args: Mapping[str, Any], rules: Rules) -> tuple[dict, list[str]]:
+    deal = Deal([parse_card(c) for c in args["pack"]], Seat("NESW".index(args["dealer"])), rules,
+                args["cut"])
+    actions: list[list[str]] = []
+    tricks: list[list] = []
+    for i, action in enumerate(args["actions"]):
+        before = deal.phase, deal.to_act, deal.current_trick, len(deal.tricks)
+        try:
+            done = deal.apply(action)
+        except RuleError as e:
+            actions.append([e.clause])
+            continue
+        kind = action["act"]
+        if kind == "trump":
+            actions.append(["trump.caller", "trump.any-suit"])
+        elif kind == "play":
+            seat = before[1]
+            trick = before[2]
+            led = trick[0][1].suit if trick else None
+            card = parse_card(action["card"])
+            hand = list(deal.hand(seat)) + [card]
+            clauses = ["play.turn", is_legal_play(hand, led, card)[1]]
+            if not trick:
+                clauses.append("play.first-lead" if before[3] == 0 else "play.winner-leads")
+            actions.append(clauses)
+            if done is not None:
+                tricks.append([i, list(done.clauses)])
+        elif kind == "signal":
+            actions.append(["signal.leader-only", "signal.timing", "signal.kinds"])
+        else:
+            actions.append(["sheet.any-player-closes", "result.closed-early"])
+    result = list(deal.result.clauses) if deal.result else []
+    if deal.result and not deal.result.closed_early:
+        result.append("play.all-tricks")
+    why = {"actions": actions, "tricks": tricks, "result": result}
+    clauses = {c for a in actions for c in a} | {c for _, cs in tricks for c in cs} | set(result)
+    clauses |= {"table.partnerships"} if tricks else set()
+    return why, sorted(clauses)
+
+
+def _why(op: str, args: Mapping[str, Any], rules: Rules, expected: Any) -> tuple[dict | None, list[str]]:
+    """What the judge needs to name clauses, and the clauses the case exercises."""
+    if op == "trick_winner":
+        from turub import parse_suit
+        d = decide_trick([parse_card(c) for c in args["cards"]], parse_suit(args["trump"]), Seat.NORTH)
+        clauses = list(d.clauses) + ["pack.rank-order"]
+        if any("♠♥♦♣".find(c[-1]) >= 0 for c in args["cards"]):
+            clauses.append("pack.card-notation")
+        return None, sorted(clauses)
+    if op == "legal_plays":
+        hand = [parse_card(c) for c in args["hand"]]
+        led = parse_card(args["trick"][0]).suit if args["trick"] else None
+        if led is None:
+            clauses = ["play.follow-suit"]
+        elif any(c.suit is led for c in hand):
+            clauses = ["play.follow-suit"]
+        else:
+            clauses = ["play.void-any-card", "play.no-forced-trump"]
+        if any("♠♥♦♣".find(c[-1]) >= 0 for c in args["hand"] + args["trick"]):
+            clauses.append("pack.card-notation")
+        return None, sorted(clauses)
+    if op == "referee":
+        return _referee_why(args, rules)
+    if op == "deal_result":
+        if "refused" in expected:
+            return None, [expected["refused"]]
+        r = deal_result(args["ns"], args["ew"], closed_early=args["closed_early"])
+        return None, sorted(set(r.clauses) | {"result.tricks-add-up"})
+    if op == "first_dealer":
+        if "refused" in expected:
+            return None, [expected["refused"], "dealer.first-draw"]
+        return None, ["dealer.first-draw", "dealer.first-draw-ties", "pack.suits-equal"] if len(
+            args["rounds"]) > 1 else ["dealer.first-draw"]
+    if op == "next_dealer":
+        from turub import next_dealer, parse_seat
+        from .adapter import _winner_of
+        nd = next_dealer(parse_seat(args["dealer"]), _winner_of(args["outcome"]), rules)
+        return None, list(nd.clauses)
+    if op == "contest":
+        c = Contest()
+        steps: list[list[str]] = []
+        for ns, ew, closed in args["results"]:
+            try:
+                c = c.record(deal_result(ns, ew, closed_early=closed), rules)
+                steps.append(list(c.clauses))
+            except RuleError as e:
+                steps.append([e.clause])
+        return {"steps": steps}, sorted({x for s in steps for x in s})
+    if op == "check_packets":
+        return None, ["deal.dealer-check"] + ([] if expected["stands"] else ["deal.redeal"])
+    return None, sorted(OPERATIONS[op])
+
+
+def expected_case(case_id: str, op: str, args: Mapping[str, Any], rules: Rules,
+                  rules_tag: Any = None) -> Case:
+    """The case ``case_id`` with the reference's answer under ``rules``."""
+    expected = answer(op, args, rules)
+    why, clauses = _why(op, args, rules, expected)
+    case: Case = {"id": case_id, "op": op, "args": dict(args),
+                  "rules": rules.to_dict() if rules_tag is None else rules_tag,
+                  "clauses": clauses, "expected": expected}
+    if why is not None:
+        case["why"] = why
+    return case
+
+
+# --- the committed vectors and the generated cases --------------------------------------------
+
+VECTOR_SEED: Final = 20240501
+
+
+def build_vectors(sets: Mapping[str, Rules] = OPTION_SETS, seed: int = VECTOR_SEED,
+                  counts: Mapping[str, int] = VECTOR_COUNTS) -> dict[str, list[Case]]:
+    """The vectors: for each option set, every case that holds under it.
+
+    An input's case is tagged ``"rules": "any"`` when all sets give the same answer.  A
+    referee stream played under one set is kept for each set that answers it as that set
+    does.  A case whose answer depends on an option also cites that option's clause.
+    """
+    out: dict[str, list[Case]] = {name: [] for name in sets}
+    plain = [x for x in inputs(seed, {k: v for k, v in counts.items() if k != "referee"})]
+    streams: list[tuple[str, str, dict, str]] = []
+    seen_directions: dict[str, str] = {}
+    for name, rules in sets.items():
+        key = str(rules.direction)
+        if key in seen_directions:
+            continue
+        seen_directions[key] = name
+        for case_id, op, args in inputs(seed, {"referee": counts.get("referee", 0)}, rules):
+            streams.append((case_id + ("" if key == "clockwise" else "-" + key), op, args, name))
+    standard = next(iter(sets.values()))
+    for case_id, op, args, *origin in [(*x,) for x in plain] + streams:
+        answers = {name: answer(op, args, rules) for name, rules in sets.items()}
+        first = next(iter(answers.values()))
+        if all(a == first for a in answers.values()):
+            for name, rules in sets.items():
+                out[name].append(expected_case(case_id, op, args, rules, "any"))
+            continue
+        extra = set()
+        base = answers[next(iter(sets))]
+        for name, rules in sets.items():
+            if answers[name] != base:
+                extra |= {_OPTION_CLAUSE[k] for k in rules.differences(standard)}
+        home = origin[0] if origin else None
+        for name, rules in sets.items():
+            if home is not None and answers[name] != answers[home]:
+                continue
+            case = expected_case(case_id, op, args, rules)
+            case["clauses"] = sorted(set(case["clauses"]) | extra)
+            out[name].append(case)
+    return out
+
+
+#: How many cases of each operation ``turub check --seed`` generates by default.
+GENERATED_COUNTS: Final = {"trick_winner": 300, "legal_plays": 200, "deal": 8, "check_packets": 30,
+                           "deal_result": 0, "next_dealer": 0, "first_dealer": 60, "contest": 150,
+                           "referee": 40}
+
+
+def generated_cases(seed: int, rules: Rules, scale: float = 1.0) -> list[Case]:
+    """Cases generated from ``seed`` under ``rules``, answered by the reference now."""
+    counts = {op: max(1, int(n * scale)) if n else 0 for op, n in GENERATED_COUNTS.items()}
+    cases = []
+    for case_id, op, args in inputs(seed, counts, rules):
+        if "/worked-" in case_id or op in ("deal_result", "next_dealer"):
+            continue  # the worked and exhaustive cases are in the vectors already
+        cases.append(expected_case(f"generated/{seed}/{case_id}", op, args, rules))
+    return cases

@@ -1,0 +1,318 @@
+"""The kit's sub-commands of ``turub``: ``check``, ``vectors`` and ``variants``.
+
+Imported by ``turub.cli`` when present; registers itself with :func:`turub.cli.register`.
+
+* ``turub check [-- CMD ARG...] | --python module:Object | --sample``: run the kit.
+  Exit 0 when everything supported conforms, 1 when something does not, 2 on a usage error.
+* ``turub check --diff OLD.json NEW.json``: what changed between two JSON reports.
+* ``turub vectors``: export the committed vectors (``--regenerate`` rewrites them,
+  ``--check`` compares them with the reference).
+* ``turub variants diff A B``: the cases and clauses whose answers differ between two
+  option sets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import TextIO
+
+from turub import cli as _cli
+from turub.errors import RuleError
+from turub.options import PRESETS, Rules, parse_rules
+
+from .cases import OPTION_SETS, ask_args, build_vectors, rules_name
+from .kit import CheckOptions, run_check, vector_cases
+from .report import (XfailError, as_json, diff_reports, finish, load_xfail, render_diff,
+                     render_junit, render_text, xfail_document)
+from .vectors import VECTOR_DIR, render_vectors, write_vectors
+
+__all__ = ["add_commands", "sample_command", "SAMPLE"]
+
+#: The bundled JavaScript implementation.
+SAMPLE = Path(__file__).resolve().parent.parent / "examples" / "turub-sample.js"
+
+
+class _Usage(Exception):
+    pass
+
+
+def sample_command() -> list[str] | None:
+    """``node examples/turub-sample.js`` when Node.js and the sample are here, else None."""
+    node = shutil.which("node")
+    if node and SAMPLE.exists():
+        return [node, str(SAMPLE)]
+    return None
+
+
+def _rules(items: list[str]) -> Rules:
+    try:
+        return parse_rules(items)
+    except RuleError as e:
+        raise _Usage(str(e)) from None
+
+
+def _option_set(text: str) -> Rules:
+    """An option set named on the command line: a set or preset name, or OPTION=VALUE[,...]."""
+    if text in OPTION_SETS:
+        return OPTION_SETS[text]
+    if text in PRESETS:
+        return PRESETS[text]
+    return _rules([t for t in text.split(",") if t])
+
+
+def _write(path: str, text: str, out: TextIO) -> None:
+    if path == "-":
+        out.write(text)
+    else:
+        Path(path).write_text(text, encoding="utf-8")
+
+
+# --- turub check -----------------------------------------------------------------------------
+
+def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        return _check(args, out)
+    except _Usage as e:
+        sys.stderr.write(f"turub check: error: {e}\n")
+        return 2
+
+
+def _check(args: argparse.Namespace, out: TextIO) -> int:
+    if args.diff:
+        try:
+            old, new = (json.loads(Path(p).read_text(encoding="utf-8")) for p in args.diff)
+        except (OSError, ValueError) as e:
+            raise _Usage(f"--diff needs two JSON reports: {e}") from None
+        d = diff_reports(old, new)
+        out.write(as_json(d) if args.json == "-" else render_diff(d))
+        return 1 if d["regressions"] else 0
+    command = [c for c in args.command if c != "--"]
+    chosen = sum(bool(x) for x in (command, args.python, args.sample))
+    if chosen > 1:
+        raise _Usage("give one of: -- CMD ARG..., --python module:Object, --sample")
+    for name in ("timeout", "time_limit"):
+        if getattr(args, name) <= 0:
+            raise _Usage(f"--{name.replace('_', '-')} must be positive")
+    if args.max_restarts < 0 or args.examples < 0 or args.scale < 0:
+        raise _Usage("--max-restarts, --examples and --scale cannot be negative")
+    xfail: list[dict] = []
+    if args.xfail:
+        try:
+            xfail = load_xfail(Path(args.xfail).read_text(encoding="utf-8"))
+        except (OSError, XfailError) as e:
+            raise _Usage(f"--xfail {args.xfail}: {e}") from None
+    rules = _rules(args.rules)
+    deadline = time.monotonic() + args.time_limit
+    note = None
+    if args.sample:
+        command = sample_command() or []
+        if not command:
+            note = "Node.js or the sample is missing: checking the bundled reference instead"
+    describe: dict = {}
+    if command:
+        from .protocol import ProtocolTarget
+        target = ProtocolTarget(command, timeout=args.timeout, max_restarts=args.max_restarts,
+                                deadline=deadline, window=args.window)
+        describe = {"command": command}
+    elif args.python:
+        from .targets import PythonTarget, load_python
+        try:
+            impl = load_python(args.python)
+        except (ImportError, AttributeError, ValueError) as e:
+            raise _Usage(f"--python {args.python}: {e}") from None
+        target = PythonTarget(impl, args.timeout)
+        describe = {"python": args.python}
+    else:
+        from .kit import reference_target
+        target = reference_target(args.timeout)
+        describe = {"python": "turub.conformance.adapter:ReferenceImplementation"}
+    if note:
+        sys.stderr.write(f"turub check: {note}\n")
+        describe["note"] = note
+    options = CheckOptions(rules=rules, vectors=not args.no_vectors,
+                           seed=None if args.no_generated else args.seed, scale=args.scale,
+                           examples=args.examples, budget=args.budget)
+    if args.quick:
+        options.scale, options.examples = min(options.scale, 0.2), min(options.examples, 30)
+    progress = sys.stderr if (sys.stderr.isatty() and not args.quiet) else None
+    log = (lambda m: sys.stderr.write(m + "\n")) if progress else None
+    report = finish(run_check(target, options, describe=describe, progress_stream=progress,
+                              deadline=deadline, log=log), xfail)
+    if args.json:
+        _write(args.json, as_json(report), out)
+    if args.junit:
+        _write(args.junit, render_junit(report), out)
+    if args.write_xfail:
+        _write(args.write_xfail, as_json(xfail_document(report)), out)
+    if not args.quiet and args.json != "-" and args.junit != "-" and args.write_xfail != "-":
+        out.write(render_text(report))
+    return report["exit_status"]
+
+
+def _add_check(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("check", help="check an implementation against the spec, clause by clause",
+                       description="Run the conformance kit.  `turub check -- node impl.js` checks a "
+                                   "program speaking the JSON-lines protocol; `--python module:Object` "
+                                   "an in-process adapter; `--sample` the bundled JavaScript sample; "
+                                   "nothing, the reference engine itself.")
+    p.add_argument("command", nargs="*", metavar="-- CMD ARG",
+                   help="the implementation's command line (after --), run without a shell")
+    p.add_argument("--python", metavar="MODULE:OBJECT", help="an in-process Python adapter")
+    p.add_argument("--sample", action="store_true",
+                   help="check the bundled JavaScript sample (the reference if Node.js is missing)")
+    p.add_argument("--rules", nargs="+", default=[], metavar="OPTION=VALUE",
+                   help="the rule options to check under (or a preset): direction, stake, opponent-dealer")
+    p.add_argument("--seed", type=int, default=1, help="seed of the generated cases and of differential play")
+    p.add_argument("--scale", type=float, default=1.0, help="multiply the number of generated cases")
+    p.add_argument("--examples", type=int, default=150, help="drawn deals (and sittings) in differential play")
+    p.add_argument("--budget", type=float, default=8.0, help="seconds for each differential search and shrink")
+    p.add_argument("--quick", action="store_true", help="a fifth of the generated cases, 30 examples")
+    p.add_argument("--no-vectors", action="store_true", help="skip the committed vectors")
+    p.add_argument("--no-generated", action="store_true", help="skip the generated cases")
+    p.add_argument("--timeout", type=float, default=5.0, help="seconds per request (default 5)")
+    p.add_argument("--time-limit", type=float, default=300.0, help="seconds for the whole run (default 300)")
+    p.add_argument("--max-restarts", type=int, default=3, help="restarts of a crashed or hung program")
+    p.add_argument("--window", type=int, default=64, help=argparse.SUPPRESS)
+    p.add_argument("--json", metavar="FILE", help="write the JSON report (- for stdout)")
+    p.add_argument("--junit", metavar="FILE", help="write JUnit XML (- for stdout)")
+    p.add_argument("--xfail", metavar="FILE", help="expected failures (cases or clauses, with reasons)")
+    p.add_argument("--write-xfail", metavar="FILE", help="write the current failures as an expected-failures file")
+    p.add_argument("--diff", nargs=2, metavar=("OLD.json", "NEW.json"), help="what changed between two reports")
+    p.add_argument("--quiet", action="store_true", help="no table on stdout")
+    p.set_defaults(run=cmd_check)
+
+
+# --- turub vectors ---------------------------------------------------------------------------
+
+def cmd_vectors(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        if args.regenerate:
+            for path in write_vectors(Path(args.dir) if args.dir else VECTOR_DIR):
+                out.write(f"wrote {path}\n")
+            return 0
+        if args.check:
+            directory = Path(args.dir) if args.dir else VECTOR_DIR
+            stale = [name for name, text in render_vectors(build_vectors()).items()
+                     if not (directory / name).exists()
+                     or (directory / name).read_text(encoding="utf-8") != text]
+            for name in stale:
+                out.write(f"differs from the reference: {directory / name}\n")
+            out.write("vectors up to date\n" if not stale else
+                      "regenerate with `turub vectors --regenerate` and review the diff\n")
+            return 1 if stale else 0
+        rules = _rules(args.rules)
+        cases = [{**c, "args": ask_args(c["op"], c["args"], rules)} for c in vector_cases(rules)
+                 if not args.op or c["op"] in args.op]
+        if args.format == "jsonl":
+            text = "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases)
+        else:
+            text = json.dumps({"format": "turub-vectors/1", "rules": rules.to_dict(),
+                               "rules_name": rules_name(rules), "cases": cases},
+                              ensure_ascii=False, indent=1) + "\n"
+        _write(args.output, text, out)
+        return 0
+    except _Usage as e:
+        sys.stderr.write(f"turub vectors: error: {e}\n")
+        return 2
+
+
+def _add_vectors(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("vectors", help="export the conformance vectors (cases as JSON data)")
+    p.add_argument("--rules", nargs="+", default=[], metavar="OPTION=VALUE", help="the option set")
+    p.add_argument("--op", nargs="+", help="only these operations")
+    p.add_argument("--format", choices=("json", "jsonl"), default="json")
+    p.add_argument("-o", "--output", default="-", help="file to write (default stdout)")
+    p.add_argument("--regenerate", action="store_true", help="rewrite the committed vectors from the reference")
+    p.add_argument("--check", action="store_true", help="exit 1 if the committed vectors differ from the reference")
+    p.add_argument("--dir", help=argparse.SUPPRESS)
+    p.set_defaults(run=cmd_vectors)
+
+
+# --- turub variants diff ------------------------------------------------------------------------
+
+def variants_diff(a: Rules, b: Rules) -> dict:
+    """The cases (the vectors' inputs) whose expected answers differ under ``a`` and ``b``."""
+    sets = {"A": a, "B": b}
+    if a == b:
+        return {"a": a.to_dict(), "b": b.to_dict(), "cases": [], "clauses": {}}
+    vectors = build_vectors(sets)
+    in_a = {c["id"]: c for c in vectors["A"]}
+    in_b = {c["id"]: c for c in vectors["B"]}
+    cases = []
+    clauses: dict[str, list[str]] = defaultdict(list)
+    from .cases import answer, expected_case
+    for cid in sorted(set(in_a) | set(in_b)):
+        case = in_a.get(cid) or in_b[cid]
+        if case["rules"] == "any":
+            continue
+        ea = in_a[cid]["expected"] if cid in in_a else answer(case["op"], case["args"], a)
+        eb = in_b[cid]["expected"] if cid in in_b else answer(case["op"], case["args"], b)
+        if ea == eb:
+            continue
+        ca = expected_case(cid, case["op"], case["args"], a)["clauses"]
+        cb = expected_case(cid, case["op"], case["args"], b)["clauses"]
+        why = sorted(set(case["clauses"]) | (set(ca) ^ set(cb)))
+        cases.append({"id": cid, "op": case["op"], "args": case["args"], "clauses": why, "a": ea, "b": eb})
+        for c in why:
+            clauses[c].append(cid)
+    return {"a": a.to_dict(), "b": b.to_dict(), "differences": a.differences(b), "cases": cases,
+            "clauses": {k: len(v) for k, v in sorted(clauses.items())}}
+
+
+def _short(value, limit: int = 70) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        a, b = _option_set(args.a), _option_set(args.b)
+    except _Usage as e:
+        sys.stderr.write(f"turub variants: error: {e}\n")
+        return 2
+    d = variants_diff(a, b)
+    if args.json:
+        out.write(as_json(d))
+        return 0
+    out.write(f"A: {a.to_dict()}\nB: {b.to_dict()}\n")
+    if not d["cases"]:
+        out.write("No case's expected answer differs.\n")
+        return 0
+    out.write(f"{len(d['cases'])} cases answer differently; by clause:\n")
+    for c, n in sorted(d["clauses"].items(), key=lambda kv: -kv[1]):
+        out.write(f"  {c:<32} {n}\n")
+    out.write("\nCases:\n")
+    for c in d["cases"][: args.limit]:
+        out.write(f"  {c['id']}: A {_short(c['a'])}\n  {' ' * len(c['id'])}  B {_short(c['b'])}\n")
+    if len(d["cases"]) > args.limit:
+        out.write(f"  … {len(d['cases']) - args.limit} more (--limit, or --json for all)\n")
+    return 0
+
+
+def _add_variants(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("variants", help="compare rule variants (option sets)")
+    vs = p.add_subparsers(dest="variants_command", metavar="SUBCOMMAND", parser_class=_cli._Parser)
+    vs.required = True
+    d = vs.add_parser("diff", help="cases and clauses whose expected answers differ between two option sets")
+    d.add_argument("a", metavar="A", help="an option set: a name (standard, counterclockwise, "
+                   "stake-per-deal, opponent-previous) or OPTION=VALUE[,OPTION=VALUE]")
+    d.add_argument("b", metavar="B")
+    d.add_argument("--json", action="store_true")
+    d.add_argument("--limit", type=int, default=20)
+    d.set_defaults(run=cmd_variants)
+
+
+def add_commands(sub: argparse._SubParsersAction) -> None:
+    _add_check(sub)
+    _add_vectors(sub)
+    _add_variants(sub)
+
+
+_cli.register(add_commands)

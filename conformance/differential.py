@@ -1,0 +1,235 @@
+"""Differential play: the reference and the implementation side by side, with shrinking.
+
+Hypothesis draws whole deals (a seeded pack, a dealer, how many tricks, which legal card
+each player picks, illegal actions slipped in, signals, an early close) and sittings (a
+first dealer and a run of deal results).  Each drawn deal is refereed by both; each
+sitting's next dealers and contest states are asked of both.  On the first disagreement
+Hypothesis shrinks the draw to a minimal one, which is reported as cards and actions,
+expected against got, with the clause.
+
+Shrinking stops at a time budget; the smallest disagreement seen so far is reported.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+
+from turub import Deal, Rules, Seat, deal_result, parse_card
+from turub.cards import card_name
+
+from .adapter import OPERATIONS
+from .cases import INJECTIONS, ask_args, expected_case, play_stream
+from .judge import Verdict, judge
+from .targets import RESULT, Request, Target
+
+__all__ = ["differential_deals", "differential_sittings", "describe_deal"]
+
+
+class _Stop(BaseException):
+    """Ends the search at once (Hypothesis lets BaseException through)."""
+
+
+def _settings(examples: int) -> settings:
+    return settings(max_examples=examples, database=None, deadline=None,
+                    suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
+                    phases=(Phase.explicit, Phase.generate, Phase.shrink),
+                    report_multiple_bugs=False, print_blob=False)
+
+
+@st.composite
+def deal_plans(draw) -> dict:
+    tricks = draw(st.integers(0, 36))
+    return {
+        "seed": draw(st.integers(0, 2**32 - 1)),
+        "dealer": draw(st.sampled_from("NESW")),
+        "tricks": tricks,
+        "choices": draw(st.lists(st.integers(0, 35), max_size=4 * tricks)),
+        "inject": draw(st.lists(st.tuples(st.integers(0, 160), st.sampled_from(INJECTIONS)), max_size=3)),
+        "close_at": draw(st.one_of(st.none(), st.just(0))),
+        "signal_rate": draw(st.sampled_from((0.0, 0.3, 1.0))),
+    }
+
+
+def verdict_of(case: dict, answer) -> Verdict:
+    """The verdict on an answer of any kind (``unsupported`` is the caller's business)."""
+    if answer.kind == RESULT:
+        return judge(case, answer.value)
+    return Verdict(answer.kind, tuple(case["clauses"]), answer.detail)
+
+
+def _result(case_id: str, op: str, clauses, status: str, verdict: Verdict | None = None,
+            detail: str = "", **extra: Any) -> dict:
+    out = {"id": case_id, "kind": "differential", "op": op, "clauses": sorted(clauses),
+           "status": status, "detail": detail}
+    if verdict is not None and not verdict.passed:
+        out["outcome"] = verdict.outcome
+        out["failing_clauses"] = list(verdict.clauses)
+    out.update(extra)
+    return out
+
+
+def _search(test, plans, examples: int, seed: int) -> None:
+    run = hypothesis_seed(seed)(_settings(examples)(given(plans)(test)))
+    try:
+        run()
+    except _Stop:
+        pass
+    except Exception:  # noqa: BLE001 - the disagreement itself; we kept what we need
+        pass
+
+
+def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
+                       budget: float = 10.0) -> dict:
+    """Referee drawn deals with both; the smallest disagreement, or a pass."""
+    clauses = OPERATIONS["referee"]
+    if "referee" not in target.operations or not target.supports_rules(rules.to_dict()):
+        return _result("differential/deal", "referee", clauses, "unsupported")
+    best: dict[str, Any] = {}
+    ran = [0]
+    stop_at = time.monotonic() + budget
+
+    def test(plan: dict) -> None:
+        args = play_stream(plan["seed"], plan["dealer"], rules, plan["tricks"], plan["choices"],
+                           plan["signal_rate"], plan["inject"], plan["close_at"], default_pick=0)
+        case = expected_case("differential/deal", "referee", args, rules)
+        answer = target.call("referee", ask_args("referee", args, rules))
+        ran[0] += 1
+        if answer.kind == "unsupported":
+            best.setdefault("unsupported", True)
+            raise _Stop
+        verdict = verdict_of(case, answer)
+        if verdict.passed:
+            return
+        size = len(args["actions"])
+        if "size" not in best or size <= best["size"]:
+            best.update(size=size, case=case, verdict=verdict, got=answer.value, plan=plan)
+        if answer.kind != RESULT or time.monotonic() > stop_at:
+            raise _Stop  # a crash or a hang is not shrunk; nor anything past the budget
+        raise AssertionError(verdict.detail)
+
+    _search(test, deal_plans(), examples, seed)
+    if "case" not in best:
+        if best.get("unsupported"):
+            return _result("differential/deal", "referee", clauses, "unsupported")
+        return _result("differential/deal", "referee", clauses, "passed",
+                       detail=f"{ran[0]} drawn deals refereed alike")
+    case, verdict = best["case"], best["verdict"]
+    text = describe_deal(case, verdict, best["got"])
+    return _result("differential/deal", "referee", clauses, "failed", verdict,
+                   detail=verdict.detail, minimal=text, args=case["args"],
+                   expected=case["expected"], got=best["got"], rules=rules.to_dict())
+
+
+@st.composite
+def sitting_plans(draw) -> dict:
+    played = st.integers(0, 36).map(lambda ns: [ns, 36 - ns, False])
+    closed = st.integers(0, 35).flatmap(lambda t: st.integers(0, t).map(lambda ns: [ns, t - ns, True]))
+    return {"first": draw(st.sampled_from("NESW")),
+            "results": draw(st.lists(st.one_of(played, closed), min_size=1, max_size=10))}
+
+
+def differential_sittings(target: Target, rules: Rules, examples: int, seed: int,
+                          budget: float = 10.0) -> dict:
+    """Ask both for each deal's next dealer and the contest of a drawn sitting."""
+    ops = [op for op in ("next_dealer", "contest") if op in target.operations]
+    clauses = OPERATIONS["next_dealer"] + OPERATIONS["contest"]
+    if not ops or not target.supports_rules(rules.to_dict()):
+        return _result("differential/sitting", "sitting", clauses, "unsupported")
+    best: dict[str, Any] = {}
+    ran = [0]
+    stop_at = time.monotonic() + budget
+
+    def test(plan: dict) -> None:
+        cases: list[dict] = []
+        dealer = plan["first"]
+        if "next_dealer" in ops:
+            for i, (ns, ew, closed) in enumerate(plan["results"]):
+                r = deal_result(ns, ew, closed_early=closed)
+                outcome = "draw" if r.winner is None else r.winner.short
+                case = expected_case(f"deal {i + 1}", "next_dealer", {"dealer": dealer, "outcome": outcome}, rules)
+                cases.append(case)
+                dealer = case["expected"]
+        if "contest" in ops:
+            cases.append(expected_case("contest", "contest", {"results": plan["results"]}, rules))
+        answers: dict[int, Any] = {}
+        target.run([Request(i, c["op"], ask_args(c["op"], c["args"], rules)) for i, c in enumerate(cases)],
+                   answers.__setitem__)
+        ran[0] += 1
+        for i, case in enumerate(cases):
+            answer = answers[i]
+            if answer.kind == "unsupported":
+                continue
+            verdict = verdict_of(case, answer)
+            if verdict.passed:
+                continue
+            size = len(plan["results"])
+            if "size" not in best or size <= best["size"]:
+                best.update(size=size, case=case, verdict=verdict, got=answer.value, plan=plan)
+            if answer.kind != RESULT or time.monotonic() > stop_at:
+                raise _Stop
+            raise AssertionError(verdict.detail)
+
+    _search(test, sitting_plans(), examples, seed)
+    if "case" not in best:
+        return _result("differential/sitting", "sitting", clauses, "passed",
+                       detail=f"{ran[0]} drawn sittings answered alike")
+    case, verdict, plan = best["case"], best["verdict"], best["plan"]
+    results = ", ".join(f"{ns}–{ew}{' closed' if c else ''}" for ns, ew, c in plan["results"])
+    text = (f"first dealer {plan['first']}; deal results in order: {results}\n"
+            f"asked {case['op']} {case['args']}: expected {case['expected']}, got {best['got']}\n"
+            f"{verdict.detail}")
+    return _result("differential/sitting", "sitting", clauses, "failed", verdict, detail=verdict.detail,
+                   minimal=text, args=case["args"], expected=case["expected"], got=best["got"],
+                   rules=rules.to_dict(), plan=plan)
+
+
+def describe_deal(case: dict, verdict: Verdict, got: Any) -> str:
+    """A referee disagreement as a game situation: the deal, the actions up to it, the hand
+    and trick at that moment, expected against got."""
+    args = case["args"]
+    rules = Rules() if not isinstance(case.get("rules"), dict) else None
+    from turub.options import rules_from_dict
+    rules = rules or rules_from_dict(case["rules"])
+    deal = Deal([parse_card(c) for c in args["pack"]], Seat("NESW".index(args["dealer"])), rules, args["cut"])
+    stop = verdict.extra.get("action", len(args["actions"]) - 1)
+    lines = [f"dealer {args['dealer']}, cut {args['cut']}, rules {rules.to_dict()}"]
+    shown = []
+    for i, action in enumerate(args["actions"][:stop]):
+        try:
+            deal.apply(action)
+            shown.append(_short_action(action))
+        except Exception:  # noqa: BLE001 - a refused action: shown as such
+            shown.append(_short_action(action) + "(refused)")
+    if shown:
+        lines.append(f"actions 1-{len(shown)}: " + " ".join(shown))
+    if stop < len(args["actions"]):
+        action = args["actions"][stop]
+        seat = action.get("seat", "N")
+        trick = " ".join(f"{s.letter}:{c}" for s, c in deal.current_trick) or "(none)"
+        hand = ""
+        if seat in "NESW" and len(seat) == 1:
+            hand = f"; {seat} holds {' '.join(map(str, deal.hand(Seat('NESW'.index(seat)))))}"
+        lines.append(f"then action {stop + 1}: {_short_action(action)}; trump "
+                     f"{deal.trump.symbol if deal.trump else 'not named'}; trick so far {trick}{hand}")
+    lines.append(f"{verdict.outcome} [{', '.join(verdict.clauses)}]: {verdict.detail}")
+    return "\n".join(lines)
+
+
+def _short_action(action: dict) -> str:
+    kind = action.get("act")
+    seat = action.get("seat", "?")
+    if kind == "play":
+        try:
+            return f"{seat}:{card_name(parse_card(action['card']))}"
+        except Exception:  # noqa: BLE001
+            return f"{seat}:{action.get('card')!r}"
+    if kind == "trump":
+        return f"{seat}:trump={action.get('suit')}"
+    if kind == "signal":
+        return f"{seat}:{action.get('signal')}"
+    return f"{seat}:{kind}"

@@ -1,0 +1,465 @@
+"""The literate specification's Sphinx extension: clause items, code items, check items.
+
+* ``spec-clause`` (in ``spec/*.md``): one clause.  Its ID, kind, title and citations come
+  from the registry (``turub.clauses``); the directive's content is the prose in our words.
+  The item also gets, generated: links to the cited source sections, the code that
+  implements the clause (rendered from the source with ``literalinclude``) and the checks
+  that verify it.
+* ``interpretation``: the note on a clause where the sources are silent or disagree.
+* ``code-items`` / ``check-items``: one item per piece of engine code citing a clause and
+  per check tagged ``@verifies``, found by reading the source (:mod:`turub_trace`).
+* ``cited-by``: the clauses citing a section of a source (on the sources page).
+* ``details``: a collapsible block (HTML ``<details>``).
+* ``injected-clauses``: renders nothing, unless ``turub_inject_clause`` names a fake
+  normative clause (used by the test that proves the gate fails).
+
+The gate (``needs_warnings`` in ``conf.py`` and the checks below) fails the build when a
+normative clause has no code or no check, when code or a check cites an unknown clause,
+when a clause of the registry is missing from the spec or placed twice, or when a clause
+item breaks the spec's own rules (an interpretation note where the sources are silent or
+disagree, an option that exists).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from docutils import nodes
+from docutils.parsers.rst import Directive, directives
+from sphinx.application import Sphinx
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+import turub_trace
+from turub_trace import CheckItem, CodeItem, citation_label, need_id
+
+logger = logging.getLogger("turub_spec")
+
+AGREEMENTS = ("agree", "silent", "disagree")
+
+
+# --- the data every directive shares ------------------------------------------------
+
+class Trace:
+    """The registry and the scans, read once per build."""
+
+    def __init__(self, app: Sphinx) -> None:
+        from turub.clauses import CLAUSES, NORMATIVE_KINDS, Clause
+        from turub.options import OPTIONS
+
+        self.clauses = dict(CLAUSES)
+        for cid in filter(None, (app.config.turub_inject_clause or "").split(",")):
+            self.clauses[cid] = Clause(cid, "rule", "A clause injected to test the gate", ())
+        self.normative = NORMATIVE_KINDS
+        self.options = OPTIONS
+        prefixes = frozenset(cid.split(".")[0] for cid in self.clauses)
+        self.code: list[CodeItem] = turub_trace.scan_code(turub_trace.ROOT, prefixes)
+        self._add_pending(app.config.turub_pending_citations)
+        self.checks: list[CheckItem] = turub_trace.scan_checks(turub_trace.ROOT)
+        for spec in filter(None, (app.config.turub_inject_check or "").split(",")):
+            name, _, cid = spec.partition("=")
+            self.checks.append(CheckItem(f"injected.{name}", turub_trace.ROOT / "docs" / "conf.py",
+                                         1, (cid,), "A check injected to test the gate"))
+        self.code_by_clause: dict[str, list[CodeItem]] = {}
+        for item in self.code:
+            for cid in item.clauses:
+                self.code_by_clause.setdefault(cid, []).append(item)
+        self.checks_by_clause: dict[str, list[CheckItem]] = {}
+        for check in self.checks:
+            for cid in check.clauses:
+                self.checks_by_clause.setdefault(cid, []).append(check)
+
+
+    def _add_pending(self, pending: dict) -> None:
+        """Citations asked of the engine's docstrings but not there yet (see conf.py)."""
+        from dataclasses import replace
+
+        for name, ids in pending.items():
+            for i, item in enumerate(self.code):
+                if item.name == name:
+                    new = tuple(c for c in ids if c not in item.clauses)
+                    if new:
+                        logger.info("turub_spec: %s implements %s by a pending citation "
+                                    "(conf.py turub_pending_citations)", name, ", ".join(new))
+                        self.code[i] = replace(item, clauses=item.clauses + new)
+                    break
+            else:
+                logger.warning("turub_pending_citations names %r, which is not engine code citing "
+                               "a clause", name, type="turub", subtype="pending")
+
+
+def _need_doc(env) -> None:
+    """Tell sphinx-needs this document holds needs (its directives do so themselves)."""
+    from sphinx_needs.utils import add_doc
+
+    add_doc(env, env.docname)
+
+
+def trace(env) -> Trace:
+    app = env.app
+    if not hasattr(app, "_turub_trace"):
+        app._turub_trace = Trace(app)
+    return app._turub_trace
+
+
+# --- nodes -------------------------------------------------------------------------
+
+class details(nodes.General, nodes.Element):
+    """A collapsible block; ``summary`` is its one-line label."""
+
+
+def visit_details_html(self, node: details) -> None:
+    self.body.append('<details class="turub-details"><summary>%s</summary>'
+                     % self.encode(node["summary"]))
+
+
+def depart_details_html(self, node: details) -> None:
+    self.body.append("</details>")
+
+
+def visit_details_other(self, node: details) -> None:
+    pass
+
+
+def depart_details_other(self, node: details) -> None:
+    pass
+
+
+class DetailsDirective(SphinxDirective):
+    """``details``: content that opens on a click."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        node = details(summary=self.arguments[0])
+        self.state.nested_parse(self.content, self.content_offset, node)
+        return [node]
+
+
+class InterpretationDirective(SphinxDirective):
+    """``interpretation``: our decision where the sources are silent or disagree."""
+
+    has_content = True
+    optional_arguments = 1
+    final_argument_whitespace = True
+
+    def run(self) -> list[nodes.Node]:
+        node = nodes.admonition(classes=["turub-interpretation"])
+        node += nodes.title("", self.arguments[0] if self.arguments else "Interpretation")
+        self.state.nested_parse(self.content, self.content_offset, node)
+        return [node]
+
+
+# --- the clause item ------------------------------------------------------------------
+
+def _rel(env, docname: str, path: Path) -> str:
+    """``path`` for an include directive: Sphinx reads ``/x`` as relative to the source dir."""
+    return "/" + os.path.relpath(path, env.srcdir)
+
+
+def code_markdown(env, docname: str, item: CodeItem) -> str:
+    """A collapsible listing of ``item``'s source, included from the file."""
+    rel = _rel(env, docname, item.path)
+    where = f"{item.path.relative_to(turub_trace.ROOT)}, line {item.start}"
+    if item.pyobject:
+        how = f":pyobject: {item.pyobject}\n"
+    else:
+        how = f":lines: {item.start}-{item.end}\n"
+    return (f":::{{details}} Source of {item.name} ({where})\n"
+            f"```{{literalinclude}} {rel}\n:language: python\n{how}:lineno-match:\n```\n:::\n")
+
+
+def clause_extras(env, docname: str, cid: str) -> str:
+    """The generated part of a clause item, as MyST."""
+    t = trace(env)
+    clause = t.clauses[cid]
+    parts: list[str] = []
+    if clause.cites:
+        refs = " · ".join(f"{{ref}}`{c} <{citation_label(c)}>`" for c in clause.cites)
+        parts.append(f"**Sources:** {refs}")
+    else:
+        parts.append("**Sources:** none state it; the clause is our decision (see the note).")
+    code = t.code_by_clause.get(cid, [])
+    checks = t.checks_by_clause.get(cid, [])
+    if code:
+        parts.append("**Implemented by:** " + ", ".join(
+            f"{{need}}`{i.need_id}`" for i in code))
+        parts.extend(code_markdown(env, docname, i) for i in code)
+    if checks:
+        parts.append(f"**Checked by** ({len(checks)}):\n\n" + "\n".join(
+            f"- {{need}}`{c.need_id}`" for c in checks))
+    return "\n\n".join(parts)
+
+
+class ClauseDirective(SphinxDirective):
+    """``spec-clause ID``: one clause of the registry, with its prose as content."""
+
+    required_arguments = 1
+    has_content = True
+    option_spec = {
+        "agreement": lambda a: directives.choice(a, AGREEMENTS),
+        "option": directives.unchanged,
+        "rests-on": directives.unchanged,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        from sphinx_needs.api import add_need
+        from sphinx_needs.api.need import MarkupContent
+
+        t = trace(self.env)
+        _need_doc(self.env)
+        cid = self.arguments[0]
+        location = self.get_location()
+        if cid not in t.clauses:
+            logger.warning("spec-clause %r is not in the clause registry (turub.clauses)", cid,
+                           location=location, type="turub", subtype="unknown-clause")
+            return []
+        clause = t.clauses[cid]
+        agreement = self.options.get("agreement", "")
+        option = self.options.get("option", "")
+        rests_on = self.options.get("rests-on", "")
+        text = "\n".join(self.content)
+        if not agreement:
+            logger.warning("clause %s: say whether the sources agree, are silent or disagree "
+                           "(:agreement:)", cid, location=location, type="turub", subtype="clause")
+        if clause.kind != "context" and agreement in ("silent", "disagree"):
+            if "{interpretation}" not in text:
+                logger.warning("clause %s: the sources are %s: add an interpretation note", cid,
+                               agreement, location=location, type="turub", subtype="clause")
+            if not option:
+                logger.warning("clause %s: the interpretation must name the rule option that "
+                               "controls it, or 'none' (:option:)", cid, location=location,
+                               type="turub", subtype="clause")
+        for name in filter(None, (o.strip() for o in option.split(","))):
+            if name != "none" and name not in t.options:
+                logger.warning("clause %s: %r is not a rule option (turub.options.OPTIONS: %s)",
+                               cid, name, ", ".join(t.options), location=location, type="turub",
+                               subtype="clause")
+        for rid in filter(None, (r.strip() for r in rests_on.split(","))):
+            if rid not in t.clauses:
+                logger.warning("clause %s rests on %r, which is not a clause", cid, rid,
+                               location=location, type="turub", subtype="unknown-clause")
+        body = text + "\n\n" + clause_extras(self.env, self.env.docname, cid)
+        return add_need(
+            self.env.app, self.state, self.env.docname, self.lineno, "clause", clause.title,
+            id=need_id(cid),
+            content=MarkupContent(body, markup=".md"),
+            clause=cid,
+            kind=clause.kind,
+            cites=" · ".join(clause.cites),
+            agreement=agreement,
+            option=option,
+            rests_on=[need_id(r.strip()) for r in rests_on.split(",") if r.strip()],
+            layout="clause",
+        )
+
+
+class InjectedClausesDirective(SphinxDirective):
+    """Items for clauses injected with ``-D turub_inject_clause=ID`` (the gate's test)."""
+
+    def run(self) -> list[nodes.Node]:
+        from sphinx_needs.api import add_need
+
+        out: list[nodes.Node] = []
+        _need_doc(self.env)
+        for cid in filter(None, (self.config.turub_inject_clause or "").split(",")):
+            out += add_need(self.env.app, self.state, self.env.docname, self.lineno, "clause",
+                            "A clause injected to test the gate", id=need_id(cid),
+                            clause=cid, content="Injected.", kind="rule", cites="", agreement="agree",
+                            option="", layout="clause")
+        return out
+
+
+# --- code and check items ---------------------------------------------------------------
+
+class CodeItemsDirective(SphinxDirective):
+    """One item per piece of engine code citing a clause, grouped by module."""
+
+    def run(self) -> list[nodes.Node]:
+        from sphinx_needs.api import add_need
+        from sphinx_needs.api.need import MarkupContent
+
+        t = trace(self.env)
+        _need_doc(self.env)
+        out: list[nodes.Node] = []
+        modules: dict[str, list[CodeItem]] = {}
+        for item in t.code:
+            modules.setdefault(item.path.name, []).append(item)
+        for filename, items in modules.items():
+            section = nodes.section(ids=[f"code-{Path(filename).stem}"])
+            section += nodes.title("", f"reference/{filename}")
+            for item in items:
+                self._check_known(t, item.need_id, item.clauses, item.path, item.start)
+                text = (f"{item.summary}\n\n" if item.summary else "") + \
+                    f"A {item.kind} in `reference/{filename}`, line {item.start}.\n\n" + \
+                    code_markdown(self.env, self.env.docname, item)
+                section += add_need(
+                    self.env.app, self.state, self.env.docname, self.lineno, "impl", item.name,
+                    id=item.need_id, content=MarkupContent(text, markup=".md"),
+                    implements=[need_id(c) for c in item.clauses], layout="trace")
+            out.append(section)
+        return out
+
+    @staticmethod
+    def _check_known(t: Trace, need_id: str, ids, path: Path, line: int) -> None:
+        for cid in ids:
+            if cid not in t.clauses:
+                logger.warning("%s cites %r, which is not a clause of the registry", need_id, cid,
+                               location=(str(path), line), type="turub", subtype="unknown-clause")
+
+
+class CheckItemsDirective(SphinxDirective):
+    """One item per check tagged ``@verifies``, grouped by file."""
+
+    def run(self) -> list[nodes.Node]:
+        from sphinx_needs.api import add_need
+        from sphinx_needs.api.need import MarkupContent
+
+        t = trace(self.env)
+        _need_doc(self.env)
+        out: list[nodes.Node] = []
+        files: dict[Path, list[CheckItem]] = {}
+        for check in t.checks:
+            files.setdefault(check.path, []).append(check)
+        for path, checks in files.items():
+            rel = path.relative_to(turub_trace.ROOT)
+            section = nodes.section(ids=["checks-" + "-".join(rel.with_suffix("").parts)])
+            section += nodes.title("", str(rel))
+            for check in checks:
+                CodeItemsDirective._check_known(t, check.need_id, check.clauses, path, check.line)
+                text = (f"{check.summary}\n\n" if check.summary else "") + \
+                    f"`{rel}`, line {check.line}: `{check.name.rsplit('.', 1)[-1]}`."
+                section += add_need(
+                    self.env.app, self.state, self.env.docname, self.lineno, "check", check.title,
+                    id=check.need_id, content=MarkupContent(text, markup=".md"),
+                    verifies=[need_id(c) for c in check.clauses], layout="trace")
+            out.append(section)
+        return out
+
+
+class CitedByDirective(SphinxDirective):
+    """``cited-by 000 §01``: the clauses that cite this section of a source."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+
+    def run(self) -> list[nodes.Node]:
+        from sphinx.addnodes import pending_xref
+
+        t = trace(self.env)
+        citation = self.arguments[0]
+        citing = [c for c in t.clauses.values() if citation in c.cites]
+        if not citing:
+            logger.warning("no clause cites %r: every part of the sources needs a clause",
+                           citation, location=self.get_location(), type="turub",
+                           subtype="uncited")
+        para = nodes.paragraph()
+        para += nodes.strong("", "Clauses: ")
+        for i, c in enumerate(citing):
+            if i:
+                para += nodes.Text(", ")
+            ref = pending_xref("", refdomain="std", reftype="ref", reftarget=c.id.lower(),
+                               refexplicit=True, refwarn=True)
+            ref += nodes.literal("", c.id)
+            para += ref
+        return [para]
+
+
+class VocabularyTableDirective(SphinxDirective):
+    """The glossary, from the registry's ``VOCABULARY``."""
+
+    def run(self) -> list[nodes.Node]:
+        from turub.clauses import VOCABULARY
+
+        header = ("our word", "meaning", "guide (000, 002)", "brief (001)")
+        table = nodes.table(classes=["turub-vocabulary"])
+        group = nodes.tgroup(cols=len(header))
+        table += group
+        for width in (12, 40, 20, 20):
+            group += nodes.colspec(colwidth=width)
+
+        def row(cells, strong=False):
+            r = nodes.row()
+            for i, text in enumerate(cells):
+                entry = nodes.entry()
+                para = nodes.paragraph()
+                para += nodes.strong("", text) if strong or i == 0 else nodes.Text(text)
+                entry += para
+                r += entry
+            return r
+
+        head = nodes.thead()
+        head += row(header, strong=True)
+        body = nodes.tbody()
+        for item in VOCABULARY:
+            body += row(item)
+        group += head
+        group += body
+        return [table]
+
+
+# --- checks at the end of reading ----------------------------------------------------------
+
+def _needs(env):
+    """The needs during the read phase, without freezing them (as get_needs_view would)."""
+    from sphinx_needs.data import SphinxNeedsData
+
+    data = SphinxNeedsData(env)
+    return data.get_needs_view() if data.needs_is_post_processed else data.get_needs_mutable()
+
+
+def check_consistency(app: Sphinx, env) -> None:
+    """Every registry clause is placed in the spec exactly once."""
+    from sphinx_needs.data import SphinxNeedsData
+
+    t = trace(env)
+    needs = _needs(env)
+    placed = {need["clause"] for need in needs.values() if need["type"] == "clause"}
+    for cid in t.clauses:
+        if cid not in placed:
+            logger.warning("clause %s of the registry has no item in the spec (spec/*.md)", cid,
+                           type="turub", subtype="missing-clause")
+    logger.info("turub_spec: %d clauses, %d code items, %d checks", len(placed), len(t.code),
+                len(t.checks))
+
+
+def register_clause_labels(app: Sphinx, env) -> None:
+    """Each clause item is a ``ref`` target under its ID, so prose can link ``{ref}`play.turn```."""
+    from sphinx_needs.data import SphinxNeedsData
+
+    labels = env.domaindata["std"]["labels"]
+    anon = env.domaindata["std"]["anonlabels"]
+    for nid, need in _needs(env).items():
+        if need["type"] == "clause":
+            key = need["clause"].lower()
+            labels[key] = (need["docname"], nid, f"{need['clause']} ({need['title']})")
+            anon[key] = (need["docname"], nid)
+
+
+def reset(app: Sphinx, env, docnames) -> None:
+    if hasattr(app, "_turub_trace"):
+        del app._turub_trace
+
+
+def setup(app: Sphinx) -> dict:
+    app.add_config_value("turub_inject_clause", "", "env", types=(str,))
+    app.add_config_value("turub_inject_check", "", "env", types=(str,))
+    app.add_config_value("turub_pending_citations", {}, "env", types=(dict,))
+    app.add_node(details, html=(visit_details_html, depart_details_html),
+                 latex=(visit_details_other, depart_details_other),
+                 text=(visit_details_other, depart_details_other))
+    app.add_directive("details", DetailsDirective)
+    app.add_directive("interpretation", InterpretationDirective)
+    app.add_directive("spec-clause", ClauseDirective)
+    app.add_directive("injected-clauses", InjectedClausesDirective)
+    app.add_directive("code-items", CodeItemsDirective)
+    app.add_directive("check-items", CheckItemsDirective)
+    app.add_directive("cited-by", CitedByDirective)
+    app.add_directive("vocabulary-table", VocabularyTableDirective)
+    app.connect("env-before-read-docs", reset)
+    app.connect("env-check-consistency", check_consistency)
+    app.connect("env-updated", lambda app, env: register_clause_labels(app, env) or [])
+    return {"version": "1", "parallel_read_safe": False, "parallel_write_safe": True}

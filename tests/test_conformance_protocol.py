@@ -1,0 +1,157 @@
+"""The kit against misbehaving programs (tests/broken/impl.py, run with sys.executable).
+
+Each misbehaviour must be reported as what it is (crash, timeout, protocol violation, error
+reported), the rest of the run must go on (bounded restarts), results already obtained must
+be kept, and the kit must never hang nor crash.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from turub.conformance.cases import OPTION_SETS
+from turub.conformance.kit import CheckOptions, run_check
+from turub.conformance.protocol import ProtocolTarget
+from turub.conformance.report import finish
+from turub.properties.tags import verifies
+
+IMPL = Path(__file__).parent / "broken" / "impl.py"
+# A small run: ~40 generated cases, no vectors, no differential play.
+SMALL = CheckOptions(rules=OPTION_SETS["standard"], vectors=False, seed=3, scale=0.05, examples=0)
+
+
+def run(mode, *extra, once=None, timeout=0.5, max_restarts=1, options=SMALL):
+    argv = [sys.executable, str(IMPL), mode, *(["--once", str(once)] if once else []), *extra]
+    target = ProtocolTarget(argv, timeout=timeout, max_restarts=max_restarts)
+    started = time.monotonic()
+    report = finish(run_check(target, options))
+    report["_elapsed"] = time.monotonic() - started
+    return report
+
+
+def failed(report):
+    return [c for c in report["cases"] if c["status"] == "failed"]
+
+
+def test_a_well_behaved_program_passes_the_small_run():
+    report = run("ok")
+    assert report["exit_status"] == 0 and report["summary"]["cases"] >= 30
+
+
+# mode → the outcome of the one request it strikes (request 10), the rest passing
+ONE_BAD_ANSWER = {
+    "garbage": ("protocol-violation", "not JSON"),
+    "wrong-id": ("protocol-violation", "which was not asked"),
+    "answer-twice": ("protocol-violation", "answered twice"),
+    "huge-output": ("protocol-violation", "longer than"),
+    "partial-line": ("crash", "a partial line was pending"),
+    "exit-early": ("crash", "exit status 0"),
+}
+
+
+@pytest.mark.parametrize("mode", sorted(ONE_BAD_ANSWER))
+def test_one_bad_answer_fails_one_case_and_the_run_goes_on(mode, tmp_path):
+    outcome, words = ONE_BAD_ANSWER[mode]
+    report = run(mode, once=tmp_path / "flag")
+    bad = failed(report)
+    assert [c["outcome"] for c in bad] == [outcome], [(c["id"], c.get("detail")) for c in bad]
+    assert words in bad[0]["detail"]
+    assert report["summary"]["passed"] == report["summary"]["cases"] - 1
+    assert report["exit_status"] == 1
+
+
+def test_a_crash_mid_run_is_restarted_and_the_run_goes_on(tmp_path):
+    report = run("crash-mid-run", once=tmp_path / "flag")
+    assert [c["outcome"] for c in failed(report)] == ["crash"]
+    assert report["restarts"] == 1
+    assert report["summary"]["passed"] == report["summary"]["cases"] - 1
+
+
+def test_a_program_that_keeps_crashing_is_given_up_after_the_restart_limit():
+    report = run("crash-mid-run", max_restarts=2)
+    assert report["restarts"] == 2
+    details = [c["detail"] for c in failed(report)]
+    assert sum("exited" in d for d in details) == 3  # one crash per process
+    assert all("exited" in d or "not asked" in d for d in details)
+    # the answers obtained before the crashes are kept
+    assert report["summary"]["passed"] >= 10
+
+
+def test_a_hang_is_a_timeout_and_never_hangs_the_kit(tmp_path):
+    report = run("hang", once=tmp_path / "flag", timeout=0.5)
+    assert [c["outcome"] for c in failed(report)] == ["timeout"]
+    assert report["_elapsed"] < 10
+
+
+def test_a_crash_at_start_fails_every_case_as_a_crash():
+    report = run("crash-at-start")
+    assert {c["outcome"] for c in report["cases"]} == {"crash"}
+    assert "exit status 3" in report["cases"][0]["detail"]
+    # its stderr is kept as a diagnostic, never a verdict
+    assert any("the deck is missing" in d for d in report["diagnostics"])
+
+
+def test_a_silent_start_is_a_timeout():
+    report = run("hang-at-start", timeout=0.3, max_restarts=0)
+    assert {c["outcome"] for c in report["cases"]} == {"timeout"}
+    assert report["_elapsed"] < 5
+
+
+def test_another_protocol_version_is_a_protocol_violation():
+    report = run("old-protocol")
+    assert {c["outcome"] for c in report["cases"]} == {"protocol-violation"}
+    assert "protocol version 0" in report["cases"][0]["detail"]
+
+
+def test_stderr_is_diagnostics_never_a_verdict():
+    report = run("stderr-noise")
+    assert report["exit_status"] == 0
+    assert any("debug: request" in d for d in report["diagnostics"])
+
+
+@verifies("play.turn", "result.more-tricks-wins")
+def test_an_error_the_program_reports_is_its_own_outcome_class():
+    report = run("error-reported")
+    refereed = [c for c in report["cases"] if c["op"] == "referee"]
+    assert refereed and {c["outcome"] for c in refereed} == {"error-reported"}
+    assert "on holiday" in refereed[0]["detail"]
+
+
+def test_a_subset_implementation_gets_unsupported_not_passed():
+    report = run("subset")
+    by_op = {}
+    for c in report["cases"]:
+        by_op.setdefault(c["op"], set()).add(c["status"])
+    assert by_op.pop("trick_winner") == {"passed"} and by_op.pop("legal_plays") == {"passed"}
+    assert set().union(*by_op.values()) == {"unsupported"}
+    assert report["exit_status"] == 0
+
+
+def test_a_missing_program_is_a_crash_not_a_kit_failure():
+    target = ProtocolTarget(["/nonexistent/turub-impl"], timeout=0.5)
+    report = finish(run_check(target, SMALL))
+    assert {c["outcome"] for c in report["cases"]} == {"crash"}
+    assert "could not start" in report["cases"][0]["detail"]
+
+
+def test_the_whole_run_time_limit_keeps_what_was_answered(tmp_path):
+    argv = [sys.executable, str(IMPL), "hang"]
+    target = ProtocolTarget(argv, timeout=30, deadline=time.monotonic() + 1.5)
+    started = time.monotonic()
+    report = finish(run_check(target, SMALL))
+    assert time.monotonic() - started < 8
+    assert report["summary"]["passed"] == 9  # requests 1-9, answered before the hang
+    assert "whole-run time limit" in failed(report)[-1]["detail"]
+
+
+@verifies("play.follow-suit")
+def test_a_wrong_rule_behind_the_protocol_is_found_by_differential_play():
+    options = CheckOptions(rules=OPTION_SETS["standard"], vectors=False, seed=3, scale=0.0, examples=60)
+    report = run("no-follow-suit", options=options, timeout=5)
+    deal = next(c for c in report["cases"] if c["id"] == "differential/deal")
+    assert deal["status"] == "failed" and deal["failing_clauses"] == ["play.follow-suit"]
+    assert len(deal["args"]["actions"]) <= 6
