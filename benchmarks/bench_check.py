@@ -4,7 +4,7 @@
 
 Times ``turub check --sample`` (the JavaScript sample over the protocol, or the reference
 when Node.js is missing) with the default options: the committed vectors, the generated
-cases of seed 1, and differential play (150 drawn deals and 150 sittings).  The target is
+cases of seed 1, and differential play (300 drawn deals and 300 sittings).  The target is
 under 30 seconds.  Also times the reference engine checked in-process (``turub check``).
 """
 

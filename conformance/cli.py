@@ -171,7 +171,7 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
                    help="the rule options to check under (or a preset): direction, stake, opponent-dealer")
     p.add_argument("--seed", type=int, default=1, help="seed of the generated cases and of differential play")
     p.add_argument("--scale", type=float, default=1.0, help="multiply the number of generated cases")
-    p.add_argument("--examples", type=int, default=150, help="drawn deals (and sittings) in differential play")
+    p.add_argument("--examples", type=int, default=300, help="drawn deals (and sittings) in differential play")
     p.add_argument("--budget", type=float, default=8.0, help="seconds for each differential search and shrink")
     p.add_argument("--quick", action="store_true", help="a fifth of the generated cases, 30 examples")
     p.add_argument("--no-vectors", action="store_true", help="skip the committed vectors")
@@ -247,7 +247,9 @@ def variants_diff(a: Rules, b: Rules) -> dict:
     in_b = {c["id"]: c for c in vectors["B"]}
     cases = []
     clauses: dict[str, list[str]] = defaultdict(list)
-    from .cases import answer, expected_case
+    from .cases import _OPTION_CLAUSE, answer, expected_case
+    from .judge import judge
+    option_clauses = {_OPTION_CLAUSE[k] for k in a.differences(b)}
     for cid in sorted(set(in_a) | set(in_b)):
         case = in_a.get(cid) or in_b[cid]
         if case["rules"] == "any":
@@ -256,10 +258,12 @@ def variants_diff(a: Rules, b: Rules) -> dict:
         eb = in_b[cid]["expected"] if cid in in_b else answer(case["op"], case["args"], b)
         if ea == eb:
             continue
-        ca = expected_case(cid, case["op"], case["args"], a)["clauses"]
-        cb = expected_case(cid, case["op"], case["args"], b)["clauses"]
-        why = sorted(set(case["clauses"]) | (set(ca) ^ set(cb)))
-        cases.append({"id": cid, "op": case["op"], "args": case["args"], "clauses": why, "a": ea, "b": eb})
+        # B's answer judged as if it were an implementation's answer under A: the judge names
+        # the clauses of the first point where the two differ, and says where.
+        verdict = judge(expected_case(cid, case["op"], case["args"], a), eb)
+        why = sorted(set(verdict.clauses) | option_clauses)
+        cases.append({"id": cid, "op": case["op"], "args": case["args"], "clauses": why,
+                      "where": verdict.detail, "a": ea, "b": eb})
         for c in why:
             clauses[c].append(cid)
     return {"a": a.to_dict(), "b": b.to_dict(), "differences": a.differences(b), "cases": cases,
@@ -290,7 +294,7 @@ def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"  {c:<32} {n}\n")
     out.write("\nCases:\n")
     for c in d["cases"][: args.limit]:
-        out.write(f"  {c['id']}: A {_short(c['a'])}\n  {' ' * len(c['id'])}  B {_short(c['b'])}\n")
+        out.write(f"  {c['id']} [{', '.join(c['clauses'])}]\n    {c['where'][:150]}\n")
     if len(d["cases"]) > args.limit:
         out.write(f"  … {len(d['cases']) - args.limit} more (--limit, or --json for all)\n")
     return 0

@@ -215,7 +215,7 @@ def describe_deal(case: dict, verdict: Verdict, got: Any) -> str:
         if seat in "NESW" and len(seat) == 1:
             hand = f"; {seat} holds {' '.join(map(str, deal.hand(Seat('NESW'.index(seat)))))}"
         lines.append(f"then action {stop + 1}: {_short_action(action)}; trump "
-                     f"{deal.trump.symbol if deal.trump else 'not named'}; trick so far {trick}{hand}")
+                     f"{deal.trump.symbol if deal.trump is not None else 'not named'}; trick so far {trick}{hand}")
     lines.append(f"{verdict.outcome} [{', '.join(verdict.clauses)}]: {verdict.detail}")
     return "\n".join(lines)
 

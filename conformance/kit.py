@@ -37,7 +37,7 @@ class CheckOptions:
     vectors: bool = True
     seed: int | None = 1
     scale: float = 1.0
-    examples: int = 150
+    examples: int = 300
     budget: float = 8.0
     progress: bool = False
 

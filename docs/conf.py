@@ -105,10 +105,7 @@ needs_build_json = True
 #: Citations the engine's docstrings are asked to carry and do not carry yet: the code does
 #: what the clause says, but its docstring does not name the clause.  Each entry is logged in
 #: the build; remove it once the docstring cites the clause (the entry is then ignored).
-turub_pending_citations = {
-    # deal_result decides by comparing trick counts only: each trick counts one.
-    "turub.rules.deal_result": ("pack.tricks-only",),
-}
+turub_pending_citations: dict[str, tuple[str, ...]] = {}
 needs_table_style = "TABLE"
 
 _NORMATIVE = sorted(NORMATIVE_KINDS)

@@ -159,7 +159,8 @@ def deal_result(north_south: int, east_west: int, *, closed_early: bool = False)
 
     ``result.more-tricks-wins``; ``result.draw-18``; ``result.closed-early`` (a deal closed
     before its last trick is a draw); ``result.tricks-add-up`` (a complete deal's tricks
-    add to 36, a closed deal's to fewer).
+    add to 36, a closed deal's to fewer); ``pack.tricks-only``: each trick counts one,
+    whatever cards it holds, so only the counts are compared.
 
     >>> str(deal_result(17, 19))
     '17–19, East-West wins'

@@ -81,7 +81,7 @@ def test_the_validator_rejects_what_the_schema_forbids():
     assert errors({**good, "args": {"cards": ["ZZ"], "trump": "H"}}, SCHEMA)
     assert errors({"id": 3, "result": 1, "error": {"message": "x"}}, SCHEMA)
     assert errors({"id": 3, "error": {}}, SCHEMA)
-    assert errors(5, SCHEMA["$defs"]["result.trick_winner"])
+    assert errors(5, SCHEMA["$defs"]["result_trick_winner"])
 
 
 @pytest.mark.parametrize("rules", ["standard", "counterclockwise"])
@@ -91,7 +91,7 @@ def test_every_request_and_reference_answer_of_the_vectors_fits_the_schema(rules
         request = {"id": rid, "op": case["op"], "args": ask_args(case["op"], case["args"], r)}
         assert errors(request, SCHEMA) == [], case["id"]
         result = answer(case["op"], case["args"], r)
-        assert errors(result, {"$ref": f"#/$defs/result.{case['op']}"}) == [], case["id"]
+        assert errors(result, {"$ref": f"#/$defs/result_{case['op']}"}) == [], case["id"]
         assert errors({"id": rid, "result": result}, SCHEMA) == []
 
 
@@ -110,4 +110,4 @@ def test_the_javascript_sample_speaks_the_schema():
     ops = {x["id"]: x["op"] for x in lines}
     for a in answers:
         assert errors(a, SCHEMA) == [], a
-        assert errors(a["result"], {"$ref": f"#/$defs/result.{ops[a['id']]}"}) == [], a
+        assert errors(a["result"], {"$ref": f"#/$defs/result_{ops[a['id']]}"}) == [], a

@@ -41,7 +41,7 @@ def test_the_site_builds_with_warnings_as_errors_in_under_a_minute(site):
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert "WARNING" not in run.stderr
     assert seconds < 60, f"the build took {seconds:.1f} s"
-    assert (html / "index.html").exists() and (html / "spec" / "play.html").exists()
+    assert (html / "index.html").exists() and (html / "spec/play.html").exists()
 
 
 def test_the_exported_needs_link_every_normative_clause_to_code_and_checks(site):
@@ -62,20 +62,20 @@ def test_the_pictures_are_svg_files_in_the_site(site):
     pictures = list((html / "_pictures").glob("*.svg"))
     kinds = {p.name.split("-")[0] for p in pictures}
     assert kinds == {"trick", "seating", "contest"} and len(pictures) >= 6
-    play = (html / "spec" / "play.html").read_text()
+    play = (html / "spec/play.html").read_text()
     assert "_pictures/trick-" in play and "<figcaption>" in play
 
 
 def test_the_gate_fails_on_an_uncovered_clause_and_on_a_check_citing_no_clause(tmp_path):
     run, _ = sphinx(tmp_path, "--keep-going",
                     "-D", "turub_inject_clause=fake.uncovered-rule",
-                    "-D", "turub_inject_check=test_of_nothing=play.no-such-clause")
+                    "-D", "turub_inject_check=test_of_nothing=nowhere.no-such-clause")
     log = run.stdout + run.stderr
     assert run.returncode != 0
     assert "normative clause without implementing code: failed" in log
     assert "normative clause without a check: failed" in log
     assert "fake:uncovered-rule" in log
-    assert "play.no-such-clause" in log and "not a clause of the registry" in log
+    assert "nowhere.no-such-clause" in log and "not a clause of the registry" in log
 
 
 def test_the_site_renders_in_headless_chromium(site, tmp_path):

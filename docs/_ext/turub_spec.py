@@ -26,7 +26,7 @@ import os
 from pathlib import Path
 
 from docutils import nodes
-from docutils.parsers.rst import Directive, directives
+from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
@@ -460,6 +460,9 @@ def setup(app: Sphinx) -> dict:
     app.add_directive("cited-by", CitedByDirective)
     app.add_directive("vocabulary-table", VocabularyTableDirective)
     app.connect("env-before-read-docs", reset)
+    # The code and the checks live outside the docs: re-read every page that shows them.
+    app.connect("env-get-outdated", lambda app, env, added, changed, removed: sorted(
+        d for d in env.found_docs if d.startswith(("spec/", "traceability/"))))
     app.connect("env-check-consistency", check_consistency)
     app.connect("env-updated", lambda app, env: register_clause_labels(app, env) or [])
     return {"version": "1", "parallel_read_safe": False, "parallel_write_safe": True}
