@@ -373,9 +373,12 @@ class ProtocolTarget(Target):
             while time.monotonic() < limit and not proc.eof:
                 for line in proc.pump(limit - time.monotonic()):
                     try:
-                        clean = clean or (_loads(line).get("id") == bid)
+                        is_bye = _loads(line).get("id") == bid
                     except (ValueError, AttributeError, RecursionError):
-                        pass
+                        is_bye = False
+                    clean = clean or is_bye
+                    if not is_bye and line.strip() and len(self.diagnostics) < 20:
+                        self.diagnostics.append(f"shutdown: unsolicited output {_snippet(line)}")
                 if clean:
                     break
             proc.close_stdin()
