@@ -125,7 +125,7 @@ class Deal:
     """The state machine of one deal.  See the module documentation."""
 
     __slots__ = ("rules", "dealer", "caller", "pack", "cut", "_stock", "_dealt", "_held",
-                 "_phase", "_trump", "_to_act", "_leader", "_trick",
+                 "_phase", "_trump", "_to_act", "_leader", "_trick", "_led",
                  "_signal", "_tricks", "_won", "_result", "_actions", "_next", "_order")
 
     def __init__(self, pack: Sequence[Card], dealer: Seat = Seat.NORTH, rules: Rules = Rules(),
@@ -145,10 +145,16 @@ class Deal:
         if len(pack) != 144 or len(counts) != 36 or set(counts.values()) != {4}:
             raise RuleError(f"a pack is 144 cards, four of each; this one has {len(pack)} cards "
                             f"of {len(counts)} kinds", clause="pack.composition")
-        if not isinstance(cut, int) or not 0 <= cut < 144:
+        if not isinstance(cut, int) or isinstance(cut, bool) or not 0 <= cut < 144:
             raise RuleError(f"a cut lifts 0 to 143 cards, not {cut!r}", clause="deal.cut")
+        if not isinstance(rules, Rules):
+            raise RuleError(f"rules must be a turub.Rules, not {rules!r}", clause="table.direction")
+        self._setup(pack, _seat(dealer, "table.partnerships"), rules, cut)
+
+    def _setup(self, pack: tuple[Card, ...], dealer: Seat, rules: Rules, cut: int) -> None:
+        """Start the deal of a pack already checked, up to the pause for trump."""
         self.rules = rules
-        self.dealer = Seat(dealer)
+        self.dealer = dealer
         self.caller = next_seat(self.dealer, rules.direction)
         self.pack = pack
         self.cut = cut
@@ -161,6 +167,7 @@ class Deal:
         self._to_act: Seat | None = self.caller
         self._leader = self.caller
         self._trick: list[Card] = []
+        self._led: Suit | None = None  # the suit led to the current trick
         self._signal: Signal | None = None
         self._tricks: list[Trick] = []
         self._won = [0, 0]
@@ -181,8 +188,10 @@ class Deal:
         # would favour the earlier card, has probability below 1e-15).  Same result as a
         # Fisher-Yates shuffle in distribution, several times faster in CPython.
         keys = memoryview(rng.randbytes(8 * 144)).cast("Q")
-        pack = [PACK[i] for i in sorted(range(144), key=keys.__getitem__)]
-        return cls(pack, dealer, rules, cut=rng.randrange(1, 144))
+        pack = tuple([PACK[i] for i in sorted(range(144), key=keys.__getitem__)])
+        deal = cls.__new__(cls)  # a permutation of PACK needs no check of its composition
+        deal._setup(pack, _seat(dealer, "table.partnerships"), rules, rng.randrange(1, 144))
+        return deal
 
     # --- dealing ----------------------------------------------------------------------
 
@@ -197,9 +206,9 @@ class Deal:
             for start in range(3 * k, len(stock), 4 * PACKET_SIZE):
                 cards += stock[start:start + PACKET_SIZE]
             held: list[dict[Card, int]] = [{}, {}, {}, {}]
-            for card in sorted(cards, key=_INDEX):  # each hand kept in the order of CARDS
-                suit = held[card.suit]
-                suit[card] = suit.get(card, 0) + 1
+            copies = Counter(cards)
+            for card in sorted(copies, key=_INDEX):  # each hand kept in the order of CARDS
+                held[card.suit][card] = copies[card]
             self._held[seat] = held
 
     # --- reading the state ----------------------------------------------------------------
@@ -262,8 +271,9 @@ class Deal:
         if self._phase is not _PLAYING or seat != self._to_act:
             return ()
         held = self._held[seat]
-        if self._trick and held[self._trick[0].suit]:
-            return tuple(held[self._trick[0].suit])
+        led = self._led
+        if led is not None and held[led]:
+            return tuple(held[led])
         spades, hearts, diamonds, clubs = held
         return (*spades, *hearts, *diamonds, *clubs)
 
@@ -323,15 +333,18 @@ class Deal:
         copies = same_suit.get(card)
         if not copies:
             raise CardNotHeldError(f"{self._to_act} holds no {card}")
-        trick = self._trick
-        if trick and card.suit is not trick[0].suit and held[trick[0].suit]:
+        led = self._led
+        if led is not None and card.suit is not led and held[led]:
             raise MustFollowSuitError(
-                f"{self._to_act} holds {trick[0].suit.symbol} and must follow suit, not play {card}")
+                f"{self._to_act} holds {led.symbol} and must follow suit, not play {card}")
+        trick = self._trick
         if copies == 1:
             del same_suit[card]
         else:
             same_suit[card] = copies - 1
         trick.append(card)
+        if led is None:
+            self._led = card.suit
         actor = self._to_act
         self._actions.append(("play", actor, card))
         if len(trick) < 4:
@@ -346,6 +359,7 @@ class Deal:
                                   self._signal, decision))  # a NamedTuple: cheap to build
         self._won[decision.seat & 1] += 1
         self._trick = []
+        self._led = None
         self._signal = None
         self._leader = self._to_act = decision.seat
         if len(self._tricks) == TRICKS_PER_DEAL:
