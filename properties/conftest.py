@@ -60,3 +60,8 @@ def load_implementation(spec: str):
 def impl(request: pytest.FixtureRequest):
     """The implementation under test (``--impl``), shared by every property."""
     return load_implementation(request.config.getoption("--impl"))
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return (f"turub properties: hypothesis profile {settings.get_current_profile_name()!r}, "
+            f"implementation {config.getoption('--impl')}")

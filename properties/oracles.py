@@ -259,17 +259,20 @@ def contest_states(results: Sequence[Sequence[Any]], rules: Mapping[str, str] | 
 
     After deal ``k``: the holder is the side that won the last won deal so far; the mark is
     the tricks of the first win of that side's current run; the winner is set from the
-    deciding deal on.  A result after the decision is refused and changes nothing.
-    Impossible counts are refused too.
+    deciding deal on.  A result after the decision is refused and changes nothing;
+    impossible counts are refused too.  A refusal is given as ``{"refused": {clauses}}``:
+    the answer must name one of them.
     """
     decided = contest_decided_at(results, rules)
     states: list[dict[str, Any]] = []
     for k, (ns, ew, closed) in enumerate(results):
+        broken = set()
         if decided is not None and k > decided:
-            states.append({"refused": "contest.decided-is-final"})
-            continue
+            broken.add("contest.decided-is-final")
         if deal_outcome(ns, ew, closed) is None:
-            states.append({"refused": "result.tricks-add-up"})
+            broken.add("result.tricks-add-up")
+        if broken:
+            states.append({"refused": broken})
             continue
         wins = [w for w in _wins(results[:k + 1])]
         if not wins:

@@ -18,15 +18,16 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from hypothesis import settings
+from hypothesis import note, settings
 from hypothesis import strategies as st
 
 from . import oracles as O
 
 __all__ = [
     "suits", "cards", "seats", "sides", "outcomes", "card_pools", "tricks", "hands",
-    "pack_from_seed", "packs", "cuts", "directions", "rules_dicts", "full_rules_dicts",
-    "deal_results", "complete_results", "contest_results", "contest_sequences", "deals_in_progress",
+    "pack_from_seed", "pack_seeds", "packs", "DealCase", "cuts", "directions", "rules_dicts", "full_rules_dicts",
+    "deal_results", "complete_results", "contest_results", "contest_sequences",
+    "deal_in_progress", "deals_in_progress",
     "action_streams", "packet_sequences", "first_dealer_draws", "copies_of_one_card",
     "scaled",
 ]
@@ -78,8 +79,11 @@ def pack_from_seed(seed: int) -> list[str]:
     return pack
 
 
-#: Packs, from a drawn seed: they shrink to seed 0 and print as a number.
-packs = st.integers(0, 2**32 - 1).map(pack_from_seed)
+#: Seeds for packs: they shrink to 0 and print as a number (see :func:`pack_from_seed`).
+pack_seeds = st.integers(0, 2**32 - 1)
+#: Packs, from a drawn seed.  A property that prints its pack on failure had better draw
+#: the seed (:data:`pack_seeds`) and call :func:`pack_from_seed` itself.
+packs = pack_seeds.map(pack_from_seed)
 cuts = st.integers(0, 143)
 
 
@@ -121,12 +125,14 @@ def deal_results(valid_only: bool = True) -> st.SearchStrategy[list]:
 
 def contest_results() -> st.SearchStrategy[list]:
     """One deal's result for a contest: mostly wins by a few tricks either way, so that
-    marks are met, beaten and missed by one; draws and early closes too."""
+    marks are met, beaten and missed by one; draws and early closes too, and now and then
+    a result whose counts cannot happen (which the contest must refuse)."""
     win_counts = st.sampled_from((19, 20, 21, 22, 36, 24))
     close_win = st.tuples(sides, win_counts).map(
         lambda t: [t[1], 36 - t[1], False] if t[0] == "NS" else [36 - t[1], t[1], False])
     draw = st.sampled_from(([18, 18, False], [3, 5, True], [0, 0, True]))
-    return st.one_of(close_win, close_win, draw, deal_results())
+    impossible = st.sampled_from(([20, 20, False], [30, 10, True]))  # refused, changes nothing
+    return st.one_of(close_win, close_win, draw, deal_results(), close_win, draw, impossible)
 
 
 def contest_sequences(min_size: int = 0, max_size: int = 12) -> st.SearchStrategy[list[list]]:
@@ -136,25 +142,33 @@ def contest_sequences(min_size: int = 0, max_size: int = 12) -> st.SearchStrateg
 
 # --- whole deals -----------------------------------------------------------------------------
 
-def deals_in_progress(rules: st.SearchStrategy[Mapping[str, str]] | None = None,
-                      max_plays: int = 144):
-    """Engine deals (``turub.Deal``) partway through: seed, dealer, rules, trump named or
-    not, then some random legal plays chosen by a second seed."""
+def deal_in_progress(seed: int, dealer: str = "N", rules: Mapping[str, str] | None = None,
+                     trump: str | None = "H", plays: int = 0) -> Any:
+    """An engine deal (``turub.Deal``) from ``seed``, trump named (unless ``None``), then
+    ``plays`` random legal plays chosen by ``random.Random(seed ^ plays)``."""
     from turub import Deal, parse_seat, parse_suit  # the engine, for the checks of its internals
     from turub.options import rules_from_dict
 
-    def build(seed: int, dealer: str, rules_dict: Mapping[str, str], trump: str | None,
-              plays: int) -> Any:
-        deal = Deal.from_seed(seed, parse_seat(dealer), rules_from_dict(dict(rules_dict)))
-        if trump is None:
-            return deal
-        deal.name_trump(deal.caller, parse_suit(trump))
-        rng = random.Random(seed ^ plays)
-        for _ in range(plays):
-            if deal.to_act is None:
-                break
-            deal.play(deal.to_act, rng.choice(deal.legal_plays()))
+    deal = Deal.from_seed(seed, parse_seat(dealer), rules_from_dict(dict(rules or {})))
+    if trump is None:
         return deal
+    deal.name_trump(deal.caller, parse_suit(trump))
+    rng = random.Random(seed ^ plays)
+    for _ in range(plays):
+        if deal.to_act is None:
+            break
+        deal.play(deal.to_act, rng.choice(deal.legal_plays()))
+    return deal
+
+
+def deals_in_progress(rules: st.SearchStrategy[Mapping[str, str]] | None = None,
+                      max_plays: int = 144):
+    """Engine deals partway through (see :func:`deal_in_progress`): the seed, dealer, rules,
+    trump (or none yet) and number of plays are drawn, and noted for the failure report."""
+
+    def build(seed, dealer, rules_dict, trump, plays):
+        note(f"deal_in_progress({seed}, {dealer!r}, {dict(rules_dict)}, {trump!r}, {plays})")
+        return deal_in_progress(seed, dealer, rules_dict, trump, plays)
 
     return st.builds(build, st.integers(0, 2**32 - 1), seats, rules or rules_dicts(),
                      st.one_of(st.none(), suits), st.integers(0, max_plays))
@@ -163,56 +177,88 @@ def deals_in_progress(rules: st.SearchStrategy[Mapping[str, str]] | None = None,
 _POLICIES = ("random", "discard", "underplay")
 
 
+class DealCase:
+    """A deal and a stream of actions for a referee, rebuilt from a few numbers.
+
+    It unpacks as ``(pack, dealer, cut, rules, actions)``; its ``repr`` is the call that
+    rebuilds it, so a failing case prints in one line and can be pasted into an ``@example``.
+    """
+
+    __slots__ = ("params", "pack", "dealer", "cut", "rules", "actions")
+
+    def __init__(self, pack_seed: int, dealer: str, cut: int, rules: Mapping[str, str],
+                 policy: str = "random", wrong_call: tuple[str, str] | None = None,
+                 early_play: bool = False, suit: str = "H", plays: int = 144,
+                 close_at: int | None = None, play_seed: int = 0, mistakes: bool = True,
+                 last_mistake: bool = False) -> None:
+        self.params = dict(pack_seed=pack_seed, dealer=dealer, cut=cut, rules=dict(rules),
+                           policy=policy, wrong_call=wrong_call, early_play=early_play,
+                           suit=suit, plays=plays, close_at=close_at, play_seed=play_seed,
+                           mistakes=mistakes, last_mistake=last_mistake)
+        self.pack, self.dealer, self.cut, self.rules = pack_from_seed(pack_seed), dealer, cut, dict(rules)
+        table = O.TableModel(self.pack, dealer, cut, rules)
+        actions: list[dict[str, str]] = []
+        if wrong_call is not None:
+            actions.append({"act": "trump", "seat": wrong_call[0], "suit": wrong_call[1]})
+            if wrong_call[0] == table.caller:
+                table.apply(actions[-1])
+        if table.phase == "calling":
+            if early_play:
+                actions.append({"act": "play", "seat": table.caller, "card": table.saw[0]})
+            actions.append({"act": "trump", "seat": table.caller, "suit": suit})
+            table.apply(actions[-1])
+        rng = random.Random(play_seed)
+        played = 0
+        while table.phase == "playing" and played < plays:
+            roll = rng.random() if mistakes else 1.0
+            if played == close_at:
+                actions.append({"act": "close", "seat": rng.choice(O.SEAT_LETTERS)})
+            elif roll < 0.04:  # a mistake of some kind
+                actions.append(_mistake(table, rng))
+            elif roll < 0.08 and len(table.trick) == 1:
+                actions.append({"act": "signal", "seat": rng.choice(O.SEAT_LETTERS),
+                                "signal": rng.choice(("knock", "click", "knock", "wave"))})
+            else:
+                actions.append({"act": "play", "seat": table.to_act,
+                                "card": _choose(table, policy, rng)})
+                played += 1
+            if not table.broken(actions[-1]):
+                table.apply(actions[-1])
+        if last_mistake:  # something after the end, or a second call
+            actions.append(_mistake(table, rng))
+        self.actions = actions
+
+    def __iter__(self):
+        return iter((self.pack, self.dealer, self.cut, self.rules, self.actions))
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"DealCase({args})"
+
+
 @st.composite
 def action_streams(draw, policy: str | None = None, max_plays: int = 144,
-                   mistakes: bool = True) -> tuple:
-    """``(pack, dealer, cut, rules, actions)``: a deal and a stream of actions for a referee.
+                   mistakes: bool = True) -> DealCase:
+    """A :class:`DealCase`: a deal and a stream of actions for a referee.
 
     The stream is steered by an independent model of the table (``oracles.TableModel``):
     mostly legal plays (by ``policy``: any legal card; a void player ``discard``-ing a
     non-trump though holding trump; or ``underplay``-ing the lowest card of the led suit),
     mixed with mistakes (a card out of turn, not held, not following suit, a wrong signal,
-    a second trump call), signals, and now and then an early close.
+    a second trump call), signals, and now and then an early close.  Most streams play the
+    deal out; some stop early.
     """
-    pack = draw(packs)
-    dealer, cut, rules = draw(seats), draw(cuts), draw(rules_dicts())
-    policy = policy or draw(st.sampled_from(_POLICIES))
-    table = O.TableModel(pack, dealer, cut, rules)
-    actions: list[dict[str, str]] = []
-    if mistakes and draw(st.booleans()):
-        wrong = draw(seats)
-        actions.append({"act": "trump", "seat": wrong, "suit": draw(suits)})
-        if wrong == table.caller:
-            table.apply(actions[-1])
-    if table.phase == "calling":
-        if mistakes and draw(st.integers(0, 9)) == 0:
-            actions.append({"act": "play", "seat": table.caller, "card": table.saw[0]})
-        action = {"act": "trump", "seat": table.caller, "suit": draw(suits)}
-        actions.append(action)
-        table.apply(action)
-    # Most streams play the deal out; some stop early, some are closed by a player.
-    plays = draw(st.one_of(st.just(max_plays), st.integers(0, max_plays)))
-    close_at = draw(st.one_of(st.none(), st.integers(0, max_plays))) if mistakes else None
-    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
-    played = 0
-    while table.phase == "playing" and played < plays:
-        roll = rng.random() if mistakes else 1.0
-        if played == close_at:
-            actions.append({"act": "close", "seat": rng.choice(O.SEAT_LETTERS)})
-        elif roll < 0.04:  # a mistake of some kind
-            actions.append(_mistake(table, rng))
-        elif roll < 0.08 and len(table.trick) == 1:
-            actions.append({"act": "signal", "seat": rng.choice(O.SEAT_LETTERS),
-                            "signal": rng.choice(("knock", "click", "knock", "wave"))})
-        else:
-            actions.append({"act": "play", "seat": table.to_act,
-                            "card": _choose(table, policy, rng)})
-            played += 1
-        if not table.broken(actions[-1]):
-            table.apply(actions[-1])
-    if mistakes and draw(st.booleans()):  # something after the end, or a second call
-        actions.append(_mistake(table, rng))
-    return pack, dealer, cut, rules, actions
+    return DealCase(
+        pack_seed=draw(pack_seeds), dealer=draw(seats), cut=draw(cuts), rules=draw(rules_dicts()),
+        policy=policy or draw(st.sampled_from(_POLICIES)),
+        wrong_call=draw(st.none() | st.tuples(seats, suits)) if mistakes else None,
+        early_play=mistakes and draw(st.integers(0, 9)) == 0,
+        suit=draw(suits),
+        plays=draw(st.one_of(st.just(max_plays), st.integers(0, max_plays))),
+        close_at=draw(st.one_of(st.none(), st.integers(0, max_plays))) if mistakes else None,
+        play_seed=draw(st.integers(0, 2**32 - 1)),
+        mistakes=mistakes,
+        last_mistake=mistakes and draw(st.booleans()))
 
 
 def _choose(table: O.TableModel, policy: str, rng: random.Random) -> str:

@@ -30,6 +30,8 @@ def test_the_pack_is_144_cards_four_of_each_of_36():
 @verifies("pack.composition")
 @given(seed=st.integers(0, 2**32 - 1), change=st.sampled_from(("drop", "swap", "extra")),
        at=st.integers(0, 143), card=S.cards)
+@example(seed=0, change="drop", at=0, card="AC")
+@example(seed=0, change="swap", at=143, card="6S")
 def test_a_pack_that_is_not_four_of_each_is_refused(seed, change, at, card):
     pack = [parse_card(c) for c in S.pack_from_seed(seed)]
     new = parse_card(card)
@@ -53,6 +55,8 @@ def test_a_pack_that_is_not_four_of_each_is_refused(seed, change, at, card):
           "result.tricks-add-up")
 @S.scaled(0.5)
 @given(deal=S.deals_in_progress())
+@example(deal=S.deal_in_progress(7, "N", {}, None))  # trump not yet named
+@example(deal=S.deal_in_progress(7, "E", {"direction": "counterclockwise"}, "S", 61))  # mid-trick
 def test_every_card_is_in_exactly_one_place_at_any_moment_of_a_deal(deal):
     assert places_of_every_card(deal) == O.FULL_PACK
     if deal.phase is Phase.CALLING:

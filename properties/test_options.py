@@ -4,8 +4,7 @@ combination a whole deal, the dealer rotation and the contest follow the rules."
 import itertools
 
 import pytest
-from hypothesis import find, given, settings
-from hypothesis import strategies as st
+from hypothesis import example, find, given, settings
 
 from turub.options import PRESETS
 from turub.properties import oracles as O
@@ -48,6 +47,8 @@ def test_the_presets_are_rule_options_the_interface_understands(impl):
 @pytest.mark.parametrize("rules", EVERY_COMBINATION, ids=_IDS)
 @S.scaled(0.1)
 @given(case=S.action_streams(max_plays=144), results=S.contest_sequences())
+@example(case=S.DealCase(1, "S", 40, {}, play_seed=1),
+         results=[[20, 16, False], [19, 17, False], [22, 14, False]])
 def test_under_every_combination_of_options_deals_dealers_and_contests_follow_the_rules(
         impl, rules, case, results):
     requires(impl, "referee", "deal", "next_dealer", "contest")

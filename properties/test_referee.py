@@ -41,6 +41,7 @@ def test_the_referee_accepts_exactly_the_legal_actions_and_scores_the_deal(impl,
 @verifies("play.no-forced-trump", "play.void-any-card", "play.follow-suit")
 @S.scaled(0.3)
 @given(case=S.action_streams(policy="discard", mistakes=False))
+@example(case=S.DealCase(0, "N", 0, {}, policy="discard", suit="S", mistakes=False))
 def test_a_void_player_may_discard_though_holding_trump(impl, case):
     requires(impl, "referee")
     check_referee(impl, *case)
@@ -49,6 +50,7 @@ def test_a_void_player_may_discard_though_holding_trump(impl, case):
 @verifies("play.no-forced-trump", "play.follow-suit")
 @S.scaled(0.3)
 @given(case=S.action_streams(policy="underplay", mistakes=False))
+@example(case=S.DealCase(0, "N", 0, {}, policy="underplay", suit="S", mistakes=False))
 def test_a_follower_may_play_low_under_a_higher_card(impl, case):
     requires(impl, "referee")
     check_referee(impl, *case)
@@ -58,6 +60,7 @@ def test_a_follower_may_play_low_under_a_higher_card(impl, case):
 @S.scaled(0.3)
 @given(case=S.action_streams())
 @example(case=_WORKED)
+@example(case=S.DealCase(5, "E", 77, {"direction": "counterclockwise"}, play_seed=3))
 def test_the_mirror_image_of_a_deal_played_the_other_way_round_ends_the_same(impl, case):
     requires(impl, "referee")
     check_referee_mirror(impl, *case)

@@ -39,7 +39,7 @@ class SittingMachine(RuleBasedStateMachine):
         self.sheet.record(deal_result(ns, ew, closed_early=closed), trump)
         self.results.append([ns, ew, closed])
 
-    @rule(result=S.contest_results())
+    @rule(result=S.contest_results().filter(lambda r: O.deal_outcome(*r) is not None))
     def record_a_result(self, result):
         self._record(*result)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from turub import Deal, RuleError, Seat, parse_card, parse_seat, parse_suit
+from turub import Deal, RuleError, parse_card, parse_seat
 from turub.conformance.adapter import ReferenceImplementation
 from turub.options import rules_from_dict
 from turub.seats import next_seat
