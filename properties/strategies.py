@@ -6,8 +6,9 @@ need the engine's internals.
 
 Two choices keep the search sharp and its failures short:
 
-* a pack is derived from a drawn seed (:func:`packs`), never drawn as a permutation of 144
-  cards: it shrinks to seed 0 and prints as one number;
+* a pack is derived from a drawn seed (:data:`pack_seeds`, :func:`pack_from_seed`), never
+  drawn as a permutation of 144 cards: it shrinks to seed 0 and prints as one number; a
+  whole refereed deal (:class:`DealCase`) prints as the few numbers that rebuild it;
 * tricks and hands are drawn partly from a tiny pool of cards, so identical cards and
   suit collisions, which decide the interesting cases, come up often.
 """
@@ -25,8 +26,8 @@ from . import oracles as O
 
 __all__ = [
     "suits", "cards", "seats", "sides", "outcomes", "card_pools", "tricks", "hands",
-    "pack_from_seed", "pack_seeds", "packs", "DealCase", "cuts", "directions", "rules_dicts", "full_rules_dicts",
-    "deal_results", "complete_results", "contest_results", "contest_sequences",
+    "pack_from_seed", "pack_seeds", "packs", "DealCase", "cuts", "directions", "rules_dicts",
+    "full_rules_dicts", "deal_results", "complete_results", "contest_results", "contest_sequences",
     "deal_in_progress", "deals_in_progress",
     "action_streams", "packet_sequences", "first_dealer_draws", "copies_of_one_card",
     "scaled",
@@ -48,8 +49,8 @@ def card_pools(max_size: int = 3) -> st.SearchStrategy[list[str]]:
 
 
 def tricks(min_size: int = 1, max_size: int = 4) -> st.SearchStrategy[list[str]]:
-    """Tricks (cards in order of play), half of them from a pool of one to three cards so
-    that identical cards meet often."""
+    """Tricks (cards in order of play): a third from a pool of one to three cards so that
+    identical cards meet often, a third all of one suit, a third any cards."""
     pooled = card_pools().flatmap(
         lambda pool: st.lists(st.sampled_from(pool), min_size=min_size, max_size=max_size))
     same_suit = suits.flatmap(lambda s: st.lists(
