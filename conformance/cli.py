@@ -100,8 +100,8 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     for name in ("timeout", "time_limit"):
         if getattr(args, name) <= 0:
             raise _Usage(f"--{name.replace('_', '-')} must be positive")
-    if args.max_restarts < 0 or args.examples < 0 or args.scale < 0:
-        raise _Usage("--max-restarts, --examples and --scale cannot be negative")
+    if args.max_restarts < 0 or args.examples < 0 or args.scale < 0 or args.properties < 0:
+        raise _Usage("--max-restarts, --examples, --properties and --scale cannot be negative")
     xfail: list[dict] = []
     if args.xfail:
         try:
@@ -138,9 +138,10 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         describe["note"] = note
     options = CheckOptions(rules=rules, vectors=not args.no_vectors,
                            seed=None if args.no_generated else args.seed, scale=args.scale,
-                           examples=args.examples, budget=args.budget)
+                           examples=args.examples, budget=args.budget, properties=args.properties)
     if args.quick:
         options.scale, options.examples = min(options.scale, 0.2), min(options.examples, 30)
+        options.properties = min(options.properties, 10)
     progress = sys.stderr if (sys.stderr.isatty() and not args.quiet) else None
     log = (lambda m: sys.stderr.write(m + "\n")) if progress else None
     report = finish(run_check(target, options, describe=describe, progress_stream=progress,
@@ -173,6 +174,8 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scale", type=float, default=1.0, help="multiply the number of generated cases")
     p.add_argument("--examples", type=int, default=300, help="drawn deals (and sittings) in differential play")
     p.add_argument("--budget", type=float, default=8.0, help="seconds for each differential search and shrink")
+    p.add_argument("--properties", type=int, default=25, metavar="N",
+                   help="examples for each property of the project's property suites (0: skip them)")
     p.add_argument("--quick", action="store_true", help="a fifth of the generated cases, 30 examples")
     p.add_argument("--no-vectors", action="store_true", help="skip the committed vectors")
     p.add_argument("--no-generated", action="store_true", help="skip the generated cases")

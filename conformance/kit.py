@@ -31,7 +31,9 @@ KIT_VERSION = "1"
 @dataclass
 class CheckOptions:
     """What to run.  ``scale`` multiplies the generated cases; ``examples`` is per
-    differential property; ``budget`` bounds each property's search and shrinking."""
+    differential property; ``budget`` bounds each property's search and shrinking;
+    ``properties`` is the number of examples for each property of :mod:`turub.properties`
+    run against the implementation, within ``properties_budget`` seconds in all."""
 
     rules: Rules = Rules()
     vectors: bool = True
@@ -40,6 +42,8 @@ class CheckOptions:
     examples: int = 300
     budget: float = 8.0
     progress: bool = False
+    properties: int = 0  # examples per property of turub.properties (0: don't; the CLI asks 25)
+    properties_budget: float = 30.0
 
 
 def vector_cases(rules: Rules) -> list[Case]:
@@ -141,6 +145,11 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
                     log(f"differential play: {prop.__name__.split('_')[1]}…")
                 seed = options.seed if options.seed is not None else 0
                 results.append(prop(target, rules, options.examples, seed, options.budget))
+        if options.properties > 0 and failure is None and getattr(target, "fatal", None) is None:
+            if log:
+                log("property suites…")
+            from .properties import property_results
+            results += property_results(target, options.properties, options.properties_budget)
     finally:
         target.close()
     return {

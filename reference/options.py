@@ -19,7 +19,7 @@ from typing import Final
 from .errors import RulesOptionError
 from .seats import Direction
 
-__all__ = ["Rules", "OPTIONS", "PRESETS", "parse_rules", "rules_from_dict"]
+__all__ = ["Rules", "OPTIONS", "OPTION_VALUES", "PRESETS", "parse_rules", "rules_from_dict"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +73,10 @@ _CHOICES: Final = {
     "stake": ("contest", "per-deal"),
     "opponent_dealer": ("next", "previous"),
 }
+
+#: Each option's command-line name and the values it takes, as text.
+OPTION_VALUES: Final = {_name.replace("_", "-"): tuple(str(v) for v in _values)
+                        for _name, _values in _CHOICES.items()}
 
 #: Named sets of options.
 PRESETS: Final = {

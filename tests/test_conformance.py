@@ -36,10 +36,10 @@ def check(target, rules="standard", **options):
 @verifies("trick.earliest-identical", "play.follow-suit", "contest.second-win-beats-mark",
           "dealer.after-loss", "deal.dealer-check")
 def test_the_reference_engine_passes_its_own_kit():
-    report = check(reference_target(), examples=40)
+    report = check(reference_target(), examples=40, properties=10)
     assert report["exit_status"] == 0, report["summary"]
     assert report["summary"]["failed"] == 0 and report["summary"]["unsupported"] == 0
-    assert {c["kind"] for c in report["cases"]} == {"vector", "generated", "differential"}
+    assert {c["kind"] for c in report["cases"]} == {"vector", "generated", "differential", "property"}
     # every operation is asked, and the report is per clause
     assert {c["op"] for c in report["cases"]} >= {"trick_winner", "legal_plays", "deal", "check_packets",
                                                    "referee", "deal_result", "next_dealer", "first_dealer",
@@ -52,7 +52,8 @@ def test_the_reference_engine_passes_its_own_kit():
 @verifies("table.direction", "trick.highest-trump", "signal.leader-only", "contest.insufficient-win")
 def test_the_javascript_sample_passes_the_whole_kit(rules):
     target = ProtocolTarget([shutil.which("node"), str(SAMPLE)], timeout=10)
-    light = {} if rules == "standard" else {"scale": 0.3, "examples": 40}
+    # The property suites run over the protocol too, request by request.
+    light = {"properties": 10} if rules == "standard" else {"scale": 0.3, "examples": 40}
     report = check(target, rules, **light)
     assert report["exit_status"] == 0, [c for c in report["cases"] if c["status"] != "passed"][:3]
     assert report["summary"]["passed"] == report["summary"]["cases"]
@@ -154,3 +155,25 @@ def test_adapter_errors_and_exceptions_are_reported_as_what_they_are():
     report = check(PythonTarget(Raises()), scale=0.0, examples=0)
     outcomes = {c["op"]: c["outcome"] for c in report["cases"] if c["status"] == "failed"}
     assert outcomes == {"trick_winner": "error-reported", "legal_plays": "crash"}
+
+
+@verifies("contest.insufficient-win", "trick.earliest-identical")
+def test_the_property_suites_run_against_the_implementation_under_test():
+    # The kit reuses turub.properties: each property is one result, under its clauses.
+    sys.path.insert(0, str(Path(__file__).parent))
+    import wrong_engines
+
+    report = check(PythonTarget(wrong_engines.LoweredMark()), vectors=False, seed=None,
+                   examples=0, properties=10)
+    failed = {c["id"] for c in report["cases"] if c["status"] == "failed"}
+    assert "property/test_contest.test_insufficient_win_keeps_the_mark" in failed
+    assert all(c["kind"] == "property" for c in report["cases"])
+    broken = next(c for c in report["cases"] if c["id"] == "property/test_contest.test_insufficient_win_keeps_the_mark")
+    assert "contest.insufficient-win" in broken["clauses"] and "results=" in broken["minimal"]
+    # A property about tricks does not fail for a contest bug.
+    assert not any(c["status"] == "failed" for c in report["cases"] if c["op"].startswith("test_tricks."))
+    report = check(PythonTarget(wrong_engines.LaterIdenticalWins()), vectors=False, seed=None,
+                   examples=0, properties=10)
+    failed = {c["op"] for c in report["cases"] if c["status"] == "failed"}
+    assert any(op.startswith("test_tricks.") for op in failed)
+    assert not any(op.startswith("test_contest.") for op in failed)

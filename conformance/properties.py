@@ -1,0 +1,114 @@
+"""The property suites of :mod:`turub.properties`, run against the implementation under test.
+
+The suites state each rule independently of the engine (``turub.properties.oracles``) and
+take the implementation as a parameter.  Here that parameter is a :class:`TargetImplementation`:
+the implementation interface over any kit target, so the same properties run in-process
+against a Python adapter or, request by request, over the JSON-lines protocol.  Each property
+becomes one result in the report, under the clauses it verifies; a falsified property carries
+Hypothesis's shrunk counterexample.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from typing import Any
+
+from turub.options import OPTION_VALUES
+
+from .adapter import OPERATIONS, Implementation
+from .targets import RESULT, UNSUPPORTED, Answer, Target
+
+__all__ = ["TargetImplementation", "TargetFailure", "property_results"]
+
+_SIGNATURES = {op: inspect.signature(getattr(Implementation, op)) for op in OPERATIONS}
+
+
+class TargetFailure(Exception):
+    """The target crashed, timed out, broke the protocol or reported an error."""
+
+    def __init__(self, op: str, answer: Answer) -> None:
+        self.answer = answer
+        super().__init__(f"{op}: {answer.kind}: {answer.detail}")
+
+
+class TargetImplementation:
+    """The implementation interface answered by a kit target, one request per call."""
+
+    def __init__(self, target: Target) -> None:
+        self.target = target
+        self.name, self.version = target.name, target.version
+
+    def supports(self) -> list[str]:
+        return sorted(self.target.operations)
+
+    def __getattr__(self, op: str) -> Any:
+        if op not in _SIGNATURES:
+            raise AttributeError(op)
+
+        def ask(*args: Any, **kwargs: Any) -> Any:
+            bound = _SIGNATURES[op].bind(self, *args, **kwargs)
+            params = {k: v for k, v in bound.arguments.items() if k != "self"}
+            answer = self.target.call(op, params)
+            if answer.kind == RESULT:
+                return answer.value
+            if answer.kind == UNSUPPORTED:
+                raise NotImplementedError(op)
+            raise TargetFailure(op, answer)
+
+        return ask
+
+
+def _counterexample(error: BaseException) -> str:
+    notes = [n for n in getattr(error, "__notes__", []) if not n.startswith("You can reproduce")]
+    return "\n".join(notes).strip()
+
+
+def property_results(target: Target, examples: int, budget: float) -> list[dict[str, Any]]:
+    """Run every interface property of :mod:`turub.properties` against ``target``.
+
+    ``examples`` bounds each property's search; the properties draw their own rule options,
+    so a target that supports only some options gets them reported as unsupported.  Searches
+    are derandomized, so two runs on the same implementation ask the same questions.
+    """
+    import pytest
+    from hypothesis import HealthCheck
+
+    from turub.properties.checks import interface_properties, search
+
+    impl = TargetImplementation(target)
+    results: list[dict[str, Any]] = []
+    stop_at = time.monotonic() + budget
+    for name, test in interface_properties().items():
+        clauses = sorted(getattr(test, "__verifies__", ()))
+        out: dict[str, Any] = {"id": f"property/{name}", "kind": "property", "op": name,
+                               "clauses": clauses}
+        if not all(target.supports_rules({option: value}) for option, values in OPTION_VALUES.items()
+                   for value in values):
+            results.append({**out, "status": "unsupported",
+                            "detail": "the properties draw every rule option; this implementation "
+                                      "supports only some"})
+            continue
+        if time.monotonic() > stop_at:
+            results.append({**out, "status": "unsupported", "detail": "not run: out of time budget"})
+            continue
+        try:
+            search(test, impl, max_examples=examples, derandomize=True, database=None,
+                   deadline=None, print_blob=False, suppress_health_check=list(HealthCheck))
+        except pytest.skip.Exception as e:  # the property's requires(): an operation missing
+            results.append({**out, "status": "unsupported", "detail": str(e)})
+        except NotImplementedError as e:
+            results.append({**out, "status": "unsupported", "detail": f"{e} is not supported"})
+        except TargetFailure as e:
+            results.append({**out, "status": "failed", "outcome": e.answer.kind,
+                            "failing_clauses": clauses, "detail": str(e),
+                            "minimal": _counterexample(e)})
+        except Exception as e:  # noqa: BLE001 - a falsified property is the verdict
+            first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+            results.append({**out, "status": "failed", "outcome": "wrong-answer",
+                            "failing_clauses": clauses, "detail": first[:500],
+                            "minimal": _counterexample(e)})
+        else:
+            results.append({**out, "status": "passed",
+                            "detail": f"held for up to {examples} drawn examples"})
+    return results
