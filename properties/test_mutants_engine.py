@@ -12,7 +12,6 @@ or a view holds), never from the engine's own helpers.
 from __future__ import annotations
 
 import importlib.util
-import json
 import random
 from collections import Counter
 
@@ -21,7 +20,7 @@ import pytest
 import turub.cards
 from turub import (PACK, CardFormatError, CardNotHeldError, Deal, Direction, MustFollowSuitError,
                    OutOfTurnError, Phase, PhaseError, RuleError, Rules, RulesOptionError, Seat,
-                   Side, SignalError, Sitting, Suit, TrumpCallError, deal_result, parse_card,
+                   SignalError, Sitting, Suit, TrumpCallError, deal_result, parse_card,
                    parse_cards, parse_rules, play_random_deal)
 from turub.cards import parse_suit, suit_name
 from turub.errors import RecordError
@@ -49,7 +48,7 @@ def test_a_pack_built_from_scratch_holds_36_distinct_cards_each_knowing_its_suit
     assert len(fresh.CARDS) == 36 and len(fresh.PACK) == 144
     for number, card in enumerate(fresh.CARDS):
         suit, rank = divmod(number, 9)
-        assert (int(card.suit), int(card.rank), card.index) == (suit, ranks_high_to_low[rank], number)
+        assert (card.suit, card.rank, card.index) == (suit, ranks_high_to_low[rank], number)
         assert fresh.Card(suit, ranks_high_to_low[rank]) is card
         with pytest.raises(AttributeError):
             card.rank = 6
@@ -220,3 +219,254 @@ def test_the_first_draw_uses_the_pack_to_its_last_card_before_shuffling_again(mo
     assert [card.rank for _, card in drawn.rounds[35]] == [6, 6, 6, 6]
     # From the new pack North, the first shown, gets the ace and deals.
     assert drawn.seat is N and [card.rank for _, card in drawn.rounds[36]] == [14, 6, 6, 6]
+
+
+# --- the deal: a pack laid out by hand ------------------------------------------------------------
+
+def two_of_each(suit):
+    """Two copies of each of the nine cards of ``suit``, ace first."""
+    ranks = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")
+    return [card for card in parse_cards([rank + suit for rank in ranks]) for _ in range(2)]
+
+
+#: Who holds what in the laid-out deal: each seat two suits, two copies of each card.  East
+#: spades and hearts, South spades and diamonds, West hearts and clubs, North diamonds and clubs.
+#: (So South must follow East's spade lead, and West, void in spades, may trump it.)
+HANDS = {E: two_of_each("♠") + two_of_each("♥"), S: two_of_each("♠") + two_of_each("♦"),
+         W: two_of_each("♥") + two_of_each("♣"), N: two_of_each("♦") + two_of_each("♣")}
+
+
+def laid_out_deal(trump=Suit.HEARTS):
+    """North deals, uncut: packets of three go East, South, West, North, twelve rounds
+    (``deal.packets``), so each seat receives the hand above; East names ``trump``."""
+    order, taken, pack = [E, S, W, N], {seat: 0 for seat in Seat}, []
+    for packet in range(48):
+        seat = order[packet % 4]
+        pack += HANDS[seat][taken[seat]:taken[seat] + 3]
+        taken[seat] += 3
+    deal = Deal(pack, N, cut=0)
+    if trump is not None:
+        deal.name_trump(E, trump)
+    return deal
+
+
+def refusal(action, error, clause):
+    """The refusal ``action`` raises: of type ``error``, naming ``clause``."""
+    with pytest.raises(error) as refused:
+        action()
+    assert refused.value.clause == clause
+    return refused.value.detail
+
+
+@verifies("deal.packets", "play.first-lead")
+def test_a_pack_laid_out_by_hand_deals_each_seat_the_hand_it_was_laid_out_for():
+    deal = laid_out_deal()
+    for seat in Seat:
+        assert Counter(deal.hand(seat)) == Counter(HANDS[seat])
+    assert deal.cut == 0 and deal.to_act is E
+
+
+@verifies("play.order-of-actions", "play.turn", "play.card-in-hand", "play.follow-suit")
+def test_each_refused_card_says_whose_turn_what_is_held_and_what_must_be_followed():
+    calling = laid_out_deal(trump=None)
+    assert refusal(lambda: calling.play(E, "A♠"), PhaseError, "play.order-of-actions") == (
+        "cards are played only after trump is named and before the deal ends")
+    deal = laid_out_deal()
+    assert refusal(lambda: deal.play(S, "A♠"), OutOfTurnError, "play.turn") == (
+        "it is East's turn, not South's")
+    assert refusal(lambda: deal.play(E, "A♣"), CardNotHeldError, "play.card-in-hand") == (
+        "East holds no A♣")
+    deal.play(E, "A♠")
+    # South holds spades: it must follow; a diamond is refused.
+    assert refusal(lambda: deal.play(S, "A♦"), MustFollowSuitError, "play.follow-suit") == (
+        "South holds ♠ and must follow suit, not play A♦")
+    deal.close(W)
+    assert refusal(lambda: deal.play(S, "K♠"), PhaseError, "play.order-of-actions") == (
+        "the deal is over")
+
+
+@verifies("play.turn", "trump.caller", "signal.leader-only", "table.partnerships")
+def test_a_seat_given_by_its_number_acts_as_that_seat_and_a_number_off_the_table_is_refused():
+    deal = laid_out_deal(trump=None)
+    # Seats are numbered clockwise from North: East is 1.
+    assert refusal(lambda: deal.name_trump(7, Suit.HEARTS), RuleError, "trump.caller") == (
+        "7 is not a seat (0-3, North East South West)")
+    deal.name_trump(1, Suit.HEARTS)
+    assert refusal(lambda: deal.play(4, "A♠"), RuleError, "play.turn") == (
+        "4 is not a seat (0-3, North East South West)")
+    deal.play(1, "A♠")
+    assert refusal(lambda: deal.signal(-1, "knock"), RuleError, "signal.leader-only") == (
+        "-1 is not a seat (0-3, North East South West)")
+    assert deal.signal(1, "knock").seat is E
+    deal.play(2, "K♠")
+    assert deal.current_trick == ((E, parse_card("A♠")), (S, parse_card("K♠")))
+    for dealer in (4, -1, True, "N", None):
+        assert refusal(lambda: Deal(PACK, dealer), RuleError, "table.partnerships") == (
+            f"{dealer!r} is not a seat (0-3, North East South West)")
+        assert refusal(lambda: Deal.from_seed(1, dealer), RuleError, "table.partnerships") == (
+            f"{dealer!r} is not a seat (0-3, North East South West)")
+
+
+@verifies("trump.once", "trump.caller", "play.order-of-actions")
+def test_each_refused_trump_call_says_who_calls_or_what_was_named():
+    deal = laid_out_deal(trump=None)
+    assert refusal(lambda: deal.name_trump(S, Suit.CLUBS), TrumpCallError, "trump.caller") == (
+        "South cannot name trump: East, after the dealer, does")
+    deal.name_trump(E, Suit.HEARTS)
+    assert refusal(lambda: deal.name_trump(E, Suit.CLUBS), TrumpCallError, "trump.once") == (
+        "trump is already ♥: it is named once")
+    closed = laid_out_deal(trump=None)
+    closed.close(N)  # closed while trump was being named: no trump, and none can follow
+    assert refusal(lambda: closed.name_trump(E, Suit.CLUBS), PhaseError,
+                   "play.order-of-actions") == "the deal is over: no trump can be named"
+    assert refusal(lambda: closed.close(E), PhaseError, "play.order-of-actions") == (
+        "the deal is already over")
+
+
+@verifies("signal.kinds", "signal.leader-only", "signal.timing", "signal.once-per-trick")
+def test_each_refused_signal_says_which_rule_of_signals_it_breaks():
+    calling = laid_out_deal(trump=None)
+    assert refusal(lambda: calling.signal(E, "knock"), PhaseError, "play.order-of-actions") == (
+        "signals are given only while tricks are played")
+    deal = laid_out_deal()
+    assert refusal(lambda: deal.signal(E, "knock"), SignalError, "signal.timing") == (
+        "a signal comes after the lead and before the next card")
+    deal.play(E, "A♠")
+    assert refusal(lambda: deal.signal(E, "wink"), SignalError, "signal.kinds") == (
+        "'wink' is not a signal: a knock or a click")
+    assert refusal(lambda: deal.signal(W, "knock"), SignalError, "signal.leader-only") == (
+        "West did not lead this trick: only East may signal")
+    deal.signal(E, "click")
+    assert refusal(lambda: deal.signal(E, "knock"), SignalError, "signal.once-per-trick") == (
+        "one signal per trick")
+
+
+@verifies("pack.composition", "deal.cut", "table.direction")
+def test_a_deal_refuses_a_pack_of_text_a_wrong_count_a_cut_not_a_number_and_rules_not_rules():
+    texts = [str(card) for card in PACK]
+    assert refusal(lambda: Deal(texts), CardFormatError, "pack.composition") == (
+        "the pack holds a str, not only cards")
+    assert refusal(lambda: Deal(PACK[:-1]), RuleError, "pack.composition") == (
+        "a pack is 144 cards, four of each; this one has 143 cards of 36 kinds")
+    assert refusal(lambda: Deal(PACK[:-1] + PACK[:1]), RuleError, "pack.composition") == (
+        "a pack is 144 cards, four of each; this one has 144 cards of 36 kinds")
+    for cut in (144, -1, True, "3", 2.0):
+        assert refusal(lambda: Deal(PACK, cut=cut), RuleError, "deal.cut") == (
+            f"a cut lifts 0 to 143 cards, not {cut!r}")
+    not_rules = {"direction": "ccw"}
+    assert refusal(lambda: Deal(PACK, rules=not_rules), RuleError, "table.direction") == (
+        "rules must be a turub.Rules, not {'direction': 'ccw'}")
+    # Without a cut the pack is dealt from its top card.
+    assert Deal(PACK).cut == 0 and Counter(Deal(PACK).view(E).hand) == Counter(PACK[:3])
+
+
+# --- the deal: seeds --------------------------------------------------------------------------
+
+@verifies("deal.shuffle", "deal.cut")
+def test_a_seed_deals_the_same_cards_in_every_version_of_the_engine():
+    # Records, the conformance vectors and bug reports name deals by seed: the pack and the
+    # cut a seed gives must never drift.  (Values recorded from the engine when this was written.)
+    deal = Deal.from_seed(7)
+    assert deal.cut == 120
+    assert [str(c) for c in deal.pack[:6]] == ["J♣", "Q♠", "K♦", "J♥", "6♥", "8♣"]
+    assert sorted(map(str, deal.view(deal.caller).hand)) == ["7♠", "9♦", "K♣"]
+
+
+@verifies("deal.cut")
+def test_a_seeded_cut_lifts_at_least_one_card_and_leaves_at_least_one():
+    cuts = {Deal.from_seed(seed).cut for seed in range(2000)}
+    assert cuts == set(range(1, 144))
+
+
+@verifies("deal.shuffle", "table.direction")
+def test_a_random_deal_is_played_the_same_way_from_the_same_seed_under_the_rules_given():
+    ccw = Rules(direction=Direction.COUNTERCLOCKWISE)
+    first, again = play_random_deal(5, W, ccw), play_random_deal(5, W, ccw)
+    assert first.to_record() == again.to_record() and first.rules == ccw
+    # The dealer's left counter-clockwise is South.
+    assert first.caller is S and first.phase is Phase.FINISHED
+    # A random source given is the one used to choose the trump and the cards.
+    chosen = play_random_deal(5, rng=random.Random(99))
+    assert chosen.to_record() == play_random_deal(5, rng=random.Random(99)).to_record()
+    assert chosen.to_record()["actions"] != play_random_deal(5).to_record()["actions"]
+
+
+# --- the deal: what a seat sees, records and replays ----------------------------------------------
+
+@verifies("signal.kinds", "play.winner-leads", "result.closed-early")
+def test_a_seat_sees_the_table_as_it_stands_after_a_trick_a_lead_and_a_signal():
+    deal = laid_out_deal(trump=Suit.CLUBS)
+    for seat, card in ((E, "A♠"), (S, "6♠"), (W, "A♣"), (N, "6♣")):
+        deal.play(seat, card)
+    # West trumped the ace of spades with the ace of clubs: West takes the trick and leads.
+    deal.play(W, "K♥")
+    deal.signal(W, "knock")
+    view = deal.view(S)
+    assert (view.seat, view.dealer, view.caller, view.trump) == (S, N, E, Suit.CLUBS)
+    assert (view.to_act, view.tricks_won, view.result) == (N, (0, 1), None)
+    assert (view.signal.seat, view.signal.kind, view.signal.suit) == (W, "knock", Suit.HEARTS)
+    assert [(t.leader, t.winner, [str(c) for c in t.cards]) for t in view.tricks] == [
+        (E, W, ["A♠", "6♠", "A♣", "6♣"])]
+    assert view.current_trick == ((W, parse_card("K♥")),) and view.hand_sizes == (35, 35, 35, 34)
+    result = deal.close(S)
+    assert deal.view(E).result == result and deal.view(E).to_act is None
+
+
+@verifies("pack.card-notation")
+def test_a_record_writes_every_card_in_ascii_as_the_protocol_does():
+    deal = laid_out_deal()
+    deal.play(E, "10♠")
+    record = deal.to_record()
+    assert record["pack"][:3] == ["AS", "AS", "KS"]
+    assert record["actions"] == [{"act": "trump", "seat": "E", "suit": "H"},
+                                 {"act": "play", "seat": "E", "card": "10S"}]
+    assert all(name.isascii() for name in record["pack"])
+
+
+@verifies("table.direction", "deal.cut")
+def test_a_record_without_rules_or_cut_is_the_standard_game_dealt_uncut():
+    deal = laid_out_deal()
+    deal.play(E, "A♠")
+    record = deal.to_record()
+    del record["rules"], record["cut"]
+    again = Deal.replay(record)
+    assert again.rules == Rules() and again.cut == 0
+    assert again.to_record() == deal.to_record()
+
+
+@verifies("play.order-of-actions")
+def test_a_record_or_action_that_is_not_one_is_refused_as_such():
+    deal = laid_out_deal()
+    for junk in (["format"], "turub-deal/1", {"format": "turub-deal/0"}):
+        assert refusal(lambda: Deal.replay(junk), RecordError, "play.order-of-actions") == (
+            "not a deal record: expected format 'turub-deal/1'")
+    assert refusal(lambda: Deal.replay({"format": "turub-deal/1"}), RecordError,
+                   "play.order-of-actions") == "a deal record needs 'pack'"
+    for junk in (["act", "play"], {"act": "dance"}):
+        assert refusal(lambda: deal.apply(junk), RecordError, "play.order-of-actions") == (
+            f"{junk!r} is not an action: 'act' is trump, play, signal or close")
+    assert refusal(lambda: deal.apply({"act": "play", "seat": "E"}), RecordError,
+                   "play.order-of-actions") == "action {'act': 'play', 'seat': 'E'} lacks 'card'"
+    assert deal.to_record()["actions"] == [{"act": "trump", "seat": "E", "suit": "H"}]
+
+
+@verifies("signal.kinds", "result.closed-early")
+def test_a_deals_state_spells_out_phase_turn_hands_trick_signal_and_result():
+    deal = laid_out_deal(trump=Suit.CLUBS)
+    deal.play(E, "A♠")
+    deal.signal(E, "click")
+    state = deal.state()
+    assert state["record"] == deal.to_record()
+    assert (state["phase"], state["trump"], state["to_act"], state["leader"]) == (
+        "playing", "C", "S", "E")
+    assert state["hands"]["E"][:3] == ["AS", "KS", "KS"]  # one ace of spades led, one left
+    assert len(state["hands"]["E"]) == 35
+    assert (state["stock"], state["trick"], state["signal"]) == (0, [("E", "AS")], ("E", "click"))
+    for seat, card in ((S, "6♠"), (W, "A♣"), (N, "6♣")):
+        deal.play(seat, card)
+    state = deal.state()
+    assert state["tricks"] == [("E", ["AS", "6S", "AC", "6C"], "W")] and state["won"] == [0, 1]
+    assert state["signal"] is None and state["result"] is None
+    deal.close(N)
+    state = deal.state()
+    assert (state["phase"], state["to_act"], state["result"]) == ("finished", None, [0, 1])
