@@ -19,14 +19,16 @@ from turub import SUITS, Deal, Phase
 def play_deals(n: int, seed: int) -> int:
     """Play ``n`` whole deals; returns the number of cards played (to keep the work honest)."""
     played = 0
+    playing = Phase.PLAYING
     for i in range(n):
         rng = random.Random(seed + i)
         pick = rng.random
         deal = Deal.from_seed(seed + i)
         deal.name_trump(deal.caller, SUITS[int(pick() * 4)])
-        while deal.phase is Phase.PLAYING:
-            legal = deal.legal_plays()
-            deal.play(deal.to_act, legal[int(pick() * len(legal))])
+        play, legal_plays = deal.play, deal.legal_plays
+        while deal.phase is playing:
+            legal = legal_plays()
+            play(deal.to_act, legal[int(pick() * len(legal))])
             played += 1
     return played
 

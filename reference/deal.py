@@ -32,7 +32,7 @@ from .errors import (CardFormatError, CardNotHeldError, MustFollowSuitError, Out
 from .options import Rules, rules_from_dict
 from .rules import (PACKET_SIZE, TRICKS_PER_DEAL, DealResult, TrickDecision, deal_result,
                     decide_trick)
-from .seats import Seat, next_seat, parse_seat, seats_from
+from .seats import Direction, Seat, next_seat, parse_seat, seats_from
 
 __all__ = ["Phase", "Signal", "Trick", "SeatView", "Deal", "SIGNALS", "RECORD_FORMAT",
            "play_random_deal"]
@@ -42,6 +42,8 @@ SIGNALS: Final = {"knock": "strong", "click": "weak"}
 #: The version tag of a deal record.
 RECORD_FORMAT: Final = "turub-deal/1"
 _INDEX: Final = attrgetter("index")
+_ROUND: Final = 4 * PACKET_SIZE  # the cards of one round of packets
+_ORDER: Final = {d: tuple(seats_from(s, d) for s in Seat) for d in Direction}
 _NEXT_SEAT: Final = {d: tuple(Seat((s + d) % 4) for s in range(4)) for d in (1, -1)}
 
 
@@ -126,7 +128,7 @@ class Deal:
 
     __slots__ = ("rules", "dealer", "caller", "pack", "cut", "_stock", "_dealt", "_held",
                  "_phase", "_trump", "_to_act", "_leader", "_trick", "_led",
-                 "_signal", "_tricks", "_won", "_result", "_actions", "_next", "_order")
+                 "_signal", "_tricks", "_won", "_result", "_closed_by", "_next", "_order")
 
     def __init__(self, pack: Sequence[Card], dealer: Seat = Seat.NORTH, rules: Rules = Rules(),
                  cut: int = 0) -> None:
@@ -172,9 +174,9 @@ class Deal:
         self._tricks: list[Trick] = []
         self._won = [0, 0]
         self._result: DealResult | None = None
-        self._actions: list[tuple[str, Seat, Any]] = []  # (act, seat, card/suit/signal)
+        self._closed_by: Seat | None = None
         self._next = _NEXT_SEAT[rules.direction.value]  # the seat after each seat
-        self._order = [seats_from(s, rules.direction) for s in Seat]  # the order from each seat
+        self._order = _ORDER[rules.direction]  # the order of play from each seat
         self._deal_packets(1)
 
     @classmethod
@@ -201,10 +203,10 @@ class Deal:
         # Packet p goes to the p-th seat (mod 4) from the caller: the k-th seat from the caller
         # holds the stock's cards 12r+3k .. 12r+3k+2 of the packets dealt so far.
         stock = self._stock[:self._dealt]
-        for k, seat in enumerate(seats_from(self.caller, self.rules.direction)):
-            cards: list[Card] = []
-            for start in range(3 * k, len(stock), 4 * PACKET_SIZE):
-                cards += stock[start:start + PACKET_SIZE]
+        for k, seat in enumerate(self._order[self.caller]):
+            cards = stock[3 * k::_ROUND] + stock[3 * k + 1::_ROUND] + stock[3 * k + 2::_ROUND]
+            if not cards:  # before the call only the caller has a packet
+                continue
             held: list[dict[Card, int]] = [{}, {}, {}, {}]
             copies = Counter(cards)
             for card in sorted(copies, key=_INDEX):  # each hand kept in the order of CARDS
@@ -309,7 +311,6 @@ class Deal:
         if not isinstance(suit, Suit):
             suit = parse_suit(suit)
         self._trump = suit
-        self._actions.append(("trump", self.caller, suit))
         self._deal_packets(144 // PACKET_SIZE - 1)
         self._phase = Phase.PLAYING
         self._to_act = self.caller
@@ -346,7 +347,6 @@ class Deal:
         if led is None:
             self._led = card.suit
         actor = self._to_act
-        self._actions.append(("play", actor, card))
         if len(trick) < 4:
             self._to_act = self._next[actor]
             return None
@@ -386,7 +386,6 @@ class Deal:
         if self._signal is not None:
             raise SignalError("one signal per trick", clause="signal.once-per-trick")
         self._signal = Signal(self._leader, kind, self._trick[0].suit)
-        self._actions.append(("signal", self._leader, kind))
         return self._signal
 
     def close(self, seat: Seat) -> DealResult:
@@ -397,7 +396,7 @@ class Deal:
         if self._phase is Phase.FINISHED:
             raise PhaseError("the deal is already over")
         closer = _seat(seat, "sheet.any-player-closes")  # checked before anything changes
-        self._actions.append(("close", closer, None))
+        self._closed_by = closer
         self._finish(deal_result(self._won[0], self._won[1], closed_early=True))
         assert self._result is not None
         return self._result
@@ -433,8 +432,26 @@ class Deal:
             "dealer": self.dealer.letter,
             "pack": [card_name(c, ascii=True) for c in self.pack],
             "cut": self.cut,
-            "actions": [_action_record(*a) for a in self._actions],
+            "actions": [_action_record(*a) for a in self._action_log()],
         }
+
+    def _action_log(self) -> list[tuple[str, Seat, Any]]:
+        """The actions taken, in order, rebuilt from the state: the call, then each trick's
+        cards with its signal right after the lead (``signal.timing``), then the close."""
+        if self._trump is None:
+            log: list[tuple[str, Seat, Any]] = []
+        else:
+            log = [("trump", self.caller, self._trump)]
+        tricks = [(t.seats, t.cards, t.signal) for t in self._tricks]
+        tricks.append((self._order[self._leader], tuple(self._trick), self._signal))
+        for seats, cards, signal in tricks:
+            for i, (seat, card) in enumerate(zip(seats, cards)):
+                log.append(("play", seat, card))
+                if i == 0 and signal is not None:
+                    log.append(("signal", signal.seat, signal.kind))
+        if self._closed_by is not None:
+            log.append(("close", self._closed_by, None))
+        return log
 
     @classmethod
     def replay(cls, record: Mapping[str, Any]) -> Deal:

@@ -117,7 +117,7 @@ def decide_trick(cards: Sequence[Card], trump: Suit, leader: Seat,
     position = trick_winner(cards, trump)
     card = cards[position]
     # Cards are interned, so equal means identical: a twin in the trick brings in the tie rule.
-    clauses = _TRICK_CLAUSES[card.suit is trump][list(cards).count(card) > 1]
+    clauses = _TRICK_CLAUSES[card.suit is trump][cards.count(card) > 1]
     return TrickDecision(position, _ORDER[direction][leader][position], card, clauses)
 
 
