@@ -174,6 +174,10 @@ class ReferenceImplementation:
         d = Deal(_cards(pack), parse_seat(dealer), rules_from_dict(rules), cut)
         responses: list[dict[str, Json]] = []
         for action in actions:
+            answer = self.answer_first(d, action)
+            if answer is not None:
+                responses.append(answer)
+                continue
             try:
                 d.apply(action)
                 responses.append({"ok": True})
@@ -182,6 +186,11 @@ class ReferenceImplementation:
         return {"responses": responses, "winners": [t.winner.letter for t in d.tricks],
                 "tricks": list(d.tricks_won),
                 "outcome": None if d.result is None else _outcome(d.result.winner)}
+
+    def answer_first(self, deal: Deal, action: dict[str, str]) -> dict[str, Json] | None:
+        """A hook for variants built on the reference: answer ``action`` before the engine
+        does (``None``: let the engine decide).  The reference itself never does."""
+        return None
 
     def deal_result(self, ns: int, ew: int, closed_early: bool) -> dict[str, Json]:
         try:

@@ -24,7 +24,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
-from turub import (CARDS, Contest, Deal, Phase, RuleError, Rules, Seat, Suit, decide_trick,
+from turub import (CARDS, Contest, Deal, Phase, RuleError, Rules, Seat, decide_trick,
                    deal_result, is_legal_play, parse_card)
 from turub.cards import card_name
 from turub.deal import SIGNALS

@@ -21,7 +21,7 @@ from .clauses import clause
 from .contest import Contest
 from .deal import Deal, Phase
 from .errors import RuleError
-from .options import Rules, parse_rules
+from .options import parse_rules
 from .rules import decide_trick, next_dealer
 from .seats import Seat, Side, parse_seat
 from .sitting import Sitting, draw_first_dealer

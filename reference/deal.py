@@ -25,8 +25,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final, NamedTuple
 
-from .cards import CARDS, PACK, Card, Suit, card_name, parse_card, parse_suit, sort_hand
-from .clauses import cite
+from .cards import PACK, Card, Suit, card_name, parse_card, parse_suit, sort_hand
 from .errors import (CardFormatError, CardNotHeldError, MustFollowSuitError, OutOfTurnError,
                      PhaseError, RecordError, RuleError, SignalError, TrumpCallError)
 from .options import Rules, rules_from_dict

@@ -10,7 +10,7 @@ import random
 import pytest
 
 import turub
-from turub import (CARDS, PACK, Contest, Deal, Direction, Phase, PhaseError, Rules, Seat, Side,
+from turub import (CARDS, Contest, Deal, Direction, Phase, PhaseError, Rules, Seat, Side,
                    SignalError, Suit, deal_result, parse_cards, play_random_deal, trick_winner)
 from turub.clauses import VOCABULARY
 from turub.properties.tags import verifies

@@ -9,10 +9,8 @@ reject it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
 
-from turub import Deal, RuleError, parse_card, parse_seat
+from turub import Deal, parse_card, parse_seat
 from turub.conformance.adapter import ReferenceImplementation
 from turub.options import rules_from_dict
 from turub.seats import next_seat
@@ -24,27 +22,6 @@ _RANKS = "6 7 8 9 10 J Q K A".split()
 
 def _rank(card: str) -> int:
     return _RANKS.index(card[:-1])
-
-
-def _referee(pack, dealer, cut, rules, actions,
-             hook: Callable[[Deal, dict], dict | None]) -> dict[str, Any]:
-    """The reference referee, with ``hook`` allowed to answer an action first."""
-    d = Deal([parse_card(c) for c in pack], parse_seat(dealer), rules_from_dict(rules), cut)
-    responses: list[dict[str, Any]] = []
-    for action in actions:
-        answer = hook(d, action)
-        if answer is not None:
-            responses.append(answer)
-            continue
-        try:
-            d.apply(action)
-            responses.append({"ok": True})
-        except RuleError as e:
-            responses.append({"refused": e.clause})
-    return {"responses": responses, "winners": [t.winner.letter for t in d.tricks],
-            "tricks": list(d.tricks_won),
-            "outcome": None if d.result is None else
-            ("draw" if d.result.winner is None else d.result.winner.short)}
 
 
 class LaterIdenticalWins(ReferenceImplementation):
@@ -80,18 +57,16 @@ class ForcedTrumping(ReferenceImplementation):
 
     name = "wrong: forced trumping"
 
-    def referee(self, pack, dealer, cut, rules, actions):
-        def hook(d: Deal, action: dict) -> dict | None:
-            if action.get("act") != "play" or d.trump is None or not d.current_trick:
-                return None
-            seat, card = parse_seat(action["seat"]), parse_card(action["card"])
-            led = d.current_trick[0][1].suit
-            hand = d.hand(seat)
-            if (seat == d.to_act and card in hand and card.suit not in (led, d.trump)
-                    and not any(c.suit is led for c in hand) and any(c.suit is d.trump for c in hand)):
-                return {"refused": "play.no-forced-trump"}
+    def answer_first(self, d: Deal, action: dict) -> dict | None:
+        if action.get("act") != "play" or d.trump is None or not d.current_trick:
             return None
-        return _referee(pack, dealer, cut, rules, actions, hook)
+        seat, card = parse_seat(action["seat"]), parse_card(action["card"])
+        led = d.current_trick[0][1].suit
+        hand = d.hand(seat)
+        if (seat == d.to_act and card in hand and card.suit not in (led, d.trump)
+                and not any(c.suit is led for c in hand) and any(c.suit is d.trump for c in hand)):
+            return {"refused": "play.no-forced-trump"}
+        return None
 
 
 class MustOvertake(ReferenceImplementation):
@@ -114,14 +89,12 @@ class SignalAnyTime(ReferenceImplementation):
 
     name = "wrong: signals at any time"
 
-    def referee(self, pack, dealer, cut, rules, actions):
-        def hook(d: Deal, action: dict) -> dict | None:
-            if (action.get("act") == "signal" and d.trump is not None and d.to_act is not None
-                    and parse_seat(action["seat"]) == d.leader and len(d.current_trick) > 1
-                    and action.get("signal") in ("knock", "click")):
-                return {"ok": True}
-            return None
-        return _referee(pack, dealer, cut, rules, actions, hook)
+    def answer_first(self, d: Deal, action: dict) -> dict | None:
+        if (action.get("act") == "signal" and d.trump is not None and d.to_act is not None
+                and parse_seat(action["seat"]) == d.leader and len(d.current_trick) > 1
+                and action.get("signal") in ("knock", "click")):
+            return {"ok": True}
+        return None
 
 
 class CallerSeesTheUncutPack(ReferenceImplementation):

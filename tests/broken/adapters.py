@@ -9,7 +9,7 @@ protocol (``tests/broken/impl.py MODE``).
 
 from __future__ import annotations
 
-from turub import Side, parse_card, parse_suit
+from turub import parse_card, parse_suit
 from turub.conformance.adapter import ReferenceImplementation
 
 
