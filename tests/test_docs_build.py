@@ -36,11 +36,11 @@ def site(tmp_path_factory):
     return out / "html", run, seconds
 
 
-def test_the_site_builds_with_warnings_as_errors_in_under_a_minute(site):
+def test_the_site_builds_with_warnings_as_errors(site):
+    # Its speed is measured by benchmarks/bench_docs.py, not asserted here.
     html, run, seconds = site
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert "WARNING" not in run.stderr
-    assert seconds < 60, f"the build took {seconds:.1f} s"
     assert (html / "index.html").exists() and (html / "spec/play.html").exists()
 
 
