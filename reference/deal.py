@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from operator import attrgetter
+from operator import itemgetter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final, NamedTuple
 
-from .cards import PACK, Card, Suit, card_name, parse_card, parse_suit, sort_hand
+from .cards import CARDS, PACK, Card, Suit, card_name, parse_card, parse_suit, sort_hand
 from .errors import (CardFormatError, CardNotHeldError, MustFollowSuitError, OutOfTurnError,
                      PhaseError, RecordError, RuleError, SignalError, TrumpCallError)
 from .options import Rules, rules_from_dict
@@ -40,7 +40,7 @@ __all__ = ["Phase", "Signal", "Trick", "SeatView", "Deal", "SIGNALS", "RECORD_FO
 SIGNALS: Final = {"knock": "strong", "click": "weak"}
 #: The version tag of a deal record.
 RECORD_FORMAT: Final = "turub-deal/1"
-_INDEX: Final = attrgetter("index")
+_CARDS_BY_SUIT: Final = tuple(CARDS[9 * s:9 * s + 9] for s in Suit)
 _ROUND: Final = 4 * PACKET_SIZE  # the cards of one round of packets
 _ORDER: Final = {d: tuple(seats_from(s, d) for s in Seat) for d in Direction}
 _NEXT_SEAT: Final = {d: tuple(Seat((s + d) % 4) for s in range(4)) for d in (1, -1)}
@@ -170,7 +170,9 @@ class Deal:
         self._trick: list[Card] = []
         self._led: Suit | None = None  # the suit led to the current trick
         self._signal: Signal | None = None
-        self._tricks: list[Trick] = []
+        # Completed tricks as plain tuples in Trick's field order (cheaper to build in the
+        # hot path); the ``tricks`` property hands them out as Trick values.
+        self._tricks: list[tuple[Seat, tuple[Card, ...], tuple[Seat, ...], Signal | None, TrickDecision]] = []
         self._won = [0, 0]
         self._result: DealResult | None = None
         self._closed_by: Seat | None = None
@@ -189,7 +191,7 @@ class Deal:
         # would favour the earlier card, has probability below 1e-15).  Same result as a
         # Fisher-Yates shuffle in distribution, several times faster in CPython.
         keys = memoryview(rng.randbytes(8 * 144)).cast("Q")
-        pack = tuple([PACK[i] for i in sorted(range(144), key=keys.__getitem__)])
+        pack = itemgetter(*sorted(range(144), key=keys.__getitem__))(PACK)
         deal = cls.__new__(cls)  # a permutation of PACK needs no check of its composition
         deal._setup(pack, _seat(dealer, "table.partnerships"), rules, rng.randrange(1, 144))
         return deal
@@ -206,11 +208,10 @@ class Deal:
             cards = stock[3 * k::_ROUND] + stock[3 * k + 1::_ROUND] + stock[3 * k + 2::_ROUND]
             if not cards:  # before the call only the caller has a packet
                 continue
-            held: list[dict[Card, int]] = [{}, {}, {}, {}]
-            copies = Counter(cards)
-            for card in sorted(copies, key=_INDEX):  # each hand kept in the order of CARDS
-                held[card.suit][card] = copies[card]
-            self._held[seat] = held
+            copies = Counter(cards).get
+            # Each hand kept suit by suit in the order of CARDS: spades, hearts, diamonds, clubs.
+            self._held[seat] = [{card: n for card in suit if (n := copies(card))}
+                                for suit in _CARDS_BY_SUIT]
 
     # --- reading the state ----------------------------------------------------------------
 
@@ -234,7 +235,7 @@ class Deal:
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
-        return tuple(self._tricks)
+        return tuple(map(Trick._make, self._tricks))
 
     @property
     def current_trick(self) -> tuple[tuple[Seat, Card], ...]:
@@ -268,10 +269,10 @@ class Deal:
         Empty unless it is that seat's turn to play.  ``play.follow-suit``,
         ``play.void-any-card``.
         """
-        seat = self._to_act if seat is None else seat
-        if self._phase is not _PLAYING or seat != self._to_act:
+        to_act = self._to_act
+        if self._phase is not _PLAYING or (seat is not None and seat != to_act):
             return ()
-        held = self._held[seat]
+        held = self._held[to_act]
         led = self._led
         if led is not None and held[led]:
             return tuple(held[led])
@@ -353,9 +354,10 @@ class Deal:
 
     def _complete_trick(self) -> TrickDecision:
         assert self._trump is not None
-        decision = decide_trick(self._trick, self._trump, self._leader, self.rules.direction)
-        self._tricks.append(Trick(self._leader, tuple(self._trick), self._order[self._leader],
-                                  self._signal, decision))  # a NamedTuple: cheap to build
+        cards = tuple(self._trick)
+        leader = self._leader
+        decision = decide_trick(cards, self._trump, leader, self.rules.direction)
+        self._tricks.append((leader, cards, self._order[leader], self._signal, decision))
         self._won[decision.seat & 1] += 1
         self._trick = []
         self._led = None
@@ -441,7 +443,7 @@ class Deal:
             log: list[tuple[str, Seat, Any]] = []
         else:
             log = [("trump", self.caller, self._trump)]
-        tricks = [(t.seats, t.cards, t.signal) for t in self._tricks]
+        tricks = [(t.seats, t.cards, t.signal) for t in self.tricks]
         tricks.append((self._order[self._leader], tuple(self._trick), self._signal))
         for seats, cards, signal in tricks:
             for i, (seat, card) in enumerate(zip(seats, cards)):
@@ -480,7 +482,7 @@ class Deal:
             "trick": [(Seat(s).letter, card_name(c, ascii=True)) for s, c in self.current_trick],
             "signal": None if self._signal is None else (self._signal.seat.letter, self._signal.kind),
             "tricks": [(t.leader.letter, [card_name(c, ascii=True) for c in t.cards],
-                        t.winner.letter) for t in self._tricks],
+                        t.winner.letter) for t in self.tricks],
             "won": list(self._won),
             "result": None if self._result is None else list(self._result.tricks),
         }
