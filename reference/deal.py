@@ -210,7 +210,7 @@ class Deal:
                 continue
             copies = Counter(cards).get
             # Each hand kept suit by suit in the order of CARDS: spades, hearts, diamonds, clubs.
-            self._held[seat] = [{card: n for card in suit if (n := copies(card))}
+            self._held[seat] = [{card: count for card in suit if (count := copies(card))}
                                 for suit in _CARDS_BY_SUIT]
 
     # --- reading the state ----------------------------------------------------------------

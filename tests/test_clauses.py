@@ -35,11 +35,3 @@ def test_the_scan_finds_citations():
     found = {cid for _, cid in cited_ids()}
     assert {"play.follow-suit", "trick.earliest-identical", "contest.insufficient-win"} <= found
 
-
-def test_the_readme_vocabulary_is_the_registrys():
-    from turub.clauses import VOCABULARY
-
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = readme.split("## Vocabulary", 1)[1].split("\n## ", 1)[0]
-    words = re.findall(r"^\| \*\*(\w+)\*\* \|", table, flags=re.M)
-    assert words == [word for word, *_ in VOCABULARY]
