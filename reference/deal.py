@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from operator import itemgetter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from operator import itemgetter
 from typing import Any, Final, NamedTuple
 
 from .cards import CARDS, PACK, Card, Suit, card_name, parse_card, parse_suit, sort_hand
@@ -31,7 +31,7 @@ from .errors import (CardFormatError, CardNotHeldError, MustFollowSuitError, Out
 from .options import Rules, rules_from_dict
 from .rules import (PACKET_SIZE, TRICKS_PER_DEAL, DealResult, TrickDecision, deal_result,
                     decide_trick)
-from .seats import Direction, Seat, next_seat, parse_seat, seats_from
+from .seats import PLAY_ORDER, Seat, next_seat, parse_seat
 
 __all__ = ["Phase", "Signal", "Trick", "SeatView", "Deal", "SIGNALS", "RECORD_FORMAT",
            "play_random_deal"]
@@ -42,8 +42,6 @@ SIGNALS: Final = {"knock": "strong", "click": "weak"}
 RECORD_FORMAT: Final = "turub-deal/1"
 _CARDS_BY_SUIT: Final = tuple(CARDS[9 * s:9 * s + 9] for s in Suit)
 _ROUND: Final = 4 * PACKET_SIZE  # the cards of one round of packets
-_ORDER: Final = {d: tuple(seats_from(s, d) for s in Seat) for d in Direction}
-_NEXT_SEAT: Final = {d: tuple(Seat((s + d) % 4) for s in range(4)) for d in (1, -1)}
 
 
 def _action_record(act: str, seat: Seat, what: Any) -> dict[str, str]:
@@ -127,7 +125,7 @@ class Deal:
 
     __slots__ = ("rules", "dealer", "caller", "pack", "cut", "_stock", "_dealt", "_held",
                  "_phase", "_trump", "_to_act", "_leader", "_trick", "_led",
-                 "_signal", "_tricks", "_won", "_result", "_closed_by", "_next", "_order")
+                 "_signal", "_tricks", "_won", "_result", "_closed_by", "_order")
 
     def __init__(self, pack: Sequence[Card], dealer: Seat = Seat.NORTH, rules: Rules = Rules(),
                  cut: int = 0) -> None:
@@ -176,8 +174,7 @@ class Deal:
         self._won = [0, 0]
         self._result: DealResult | None = None
         self._closed_by: Seat | None = None
-        self._next = _NEXT_SEAT[rules.direction.value]  # the seat after each seat
-        self._order = _ORDER[rules.direction]  # the order of play from each seat
+        self._order = PLAY_ORDER[rules.direction]  # the order of play from each seat
         self._deal_packets(1)
 
     @classmethod
@@ -239,7 +236,7 @@ class Deal:
 
     @property
     def current_trick(self) -> tuple[tuple[Seat, Card], ...]:
-        return tuple(zip(seats_from(self._leader, self.rules.direction), self._trick))
+        return tuple(zip(self._order[self._leader], self._trick))
 
     @property
     def tricks_won(self) -> tuple[int, int]:
@@ -282,7 +279,7 @@ class Deal:
     def view(self, seat: Seat) -> SeatView:
         """What ``seat`` may see now.  The caller's view at the call holds three cards."""
         return SeatView(
-            seat=Seat(seat), phase=self._phase, dealer=self.dealer, caller=self.caller,
+            seat=_seat(seat, "table.partnerships"), phase=self._phase, dealer=self.dealer, caller=self.caller,
             trump=self._trump, hand=self.hand(seat),
             hand_sizes=tuple(sum(sum(s.values()) for s in h) for h in self._held),  # type: ignore[arg-type]
             to_act=self._to_act, current_trick=self.current_trick, signal=self._signal,
@@ -348,7 +345,7 @@ class Deal:
             self._led = card.suit
         actor = self._to_act
         if len(trick) < 4:
-            self._to_act = self._next[actor]
+            self._to_act = self._order[actor][1]
             return None
         return self._complete_trick()
 

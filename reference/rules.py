@@ -20,7 +20,7 @@ from .cards import Card, Suit
 from .clauses import cite
 from .errors import FirstDealerError, ResultError
 from .options import Rules
-from .seats import Direction, Seat, Side, next_seat, seats_from
+from .seats import PLAY_ORDER, Direction, Seat, Side, next_seat
 
 __all__ = [
     "TRICKS_PER_DEAL", "legal_plays", "is_legal_play", "trick_winner", "decide_trick",
@@ -30,7 +30,6 @@ __all__ = [
 
 #: Tricks in a complete deal: 144 cards, four to a trick (``play.all-tricks``).
 TRICKS_PER_DEAL = 36
-_ORDER = {d: {s: seats_from(s, d) for s in Seat} for d in Direction}
 #: Cards in a packet (``deal.packets``).
 PACKET_SIZE = 3
 
@@ -118,7 +117,7 @@ def decide_trick(cards: Sequence[Card], trump: Suit, leader: Seat,
     card = cards[position]
     # Cards are interned, so equal means identical: a twin in the trick brings in the tie rule.
     clauses = _TRICK_CLAUSES[card.suit is trump][cards.count(card) > 1]
-    return TrickDecision(position, _ORDER[direction][leader][position], card, clauses)
+    return TrickDecision(position, PLAY_ORDER[direction][leader][position], card, clauses)
 
 
 #: The clauses behind a trick's decision, by (won by a trump?, the winner has a twin?).

@@ -13,7 +13,8 @@ from typing import Final
 
 from .errors import RulesOptionError
 
-__all__ = ["Seat", "Side", "Direction", "SEATS", "SIDES", "next_seat", "seats_from", "parse_seat"]
+__all__ = ["Seat", "Side", "Direction", "SEATS", "SIDES", "next_seat", "seats_from", "parse_seat",
+           "PLAY_ORDER"]
 
 
 class Seat(IntEnum):
@@ -84,21 +85,22 @@ class Direction(Enum):
 SEATS: Final = tuple(Seat)
 SIDES: Final = tuple(Side)
 _SEAT_BY_TEXT: Final = {s.name: s for s in Seat} | {s.letter: s for s in Seat}
-_NEXT: Final = {d: tuple(Seat((s + d.value) % 4) for s in Seat) for d in Direction}
 
 
 def next_seat(seat: Seat, direction: Direction) -> Seat:
     """The seat after ``seat`` in the direction of play: its 'left' (``table.left-of-dealer``)."""
-    return _NEXT[direction][seat]
+    return PLAY_ORDER[direction][seat][1]
 
 
 def seats_from(first: Seat, direction: Direction) -> tuple[Seat, Seat, Seat, Seat]:
     """The four seats in the order of play, starting with ``first``."""
-    return _ORDER[direction][first]
+    return PLAY_ORDER[direction][first]
 
 
-_ORDER: Final = {d: [tuple(Seat((first + d.value * i) % 4) for i in range(4)) for first in range(4)]
-                 for d in Direction}
+#: For each direction, the order of play starting from each seat (indexed by seat): the
+#: table behind :func:`seats_from` and :func:`next_seat`, computed once.
+PLAY_ORDER: Final = {d: tuple(tuple(Seat((first + d.value * i) % 4) for i in range(4))
+                              for first in range(4)) for d in Direction}
 
 
 def parse_seat(text: str) -> Seat:

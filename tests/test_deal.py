@@ -303,3 +303,10 @@ def test_a_view_shows_only_the_seats_own_hand():
 def test_the_same_seed_gives_the_same_deal():
     assert Deal.from_seed(99).state() == Deal.from_seed(99).state()
     assert Deal.from_seed(99).pack != Deal.from_seed(100).pack
+
+
+def test_a_view_for_a_seat_that_does_not_exist_is_refused():
+    deal = called()
+    with pytest.raises(RuleError) as e:
+        deal.view(7)
+    assert e.value.clause == "table.partnerships"
