@@ -132,18 +132,10 @@ def test_twelve_deals_decide_the_contest_as_the_rule_is_written():
 
 # --- the checks catch broken rules -----------------------------------------------------------
 
-def _winner_with(beats):
-    """A trick-winner kernel built on another "beats" rule."""
-    def winner(cards, trump, logic=PY):
-        suit, rank = cards[0]
-        position = 0
-        for i in range(1, len(cards)):
-            take = beats(cards[i], (suit, rank), trump, logic)
-            suit = logic.ite(take, cards[i][0], suit)
-            rank = logic.ite(take, cards[i][1], rank)
-            position = logic.ite(take, i, position)
-        return position
-    return winner
+def _winner_with(beats, monkeypatch):
+    """The engine's own trick-winner kernel, run on another "beats" rule."""
+    monkeypatch.setattr(kernels, "beats", beats)
+    return kernels.trick_winner
 
 
 def _later_twin_takes(challenger, holder, trump, logic=PY):
@@ -159,8 +151,8 @@ def _any_trump_takes(challenger, holder, trump, logic=PY):
 
 
 @verifies("trick.earliest-identical")
-def test_a_rule_letting_the_second_ace_win_is_refuted():
-    wrong = _winner_with(_later_twin_takes)
+def test_a_rule_letting_the_second_ace_win_is_refuted(monkeypatch):
+    wrong = _winner_with(_later_twin_takes, monkeypatch)
     for verdict in (proofs.prove_beats_is_a_strict_order(_later_twin_takes),
                     proofs.prove_trick_winner_is_the_rule(wrong),
                     proofs.prove_first_copy_wins(wrong),
@@ -173,8 +165,8 @@ def test_a_rule_letting_the_second_ace_win_is_refuted():
 
 
 @verifies("trick.highest-trump")
-def test_a_rule_letting_a_low_trump_beat_a_high_one_is_refuted():
-    verdict = proofs.prove_trick_winner_is_the_rule(_winner_with(_any_trump_takes))
+def test_a_rule_letting_a_low_trump_beat_a_high_one_is_refuted(monkeypatch):
+    verdict = proofs.prove_trick_winner_is_the_rule(_winner_with(_any_trump_takes, monkeypatch))
     assert verdict.status == "counterexample"
     assert "trump" in verdict.detail and "the rule picks position" in verdict.detail
 
