@@ -72,9 +72,9 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     w = out.write
     w(f"Deal of seed {args.seed} ({rules.direction}); dealer {deal.dealer}, cut {deal.cut}.\n")
     w(f"{caller} saw {' '.join(map(str, seen))} and named {trump.symbol} trump.\n\n")
-    start = Deal.replay({**deal.to_record(), "actions": deal.to_record()["actions"][:1]})
-    for seat in Seat:
-        w(f"  {str(seat):<6} {_hand_text(start.hand(seat))}\n")
+    for seat in Seat:  # the hands as dealt: every card is played once
+        dealt = [c for t in deal.tricks for s, c in zip(t.seats, t.cards) if s is seat]
+        w(f"  {str(seat):<6} {_hand_text(dealt)}\n")
     w("\n")
     for n, trick in enumerate(deal.tricks, 1):
         plays = "  ".join(f"{s.letter} {str(c):>3}" for s, c in zip(trick.seats, trick.cards))
