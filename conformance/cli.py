@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import time
 from collections import defaultdict
@@ -30,24 +29,14 @@ from .cases import OPTION_SETS, ask_args, build_vectors, rules_name
 from .kit import CheckOptions, run_check, vector_cases
 from .report import (XfailError, as_json, diff_reports, finish, load_xfail, render_diff,
                      render_junit, render_text, xfail_document)
+from .resources import sample_command, schema_text
 from .vectors import VECTOR_DIR, render_vectors, write_vectors
 
-__all__ = ["add_commands", "sample_command", "SAMPLE"]
-
-#: The bundled JavaScript implementation.
-SAMPLE = Path(__file__).resolve().parent.parent / "examples" / "turub-sample.js"
+__all__ = ["add_commands", "sample_command"]
 
 
 class _Usage(Exception):
     pass
-
-
-def sample_command() -> list[str] | None:
-    """``node examples/turub-sample.js`` when Node.js and the sample are here, else None."""
-    node = shutil.which("node")
-    if node and SAMPLE.exists():
-        return [node, str(SAMPLE)]
-    return None
 
 
 def _rules(items: list[str]) -> Rules:
@@ -113,7 +102,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     if args.sample:
         command = sample_command() or []
         if not command:
-            note = "Node.js or the sample is missing: checking the bundled reference instead"
+            note = "Node.js is not installed: checking the bundled reference instead"
     describe: dict = {}
     if command:
         from .protocol import ProtocolTarget
@@ -315,10 +304,23 @@ def _add_variants(sub: argparse._SubParsersAction) -> None:
     d.set_defaults(run=cmd_variants)
 
 
+def _add_schema(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("schema", help="print the protocol's JSON Schema (draft 2020-12)",
+                       description="Print the JSON Schema of the kit's protocol: every message "
+                                   "a program under test receives and sends.")
+    p.set_defaults(run=cmd_schema)
+
+
+def cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
+    out.write(schema_text())
+    return 0
+
+
 def add_commands(sub: argparse._SubParsersAction) -> None:
     _add_check(sub)
     _add_vectors(sub)
     _add_variants(sub)
+    _add_schema(sub)
 
 
 _cli.register(add_commands)

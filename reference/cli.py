@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
 
+from . import __version__
 from .cards import Suit, parse_cards, parse_suit, sort_hand
 from .clauses import clause
 from .contest import Contest
@@ -176,6 +177,7 @@ class _UsageError(Exception):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="turub", description="Arba'a Turub, the executable specification.")
+    parser.add_argument("--version", action="version", version=f"turub {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 

@@ -1,0 +1,1 @@
+../../examples/turub-sample.js
