@@ -1,113 +1,148 @@
 """The published protocol schema (spec/protocol.schema.json) describes what is really sent.
 
-Every request the kit makes from the vectors, every answer the reference gives, and the
-JavaScript sample's handshake and answers are validated against it with a small validator
-of the keywords the schema uses (no third-party package needed)."""
+Validated with ``jsonschema`` (draft 2020-12): every committed vector (its request and its
+expected answer), every request the kit makes in a whole run (vectors, generated cases,
+differential play, property suites) and the reference's answer to it, and every line that
+crosses the pipe to and from the JavaScript sample (the handshake and ``bye`` included).
+The schema the tests read is the one the installed kit ships (``turub schema``)."""
 
 from __future__ import annotations
 
+import io
 import json
-import re
-import shutil
-import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 
-from turub.conformance.cases import OPTION_SETS, answer, ask_args
-from turub.conformance.kit import vector_cases
+from turub.cli import main
+from turub.options import rules_from_dict
+from turub.conformance.adapter import ReferenceImplementation
+from turub.conformance.cases import OPTION_SETS, ask_args
+from turub.conformance.kit import CheckOptions, run_check
+from turub.conformance.protocol import ProtocolTarget
+from turub.conformance.resources import sample_command, schema, schema_text
+from turub.conformance.targets import PythonTarget
+from turub.conformance.vectors import VECTOR_DIR, load_vectors, vector_sets
 
 ROOT = Path(__file__).resolve().parent.parent
-SCHEMA = json.loads((ROOT / "spec" / "protocol.schema.json").read_text(encoding="utf-8"))
+SCHEMA = schema()
+MESSAGE = Draft202012Validator(SCHEMA)
 
 
-def errors(value, schema, path="$"):
-    """Why ``value`` does not match ``schema`` (empty when it does)."""
-    if "$ref" in schema:
-        name = schema["$ref"].split("/")[-1]
-        return errors(value, SCHEMA["$defs"][name], path)
-    out = []
-    types = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
-    t = schema.get("type")
-    if t == "integer":
-        if not isinstance(value, int) or isinstance(value, bool):
-            return [f"{path}: not an integer"]
-    elif t is not None and not isinstance(value, types[t]):
-        return [f"{path}: not {t}"]
-    if "const" in schema and value != schema["const"]:
-        out.append(f"{path}: not {schema['const']!r}")
-    if "enum" in schema and value not in schema["enum"]:
-        out.append(f"{path}: {value!r} not in {schema['enum']}")
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if "minimum" in schema and value < schema["minimum"]:
-            out.append(f"{path}: below minimum")
-        if "maximum" in schema and value > schema["maximum"]:
-            out.append(f"{path}: above maximum")
-    if isinstance(value, str) and "pattern" in schema and not re.search(schema["pattern"], value):
-        out.append(f"{path}: {value!r} does not match {schema['pattern']}")
-    if isinstance(value, dict):
-        for k in schema.get("required", []):
-            if k not in value:
-                out.append(f"{path}: lacks {k}")
-        props = schema.get("properties", {})
-        for k, v in value.items():
-            if k in props:
-                out += errors(v, props[k], f"{path}.{k}")
-            elif schema.get("additionalProperties") is False:
-                out.append(f"{path}: unexpected {k}")
-            elif isinstance(schema.get("additionalProperties"), dict):
-                out += errors(v, schema["additionalProperties"], f"{path}.{k}")
-    if isinstance(value, list):
-        if len(value) < schema.get("minItems", 0) or len(value) > schema.get("maxItems", 10**9):
-            out.append(f"{path}: {len(value)} items")
-        prefix = schema.get("prefixItems", [])
-        for i, v in enumerate(value):
-            if i < len(prefix):
-                out += errors(v, prefix[i], f"{path}[{i}]")
-            elif "items" in schema:
-                out += errors(v, schema["items"], f"{path}[{i}]")
-    if "oneOf" in schema:
-        matching = [s for s in schema["oneOf"] if not errors(value, s, path)]
-        if len(matching) != 1:
-            out.append(f"{path}: matches {len(matching)} of oneOf")
-    if "not" in schema and not errors(value, schema["not"], path):
-        out.append(f"{path}: matches 'not'")
-    return out
+def part(name: str) -> Draft202012Validator:
+    """A validator for one definition of the schema (``request``, ``result_deal``...)."""
+    return Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": f"#/$defs/{name}"})
 
 
-def test_the_validator_rejects_what_the_schema_forbids():
+def why_not(validator: Draft202012Validator, value) -> str | None:
+    """Why ``value`` does not fit (the most relevant error), or None when it does."""
+    error = best_match(validator.iter_errors(value))
+    return None if error is None else f"{error.json_path}: {error.message}"
+
+
+def test_the_schema_is_valid_draft_2020_12_and_the_one_published():
+    Draft202012Validator.check_schema(SCHEMA)
+    assert SCHEMA["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema_text() == (ROOT / "spec" / "protocol.schema.json").read_text(encoding="utf-8")
+
+
+def test_the_schema_rejects_what_the_protocol_forbids():
+    # The validation below would prove nothing if the schema accepted anything.
     good = {"id": 3, "op": "trick_winner", "args": {"cards": ["AC", "10♥"], "trump": "H"}}
-    assert errors(good, SCHEMA) == []
-    assert errors({**good, "args": {"cards": ["ZZ"], "trump": "H"}}, SCHEMA)
-    assert errors({"id": 3, "result": 1, "error": {"message": "x"}}, SCHEMA)
-    assert errors({"id": 3, "error": {}}, SCHEMA)
-    assert errors(5, SCHEMA["$defs"]["result_trick_winner"])
+    assert why_not(MESSAGE, good) is None
+    assert why_not(MESSAGE, {**good, "args": {"cards": ["ZZ"], "trump": "H"}})  # not a card
+    assert why_not(MESSAGE, {**good, "op": "shuffle"})  # no such operation
+    assert why_not(MESSAGE, {"id": 3, "result": 1, "error": {"message": "x"}})  # both
+    assert why_not(MESSAGE, {"id": 3, "error": {}})  # an error says what went wrong
+    assert why_not(part("result_trick_winner"), 5)  # a position 0..3
+    assert why_not(part("result_legal_plays"), ["AC", 7])
+
+
+@pytest.mark.parametrize("name", sorted(vector_sets()))
+def test_every_committed_vector_fits_the_schema(name):
+    rules = rules_from_dict(vector_sets()[name]["rules"])
+    cases = load_vectors(rules)
+    assert cases, f"no committed vectors for {name} in {VECTOR_DIR}"
+    for rid, case in enumerate(cases):
+        request = {"id": rid, "op": case["op"], "args": ask_args(case["op"], case["args"], rules)}
+        assert why_not(MESSAGE, request) is None, (case["id"], why_not(MESSAGE, request))
+        expected = case["expected"]
+        assert why_not(part(f"result_{case['op']}"), expected) is None, (
+            case["id"], why_not(part(f"result_{case['op']}"), expected))
+
+
+class Recording(PythonTarget):
+    """The reference, validating every request the kit makes of it and every answer."""
+
+    def __init__(self) -> None:
+        super().__init__(ReferenceImplementation())
+        self.asked: dict[str, int] = {}
+        self.problems: list[str] = []
+
+    def call(self, op: str, args: dict):
+        self.asked[op] = self.asked.get(op, 0) + 1
+        request = {"id": sum(self.asked.values()), "op": op, "args": args}
+        answer = super().call(op, args)
+        for what, problem in (("request", why_not(MESSAGE, request)),
+                              ("answer", answer.kind == "result"
+                               and why_not(part(f"result_{op}"), answer.value))):
+            if problem and len(self.problems) < 5:
+                self.problems.append(f"{what} {json.dumps(request)[:200]}: {problem}")
+        return answer
 
 
 @pytest.mark.parametrize("rules", ["standard", "counterclockwise"])
-def test_every_request_and_reference_answer_of_the_vectors_fits_the_schema(rules):
-    r = OPTION_SETS[rules]
-    for rid, case in enumerate(vector_cases(r)):
-        request = {"id": rid, "op": case["op"], "args": ask_args(case["op"], case["args"], r)}
-        assert errors(request, SCHEMA) == [], case["id"]
-        result = answer(case["op"], case["args"], r)
-        assert errors(result, {"$ref": f"#/$defs/result_{case['op']}"}) == [], case["id"]
-        assert errors({"id": rid, "result": result}, SCHEMA) == []
+def test_every_request_of_a_whole_run_fits_the_schema(rules):
+    target = Recording()
+    report = run_check(target, CheckOptions(rules=OPTION_SETS[rules], scale=0.3, examples=15,
+                                            properties=3, properties_budget=20))
+    assert target.problems == []
+    assert {c["kind"] for c in report["cases"]} == {"vector", "generated", "differential", "property"}
+    assert set(target.asked) == set(target.operations)  # every operation was asked
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
-def test_the_javascript_sample_speaks_the_schema():
-    cases = vector_cases(OPTION_SETS["standard"])[::7]
-    lines = [{"id": 0, "op": "hello", "args": {"protocol": 1}}]
-    lines += [{"id": i + 1, "op": c["op"], "args": ask_args(c["op"], c["args"], OPTION_SETS["standard"])}
-              for i, c in enumerate(cases)]
-    lines.append({"id": len(lines), "op": "bye", "args": {}})
-    text = "".join(json.dumps(x) + "\n" for x in lines)
-    done = subprocess.run([shutil.which("node"), str(ROOT / "examples" / "turub-sample.js")], input=text,
-                          capture_output=True, text=True, timeout=30)
-    answers = [json.loads(x) for x in done.stdout.splitlines()]
-    assert done.returncode == 0 and len(answers) == len(lines)
-    ops = {x["id"]: x["op"] for x in lines}
-    for a in answers:
-        assert errors(a, SCHEMA) == [], a
-        assert errors(a["result"], {"$ref": f"#/$defs/result_{ops[a['id']]}"}) == [], a
+_TEE = textwrap.dedent("""\
+    # Copies every line between the kit and the program into LOG, in order, tagged.
+    import subprocess, sys, threading
+    log = open(sys.argv[1], "w", encoding="utf-8")
+    lock = threading.Lock()
+    child = subprocess.Popen(sys.argv[2:], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    def back():
+        for line in child.stdout:
+            with lock:
+                log.write("< " + line.decode("utf-8")); log.flush()
+            sys.stdout.buffer.write(line); sys.stdout.flush()
+    t = threading.Thread(target=back); t.start()
+    for line in sys.stdin.buffer:
+        with lock:
+            log.write("> " + line.decode("utf-8")); log.flush()
+        child.stdin.write(line); child.stdin.flush()
+    child.stdin.close(); t.join(); sys.exit(child.wait())
+""")
+
+
+@pytest.mark.skipif(sample_command() is None, reason="Node.js is not installed")
+def test_every_line_to_and_from_the_javascript_sample_fits_the_schema(tmp_path):
+    tee, log = tmp_path / "tee.py", tmp_path / "wire.log"
+    tee.write_text(_TEE, encoding="utf-8")
+    target = ProtocolTarget([sys.executable, str(tee), str(log), *sample_command()], timeout=10)
+    report = run_check(target, CheckOptions(scale=0.2, examples=10, properties=2))
+    assert sum(c["kind"] == "vector" for c in report["cases"]) > 200
+    sent = [json.loads(x[2:]) for x in log.read_text(encoding="utf-8").splitlines() if x[:2] == "> "]
+    got = [json.loads(x[2:]) for x in log.read_text(encoding="utf-8").splitlines() if x[:2] == "< "]
+    assert sent[0]["op"] == "hello" and sent[-1]["op"] == "bye" and len(got) == len(sent)
+    ops = {m["id"]: m["op"] for m in sent}
+    for message in sent + got:
+        assert why_not(MESSAGE, message) is None, (message, why_not(MESSAGE, message))
+    for a in got:
+        assert why_not(part(f"result_{ops[a['id']]}"), a["result"]) is None, a
+
+
+def test_turub_schema_prints_the_schema():
+    out = io.StringIO()
+    assert main(["schema"], out) == 0
+    assert json.loads(out.getvalue()) == SCHEMA
