@@ -7,18 +7,24 @@ Two kinds of check, both returning a :class:`Verdict`:
   the engine;
 * **z3 proofs** run the same kernel on symbolic terms and ask the solver for a case where it
   breaks a declarative statement of the rule: ``unsat`` is a proof, ``sat`` gives a
-  counterexample (printed as cards, seats and deal results), ``unknown`` (the solver gave
-  up or timed out) is a failure.
+  counterexample (printed as cards, seats and deal results), ``unknown`` (the solver
+  reached its resource limit, or gave up) is neither: it is reported as unknown, with the
+  limit, never as proved and never as a broken rule.
+
+The solver's budget is a resource limit (z3's ``rlimit``: a count of its basic steps), not
+a wall-clock timeout, so a proof's outcome does not depend on the machine or its load: the
+same z3 on the same question always stops at the same point.
 
 Each check takes the function it checks as a keyword argument, so a test can hand it a
 broken rule and watch it fail.  Run all of them with ``python -m turub.properties.proofs``
-(add ``--deep`` to enumerate all 36⁴ tricks for each trump as well).
+(add ``--deep`` to enumerate all 36⁴ tricks for each trump as well); it exits 0 when every
+check is proved, 1 when one found a counterexample, 3 when some are only unknown.
 """
 
 from __future__ import annotations
 
+import argparse
 import itertools
-import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -40,24 +46,30 @@ from turub.rules import next_dealer as engine_next_dealer
 from turub.rules import trick_winner as engine_trick_winner
 from turub.seats import Direction, Seat, Side
 
-__all__ = ["Verdict", "Z3", "TIMEOUT_MS", "CHECKS", "DEEP_CHECKS", "run_all", "main"]
+__all__ = ["Verdict", "Z3", "RLIMIT", "CHECKS", "DEEP_CHECKS", "run_all", "main"]
 
 #: The kernels' connectives on z3 terms.
 Z3: Final = Logic(z3.If, z3.And, z3.Or, z3.Not)
-#: The solver's budget per proof; running out of it is a failure, never a pass.
-TIMEOUT_MS: Final = 5_000
+#: The solver's resource limit per proof (z3 ``rlimit``, counted from the start of each
+#: check).  The costliest proof, the contest over 12 deals, uses 15 to 18 million with
+#: z3-solver 4.15 and 5.4 (a little more or less depending on what the process solved
+#: before; ``python -m turub.properties.proofs`` prints each proof's count); the others
+#: under half a million.  Reaching the limit gives ``unknown``.
+RLIMIT: Final = 200_000_000
 #: Deals unrolled in the bounded check of the contest.
 CONTEST_DEALS: Final = 12
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """The outcome of one check: ``proved``, ``counterexample`` or ``unknown``."""
+    """The outcome of one check: ``proved``, ``counterexample`` or ``unknown``;
+    ``resources``, the z3 ``rlimit`` steps a proof used (0 for an enumeration)."""
 
     name: str
     status: str
     seconds: float
     detail: str
+    resources: int = 0
 
     @property
     def proved(self) -> bool:
@@ -107,13 +119,15 @@ def _refute(name: str, domain: Iterable[z3.BoolRef], claim: z3.BoolRef,
     """Prove ``claim`` over ``domain`` by asking z3 for a case that breaks it."""
     start = time.perf_counter()
     solver = z3.Solver()
-    solver.set(timeout=TIMEOUT_MS)
+    solver.set("rlimit", RLIMIT)
     solver.add(*domain)
     solver.add(z3.Not(claim))
+    before = _resource_count(solver)
     answer = solver.check()
     seconds = time.perf_counter() - start
+    used = _resource_count(solver) - before
     if answer == z3.unsat:
-        return Verdict(name, "proved", seconds, "no counterexample exists")
+        return Verdict(name, "proved", seconds, "no counterexample exists", used)
     if answer == z3.sat:
         model = solver.model()
 
@@ -121,8 +135,17 @@ def _refute(name: str, domain: Iterable[z3.BoolRef], claim: z3.BoolRef,
             v = model.eval(term, model_completion=True)
             return z3.is_true(v) if z3.is_bool(v) else v.as_long()
 
-        return Verdict(name, "counterexample", seconds, explain(value))
-    return Verdict(name, "unknown", seconds, f"z3 gave up: {solver.reason_unknown()}")
+        return Verdict(name, "counterexample", seconds, explain(value), used)
+    return Verdict(name, "unknown", seconds,
+                   f"z3 stopped at {used:,} of its resource limit {RLIMIT:,} ({solver.reason_unknown()}): "
+                   "neither proved nor refuted", used)
+
+
+def _resource_count(solver: z3.Solver) -> int:
+    """z3's resource counter (``rlimit`` steps), which runs on across solvers; the limit
+    counts from the start of each check."""
+    stats = solver.statistics()
+    return int(stats.get_key_value("rlimit count")) if "rlimit count" in stats.keys() else 0
 
 
 def _pick(values: Sequence[Any], index: Any) -> Any:
@@ -191,6 +214,7 @@ def prove_trick_winner_is_the_rule(winner: Callable = kernels.trick_winner,
     """The kernel's winner is the card the declarative rule picks, and the rule picks
     exactly one, for every trick of 2, 3 or 4 cards with any duplicates and any trump."""
     start = time.perf_counter()
+    used = 0
     for n in sizes:
         t = _Trick(n)
         w = winner(t.cards, t.trump, Z3)
@@ -209,8 +233,9 @@ def prove_trick_winner_is_the_rule(winner: Callable = kernels.trick_winner,
         verdict = _refute("trick winner is the rule", t.domain(), claim, explain)
         if not verdict.proved:
             return verdict
+        used = max(used, verdict.resources)
     return Verdict("trick winner is the rule", "proved", time.perf_counter() - start,
-                   f"tricks of {', '.join(map(str, sizes))} cards, duplicates allowed")
+                   f"tricks of {', '.join(map(str, sizes))} cards, duplicates allowed", used)
 
 
 _PERMUTATIONS: Final = [(0, *p) for p in itertools.permutations((1, 2, 3))]
@@ -701,15 +726,29 @@ def run_all(deep: bool = False) -> list[Verdict]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+    """Run the checks; exit 0 all proved, 1 a counterexample, 3 some only unknown."""
+    parser = argparse.ArgumentParser(
+        prog="python -m turub.properties.proofs",
+        description="The z3 proofs and exhaustive enumerations of the rules.  Exit status: 0 "
+                    "every check proved, 1 a counterexample found, 3 some checks unknown "
+                    "(z3 reached its resource limit), 2 usage error.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--deep", action="store_true",
+                        help="also enumerate all 36⁴ real tricks for each trump")
+    args = parser.parse_args(argv)
     start = time.perf_counter()
-    verdicts = run_all(deep="--deep" in args)
+    verdicts = run_all(deep=args.deep)
     for v in verdicts:
-        print(f"{v.status:>14}  {v.seconds:6.2f} s  {v.name}: {v.detail}")
-    failed = [v for v in verdicts if not v.proved]
-    print(f"{len(verdicts) - len(failed)} proved, {len(failed)} failed, "
+        used = f"  rlimit {v.resources:>11,}" if v.resources else " " * 19
+        print(f"{v.status:>14}  {v.seconds:6.2f} s{used}  {v.name}: {v.detail}")
+    counts = {status: sum(v.status == status for v in verdicts)
+              for status in ("proved", "counterexample", "unknown")}
+    print(f"{counts['proved']} proved, {counts['counterexample']} refuted by a counterexample, "
+          f"{counts['unknown']} unknown (resource limit {RLIMIT:,}), "
           f"{time.perf_counter() - start:.1f} s in all")
-    return 1 if failed else 0
+    if counts["counterexample"]:
+        return 1
+    return 3 if counts["unknown"] else 0
 
 
 if __name__ == "__main__":

@@ -18,7 +18,8 @@ from turub.rules import trick_winner
 
 
 def _assert_proved(verdict: proofs.Verdict) -> None:
-    assert verdict.proved, str(verdict)
+    assert verdict.status != "counterexample", f"the rule is broken: {verdict}"
+    assert verdict.proved, f"neither proved nor refuted: {verdict}"
 
 
 # --- the kernels are the engine's rules: exhaustive enumeration ------------------------------
@@ -229,13 +230,29 @@ def test_a_contest_won_by_equalling_the_mark_is_refuted():
     assert proofs.prove_contest_unrolled(wrong, deals=4).status == "counterexample"
 
 
-def test_a_solver_that_gives_up_is_a_failure_not_a_pass(monkeypatch):
-    # x³ + y³ = z³ in positive integers: z3 cannot settle it within a millisecond
-    monkeypatch.setattr(proofs, "TIMEOUT_MS", 1)
+def _fermat() -> proofs.Verdict:
+    # x³ + y³ = z³ in positive integers: z3 cannot settle it in 10,000 steps
     x, y, z = z3.Ints("x y z")
-    verdict = proofs._refute("Fermat, n = 3", [x > 0, y > 0, z > 0],
-                             x * x * x + y * y * y != z * z * z, lambda value: "")
+    return proofs._refute("Fermat, n = 3", [x > 0, y > 0, z > 0],
+                          x * x * x + y * y * y != z * z * z, lambda value: "")
+
+
+def test_a_solver_out_of_resources_is_unknown_never_proved_nor_refuted(monkeypatch):
+    monkeypatch.setattr(proofs, "RLIMIT", 10_000)
+    verdict = _fermat()
     assert verdict.status == "unknown" and not verdict.proved
+    assert "resource limit 10,000" in verdict.detail and verdict.resources >= 10_000
+
+
+def test_the_proofs_command_tells_unknown_from_refuted(monkeypatch, capsys):
+    monkeypatch.setattr(proofs, "RLIMIT", 10_000)
+    monkeypatch.setattr(proofs, "CHECKS", (proofs.prove_deal_outcome_is_the_rule, _fermat))
+    assert proofs.main([]) == 3
+    assert "1 proved, 0 refuted by a counterexample, 1 unknown" in capsys.readouterr().out
+    wrong = _winner_with(_any_trump_takes, monkeypatch)
+    monkeypatch.setattr(proofs, "CHECKS", (_fermat, lambda: proofs.prove_trick_winner_is_the_rule(wrong)))
+    assert proofs.main([]) == 1
+    assert "0 proved, 1 refuted by a counterexample, 1 unknown" in capsys.readouterr().out
 
 
 @verifies("trick.earliest-identical", "contest.second-win-beats-mark")
