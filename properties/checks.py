@@ -23,6 +23,7 @@ your own::
 from __future__ import annotations
 
 import random
+import unittest
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -421,12 +422,15 @@ def check_referee_mirror(impl, pack: list[str], dealer: str, cut: int, rules: di
 
 
 def requires(impl, *operations: str) -> None:
-    """Skip the current test unless ``impl`` supports ``operations`` (see ``supports()``)."""
+    """Skip the current test unless ``impl`` supports ``operations`` (see ``supports()``).
+
+    It raises :class:`unittest.SkipTest`, which pytest reports as a skip, Hypothesis lets
+    through at once (no shrinking), and the conformance kit reports as unsupported; so
+    running a property needs no test runner."""
     supported = set(impl.supports()) if hasattr(impl, "supports") else set(operations)
     missing = [op for op in operations if op not in supported]
     if missing:
-        import pytest
-        pytest.skip(f"{getattr(impl, 'name', impl)} does not support {', '.join(missing)}")
+        raise unittest.SkipTest(f"{getattr(impl, 'name', impl)} does not support {', '.join(missing)}")
 
 
 # --- running a property search against another implementation --------------------------------------
@@ -454,22 +458,13 @@ def interface_properties() -> dict[str, Callable[..., None]]:
 
 
 def search(test: Callable[..., None], impl, **overrides: Any) -> None:
-    """Run the ``@given`` property ``test`` (one of ``turub.properties.test_*``) with its
-    strategies and worked examples against ``impl``; a counterexample raises.
+    """Run the property ``test`` (one of ``turub.properties.test_*``) with its strategies
+    and worked examples against ``impl``; a counterexample raises.
 
     ``overrides`` are Hypothesis settings for this run only (``max_examples=1000``,
-    ``derandomize=True``, ``phases=...``).
+    ``derandomize=True``, ``phases=...``): the property is built again with them
+    (:mod:`turub.properties.factory`); a property without strategies just runs.
     """
-    from hypothesis import settings
-
-    # Hypothesis reads a @given test's settings from this attribute when it runs; swapping
-    # it for the one call leaves the test as it was for pytest.
-    swap = bool(overrides) and getattr(test, "is_hypothesis_test", False)
-    previous = getattr(test, "_hypothesis_internal_use_settings", None)
-    if swap:
-        test._hypothesis_internal_use_settings = settings(previous, **overrides)  # type: ignore[attr-defined]
-    try:
-        test(impl=impl)
-    finally:
-        if swap:
-            test._hypothesis_internal_use_settings = previous  # type: ignore[attr-defined]
+    build = getattr(test, "build", None)
+    run = build(**overrides) if overrides and build is not None else test
+    run(impl=impl)

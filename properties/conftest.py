@@ -1,11 +1,8 @@
 """Settings for the property suites: Hypothesis profiles and the implementation under test.
 
-Profiles (select with the ``HYPOTHESIS_PROFILE`` environment variable, no code edits):
-
-* ``dev``: the default outside CI, a quick run while working;
-* ``ci``: Hypothesis's own profile, which it loads by itself when ``CI`` is set
-  (derandomized, no deadline, no example database, failures print a reproduce blob);
-* ``deep``: tens of thousands of examples per property, for a long run.
+Profiles (``turub.properties.profiles``; select with the ``HYPOTHESIS_PROFILE`` environment
+variable, no code edits): ``dev`` by default, ``ci`` when ``CI`` is set, ``deep`` for tens of
+thousands of examples per property.
 
 The implementation under test is the ``impl`` fixture: the reference engine unless
 ``--impl module:Object`` names another (an object, a class or a factory with the methods
@@ -17,23 +14,13 @@ of ``turub.conformance.adapter.Implementation``)::
 from __future__ import annotations
 
 import importlib
-import os
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import settings
 
-settings.register_profile(
-    "dev", max_examples=50, deadline=None, print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile(
-    "deep", max_examples=20_000, deadline=None, print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+from turub.properties import profiles
 
-if os.environ.get("HYPOTHESIS_PROFILE"):
-    settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
-elif not os.environ.get("CI"):
-    settings.load_profile("dev")
-# With CI set and no profile named, Hypothesis has already loaded its "ci" profile.
+profiles.load()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

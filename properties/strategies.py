@@ -342,6 +342,5 @@ def first_dealer_draws(draw) -> list[dict[str, str]]:
 def scaled(fraction: float, **overrides: Any) -> settings:
     """Settings with ``fraction`` of the current profile's examples (at least 5), for the
     costlier properties: ``deep`` still runs many, the fast profiles stay fast."""
-    base = settings.default
-    assert base is not None
+    base = settings()  # the profile loaded now
     return settings(base, max_examples=max(5, int(base.max_examples * fraction)), **overrides)

@@ -4,7 +4,6 @@ packet, 36 cards each; the dealer's check; the draw for the first dealer.
 The deal and the call are checked through the interface (``impl``) and, for what only the
 engine shows (each seat's view while the deal is paused), on the reference engine."""
 
-from hypothesis import example, given
 from hypothesis import strategies as st
 
 from turub import Deal, Phase, Seat, parse_card
@@ -14,6 +13,7 @@ from turub.properties import strategies as S
 from turub.properties.checks import (check_deal, check_first_dealer,
                                      check_first_dealer_ignores_suits, check_packets, requires,
                                      check_trump_call_sees_first_packet)
+from turub.properties.factory import property_test, worked
 from turub.properties.tags import verifies
 
 _SEAT = {s.letter: s for s in Seat}
@@ -21,10 +21,11 @@ _SEAT = {s.letter: s for s in Seat}
 
 @verifies("deal.cut", "deal.packets", "deal.full-hands", "trump.caller", "table.left-of-dealer",
           "table.direction", "pack.composition")
-@S.scaled(0.5)
-@given(pack_seed=S.pack_seeds, dealer=S.seats, cut=S.cuts, rules=S.rules_dicts())
-@example(0, "N", 0, {})
-@example(0, "N", 143, {"direction": "counterclockwise"})
+@property_test(pack_seed=S.pack_seeds, dealer=S.seats, cut=S.cuts, rules=S.rules_dicts(),
+               scale=0.5, examples=[
+    worked(0, "N", 0, {}),
+    worked(0, "N", 143, {"direction": "counterclockwise"}),
+])
 def test_each_seat_gets_its_packets_of_three_and_every_card_lands_once(impl, pack_seed, dealer, cut, rules):
     requires(impl, "deal")
     pack = S.pack_from_seed(pack_seed)
@@ -32,9 +33,10 @@ def test_each_seat_gets_its_packets_of_three_and_every_card_lands_once(impl, pac
 
 
 @verifies("trump.three-cards", "deal.pause-for-trump", "deal.cut", "trump.caller")
-@S.scaled(0.5)
-@given(pack_seed=S.pack_seeds, dealer=S.seats, cut=S.cuts, rules=S.rules_dicts())
-@example(0, "W", 5, {"direction": "counterclockwise"})
+@property_test(pack_seed=S.pack_seeds, dealer=S.seats, cut=S.cuts, rules=S.rules_dicts(),
+               scale=0.5, examples=[
+    worked(0, "W", 5, {"direction": "counterclockwise"}),
+])
 def test_the_caller_names_trump_on_the_first_packet_after_the_cut(impl, pack_seed, dealer, cut, rules):
     requires(impl, "deal")
     pack = S.pack_from_seed(pack_seed)
@@ -42,9 +44,10 @@ def test_the_caller_names_trump_on_the_first_packet_after_the_cut(impl, pack_see
 
 
 @verifies("trump.three-cards", "deal.pause-for-trump", "trump.caller")
-@S.scaled(0.5)
-@given(pack_seed=S.pack_seeds, dealer=S.seats, cut=S.cuts, rules=S.rules_dicts())
-@example(0, "N", 0, {})
+@property_test(pack_seed=S.pack_seeds, dealer=S.seats, cut=S.cuts, rules=S.rules_dicts(),
+               scale=0.5, examples=[
+    worked(0, "N", 0, {}),
+])
 def test_while_trump_is_called_only_the_caller_sees_cards_and_only_three(pack_seed, dealer, cut, rules):
     pack = S.pack_from_seed(pack_seed)
     # The reference engine: what each seat's view holds while dealing is paused.
@@ -66,30 +69,34 @@ def test_while_trump_is_called_only_the_caller_sees_cards_and_only_three(pack_se
 
 
 @verifies("deal.dealer-check", "deal.redeal")
-@given(case=S.packet_sequences())
-@example(case=([["E", 3], ["S", 3], ["W", 3], ["N", 3]], "N"))
-@example(case=([["E", 3], ["S", 3], ["W", 3], ["N", 3], ["E", 3], ["S", 3], ["W", 3], ["N", 2]], "N"))
-@example(case=([["E", 3], ["S", 3], ["W", 3], ["N", 2], ["E", 3], ["S", 3], ["W", 3], ["N", 3]], "N"))
-@example(case=([["W", 3], ["S", 3], ["E", 3]], "N"))  # no packet to the dealer at all
+@property_test(case=S.packet_sequences(), examples=[
+    worked(case=([["E", 3], ["S", 3], ["W", 3], ["N", 3]], "N")),
+    worked(case=([["E", 3], ["S", 3], ["W", 3], ["N", 3], ["E", 3], ["S", 3], ["W", 3], ["N", 2]], "N")),
+    worked(case=([["E", 3], ["S", 3], ["W", 3], ["N", 2], ["E", 3], ["S", 3], ["W", 3], ["N", 3]], "N")),
+    worked(case=([["W", 3], ["S", 3], ["E", 3]], "N")),  # no packet to the dealer at all
+])
 def test_the_deal_stands_only_if_the_dealers_last_packet_holds_three(impl, case):
     requires(impl, "check_packets")
     check_packets(impl, *case)
 
 
 @verifies("dealer.first-draw", "dealer.first-draw-ties", "pack.suits-equal")
-@given(rounds=S.first_dealer_draws())
-@example([{"N": "KS", "E": "AH", "S": "6C", "W": "AD"}, {"E": "7S", "W": "9S"}])
-@example([{"N": "AS", "E": "AH", "S": "AC", "W": "AD"}])  # still tied: draw again
-@example([{"N": "AS", "E": "AH", "S": "6C", "W": "AD"}, {"N": "7S", "E": "9S"}])  # wrong players
+@property_test(rounds=S.first_dealer_draws(), examples=[
+    worked([{"N": "KS", "E": "AH", "S": "6C", "W": "AD"}, {"E": "7S", "W": "9S"}]),
+    worked([{"N": "AS", "E": "AH", "S": "AC", "W": "AD"}]),  # still tied: draw again
+    worked([{"N": "AS", "E": "AH", "S": "6C", "W": "AD"}, {"N": "7S", "E": "9S"}]),  # wrong players
+])
 def test_the_highest_card_shown_deals_and_ties_draw_again(impl, rounds):
     requires(impl, "first_dealer")
     check_first_dealer(impl, rounds)
 
 
 @verifies("pack.suits-equal", "dealer.first-draw")
-@given(rounds=S.first_dealer_draws(), renaming=st.permutations("SHDC").map(lambda p: dict(zip("SHDC", p))))
-@example([{"N": "AS", "E": "AH", "S": "6C", "W": "7D"}, {"N": "KS", "E": "KH"}],
-         {"S": "H", "H": "S", "D": "D", "C": "C"})
+@property_test(rounds=S.first_dealer_draws(), renaming=st.permutations("SHDC").map(lambda p: dict(zip("SHDC", p))),
+               examples=[
+    worked([{"N": "AS", "E": "AH", "S": "6C", "W": "7D"}, {"N": "KS", "E": "KH"}],
+           {"S": "H", "H": "S", "D": "D", "C": "C"}),
+])
 def test_suits_never_decide_the_first_dealer(impl, rounds, renaming):
     requires(impl, "first_dealer")
     check_first_dealer_ignores_suits(impl, rounds, renaming)

@@ -1,36 +1,12 @@
-"""Every rule option, every value: the strategies reach each one, and under each
-combination a whole deal, the dealer rotation and the contest follow the rules."""
-
-import itertools
-
-import pytest
-from hypothesis import example, find, given, settings
+"""Every rule option through the interface: the presets are options it understands, and
+flipping one option changes the answer it governs.  (Every combination of options, and the
+strategies reaching every value: ``test_option_combinations``.)"""
 
 from turub.options import PRESETS
 from turub.properties import oracles as O
 from turub.properties import strategies as S
-from turub.properties.checks import (check_contest, check_deal, check_next_dealer, check_referee,
-                                     requires)
+from turub.properties.checks import check_next_dealer, requires
 from turub.properties.tags import verifies
-
-OPTION_VALUES = {
-    "direction": ("clockwise", "counterclockwise"),
-    "stake": ("contest", "per-deal"),
-    "opponent-dealer": ("next", "previous"),
-}
-EVERY_COMBINATION = [dict(zip(OPTION_VALUES, values))
-                     for values in itertools.product(*OPTION_VALUES.values())]
-_IDS = ["/".join(r.values()) for r in EVERY_COMBINATION]
-
-
-@verifies("table.direction", "stake.per-deal", "dealer.after-win")
-@pytest.mark.parametrize(("option", "value"),
-                         [(k, v) for k, vs in OPTION_VALUES.items() for v in vs])
-def test_the_strategies_reach_every_option_value(option, value):
-    quick = settings(database=None, max_examples=500, derandomize=True)
-    # rules_dicts() feeds every property that takes rules, the action streams included.
-    find(S.rules_dicts(), lambda d: d.get(option) == value, settings=quick)
-    find(S.full_rules_dicts(), lambda d: d[option] == value, settings=quick)
 
 
 @verifies("table.direction", "table.left-of-dealer", "stake.per-deal", "dealer.after-win")
@@ -40,24 +16,6 @@ def test_the_presets_are_rule_options_the_interface_understands(impl):
         for dealer in O.SEAT_LETTERS:
             for outcome in ("NS", "EW", "draw"):
                 check_next_dealer(impl, dealer, outcome, rules.to_dict())
-
-
-@verifies("table.direction", "stake.per-deal", "dealer.after-win", "dealer.after-loss",
-          "dealer.after-draw", "contest.second-win-beats-mark")
-@pytest.mark.parametrize("rules", EVERY_COMBINATION, ids=_IDS)
-@S.scaled(0.1)
-@given(case=S.action_streams(max_plays=144), results=S.contest_sequences())
-@example(case=S.DealCase(1, "S", 40, {}, play_seed=1),
-         results=[[20, 16, False], [19, 17, False], [22, 14, False]])
-def test_under_every_combination_of_options_deals_dealers_and_contests_follow_the_rules(
-        impl, rules, case, results):
-    requires(impl, "referee", "deal", "next_dealer", "contest")
-    pack, dealer, cut, _, actions = case
-    check_referee(impl, pack, dealer, cut, rules, actions)
-    check_deal(impl, pack, dealer, cut, rules)
-    for seat, outcome in itertools.product(O.SEAT_LETTERS, ("NS", "EW", "draw")):
-        check_next_dealer(impl, seat, outcome, rules)
-    check_contest(impl, results, rules)
 
 
 @verifies("table.direction", "stake.per-deal", "dealer.after-win")
