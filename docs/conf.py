@@ -38,7 +38,9 @@ myst_heading_anchors = 3
 
 html_theme = "alabaster"
 html_static_path = ["_static"]
-html_css_files = ["turub.css"]
+# Written as Sphinx normalises it: the raw form would differ from the pickled one and make
+# every incremental build report a changed configuration.
+html_css_files = [("turub.css", {"priority": 800})]
 html_title = "Arba'a Turub: the specification"
 html_theme_options = {"description": "The rules of the 144-card game, stated, sourced, coded and checked.",
                       "sidebar_width": "230px", "page_width": "1100px"}

@@ -201,6 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     _rules_arg(p)
     p.set_defaults(run=cmd_explain)
 
+    from .clause_cli import add_commands as _add_clause; _add_clause(sub)  # turub clause ID
     for add in _EXTENSIONS:
         add(sub)
     return parser

@@ -9,13 +9,14 @@ import pytest
 
 from turub.clauses import CLAUSES, SOURCES
 from turub.options import OPTIONS
+from turub.sources import find_folder
 from turub.properties.tags import verifies
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 import turub_trace  # noqa: E402
 
-SEEDS = ROOT.parent / "shared" / "seeds"
+SEEDS = find_folder()
 ITEM = re.compile(r"^(:{3,})\{spec-clause\}[ ]+(\S+)\n((?::[\w-]+:[^\n]*\n)*)(.*?)^\1$", re.M | re.S)
 
 
@@ -71,28 +72,13 @@ def test_the_sources_page_records_the_sha256_of_each_source():
         assert re.search(rf"\*\*{short}\*\* \| `{re.escape(filename)}` \| `[0-9a-f]{{64}}`", page)
 
 
-@pytest.mark.skipif(not SEEDS.is_dir(), reason="the source files are not beside the project")
-def test_the_recorded_hashes_are_those_of_the_source_files_and_cited_headings_exist():
+@pytest.mark.skipif(SEEDS is None, reason="the source files are not beside the project")
+def test_the_recorded_hashes_are_those_of_the_source_files():
+    # That every citation resolves to the words it cites: tests/test_sources.py.
     page = (ROOT / "spec" / "sources.md").read_text(encoding="utf-8")
     for short, filename in SOURCES.items():
         text = (SEEDS / filename).read_bytes()
         assert hashlib.sha256(text).hexdigest() in page, filename
-        lines = {line.strip() for line in text.decode("utf-8").splitlines()}
-        for clause in CLAUSES.values():
-            for c in clause.cites:
-                src, _, where = c.partition(" ")
-                if src != short:
-                    continue
-                if where.startswith("§"):
-                    assert where[1:] + " /" in lines, c   # the guides number sections "01 /"
-                elif where.startswith("FAQ"):
-                    key = where[4:]
-                    if key.isdigit():
-                        assert text.decode().count("?+") >= int(key), c
-                    else:
-                        assert any(line.startswith(key) for line in lines), c
-                else:
-                    assert where in lines, c
 
 
 @verifies("trick.earliest-identical", "trick.highest-trump")

@@ -23,6 +23,7 @@ disagree, an option that exists).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from docutils import nodes
@@ -69,6 +70,12 @@ class Trace:
         for check in self.checks:
             for cid in check.clauses:
                 self.checks_by_clause.setdefault(cid, []).append(check)
+        self.rests_on_back: dict[str, list[str]] = {}
+        for cid, targets in turub_trace.scan_rests_on().items():
+            for target in targets:
+                self.rests_on_back.setdefault(target, []).append(cid)
+        self.sources_folder = sources_folder(app)
+        self.mentions = mention_pattern(prefixes)
 
 
     def _add_pending(self, pending: dict) -> None:
@@ -172,26 +179,95 @@ def code_markdown(env, docname: str, item: CodeItem) -> str:
             f"```{{literalinclude}} {rel}\n:language: python\n{how}:lineno-match:\n```\n:::\n")
 
 
-def clause_extras(env, docname: str, cid: str) -> str:
-    """The generated part of a clause item, as MyST."""
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~$])")
+
+
+def _escape(text: str) -> str:
+    """Source text as literal MyST text (every markup character escaped)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def sources_markdown(env, cid: str) -> str:
+    """The clause's citations, each with the cited words when the sources are at hand."""
+    from turub import sources
+
     t = trace(env)
     clause = t.clauses[cid]
-    parts: list[str] = []
-    if clause.cites:
-        refs = " · ".join(f"{{ref}}`{c} <{citation_label(c)}>`" for c in clause.cites)
-        parts.append(f"**Sources:** {refs}")
-    else:
-        parts.append("**Sources:** none state it; the clause is our decision (see the note).")
+    if not clause.cites:
+        return "**Sources:** none state it; the clause is our decision (see the note)."
+    folder = t.sources_folder
+    lines: list[str] = []
+    for c in clause.cites:
+        link = f"{{ref}}`{c} <{citation_label(c)}>`"
+        if folder is None:
+            lines.append(f"- {link}")
+            continue
+        try:
+            words = sources.resolve(c, folder)
+        except sources.CitationError as e:
+            logger.warning("clause %s: %s", cid, e, type="turub", subtype="citation")
+            lines.append(f"- {link}")
+            continue
+        lines.append(f"- {link}: \u201c{_escape(words)}\u201d")
+    said = "What the sources say" if folder is not None else "Where the sources say it"
+    return (f"::::{{details}} {said} ({len(clause.cites)} "
+            f"citation{'s' if len(clause.cites) > 1 else ''})\n"
+            + "\n".join(lines) + "\n::::")
+
+
+def clause_extras(env, docname: str, cid: str) -> str:
+    """The generated part of a clause item, as MyST: the sources' words and the
+    traceability, both folded so that the clause's own text comes first."""
+    t = trace(env)
+    parts: list[str] = [sources_markdown(env, cid)]
+    resting = t.rests_on_back.get(cid, [])
+    if resting:
+        parts.append("**Advice resting on it:** " + ", ".join(f"{{ref}}`{r}`" for r in resting))
     code = t.code_by_clause.get(cid, [])
     checks = t.checks_by_clause.get(cid, [])
-    if code:
-        parts.append("**Implemented by:** " + ", ".join(
-            f"{{need}}`{i.need_id}`" for i in code))
-        parts.extend(code_markdown(env, docname, i) for i in code)
-    if checks:
-        parts.append(f"**Checked by** ({len(checks)}):\n\n" + "\n".join(
-            f"- {{need}}`{c.need_id}`" for c in checks))
+    if code or checks:
+        inner: list[str] = []
+        if code:
+            inner.append("**Implemented by:** " + ", ".join(f"{{need}}`{i.need_id}`" for i in code))
+            inner.extend(code_markdown(env, docname, i) for i in code)
+        if checks:
+            inner.append(f"**Checked by** ({len(checks)}):\n\n" + "\n".join(
+                f"- {{need}}`{c.need_id}`" for c in checks))
+        label = f"Code ({len(code)}) and checks ({len(checks)})"
+        parts.append(f"::::{{details}} {label}\n" + "\n\n".join(inner) + "\n::::")
     return "\n\n".join(parts)
+
+
+def link_mentions(text: str, pattern: re.Pattern[str], known, own: str) -> str:
+    """The clause's prose with every mention of another clause's ID made a link, outside
+    code blocks and roles that already link it."""
+    out: list[str] = []
+    fence = None
+    for line in text.split("\n"):
+        stripped = line.lstrip()
+        if fence is None and stripped.startswith(("```", "~~~")):
+            fence = stripped[:3]
+        elif fence is not None and stripped.startswith(fence):
+            fence = None
+            out.append(line)
+            continue
+        if fence is not None or stripped.startswith(">>>"):
+            out.append(line)
+            continue
+
+        def link(m: re.Match[str]) -> str:
+            cid = m.group(1) or m.group(2)
+            return f"{{ref}}`{cid}`" if cid in known and cid != own else m.group(0)
+
+        out.append(pattern.sub(link, line))
+    return "\n".join(out)
+
+
+def mention_pattern(prefixes) -> re.Pattern[str]:
+    """A clause ID in backquotes not part of a role (``{ref}`x```), or bare in prose."""
+    alternatives = "|".join(sorted(map(re.escape, prefixes)))
+    cid = r"(?:%s)\.[a-z0-9]+(?:-[a-z0-9]+)*" % alternatives
+    return re.compile(r"(?<![}\w])`(%s)`|(?<![\w.`<-])(%s)(?![\w(`>-])" % (cid, cid))
 
 
 class ClauseDirective(SphinxDirective):
@@ -242,6 +318,10 @@ class ClauseDirective(SphinxDirective):
             if rid not in t.clauses:
                 logger.warning("clause %s rests on %r, which is not a clause", cid, rid,
                                location=location, type="turub", subtype="unknown-clause")
+        text = link_mentions(text, t.mentions, t.clauses, cid)
+        if rests_on:
+            text += "\n\n**Rests on:** " + ", ".join(
+                f"{{ref}}`{r.strip()}`" for r in rests_on.split(",") if r.strip())
         body = text + "\n\n" + clause_extras(self.env, self.env.docname, cid)
         return add_need(
             self.env.app, self.state, self.env.docname, self.lineno, "clause", clause.title,
@@ -351,7 +431,8 @@ class CitedByDirective(SphinxDirective):
 
         t = trace(self.env)
         citation = self.arguments[0]
-        citing = [c for c in t.clauses.values() if citation in c.cites]
+        citing = [c for c in t.clauses.values()
+                  if citation in map(turub_trace.citation_section, c.cites)]
         if not citing:
             logger.warning("no clause cites %r: every part of the sources needs a clause",
                            citation, location=self.get_location(), type="turub",
@@ -374,11 +455,12 @@ class VocabularyTableDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         from turub.clauses import VOCABULARY
 
-        header = ("our word", "meaning", "guide (000, 002)", "brief (001)")
+        header = ("our word", "meaning", "guide, English (000)", "guide, Spanish (002)",
+                  "brief (001)")
         table = nodes.table(classes=["turub-vocabulary"])
         group = nodes.tgroup(cols=len(header))
         table += group
-        for width in (12, 40, 20, 20):
+        for width in (14, 34, 18, 18, 18):
             group += nodes.colspec(colwidth=width)
 
         def row(cells, strong=False):
@@ -386,6 +468,7 @@ class VocabularyTableDirective(SphinxDirective):
             for i, text in enumerate(cells):
                 entry = nodes.entry()
                 para = nodes.paragraph()
+                text = text or "—"
                 para += nodes.strong("", text) if strong or i == 0 else nodes.Text(text)
                 entry += para
                 r += entry
@@ -394,8 +477,8 @@ class VocabularyTableDirective(SphinxDirective):
         head = nodes.thead()
         head += row(header, strong=True)
         body = nodes.tbody()
-        for item in VOCABULARY:
-            body += row(item)
+        for term in VOCABULARY:
+            body += row((term.word, term.meaning, term.guide, term.spanish, term.brief))
         group += head
         group += body
         return [table]
@@ -439,6 +522,60 @@ def register_clause_labels(app: Sphinx, env) -> None:
             anon[key] = (need["docname"], nid)
 
 
+#: The pages that show the trace (clauses, code, checks) and so depend on files outside docs/.
+TRACE_PAGES = ("spec/", "traceability/", "guides/options", "variants/")
+
+
+def fingerprint(app: Sphinx, env) -> str:
+    """A digest of everything the clause pages show that lives outside ``docs/``: the
+    registry, the code and checks found by the scan (names, places, clauses cited) and the
+    source files the citations quote.  Same digest, same pages."""
+    import hashlib
+
+    t = trace(env)
+    h = hashlib.sha256()
+    for path in ("clauses.py", "options.py", "sources.py"):
+        h.update((turub_trace.ROOT / "reference" / path).read_bytes())
+    for item in t.code:
+        h.update(repr((item.name, item.kind, str(item.path), item.start, item.end,
+                       item.clauses, item.summary)).encode())
+    for check in t.checks:
+        h.update(repr((check.name, str(check.path), check.line, check.clauses,
+                       check.summary)).encode())
+    h.update(repr(sorted(t.rests_on_back.items())).encode())
+    folder = t.sources_folder
+    h.update(str(folder).encode())
+    if folder is not None:
+        for path in sorted(folder.iterdir()):
+            if path.is_file():
+                h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def outdated_by_the_trace(app: Sphinx, env, added, changed, removed) -> list[str]:
+    """Re-read the pages that show the trace only when the trace itself changed.
+
+    (Returning them unconditionally, as this hook once did, re-read every page on every
+    build.)  Code shown with ``literalinclude`` is a dependency Sphinx tracks by itself."""
+    digest = fingerprint(app, env)
+    old = getattr(env, "turub_fingerprint", None)
+    env.turub_fingerprint = digest
+    if old == digest:
+        return []
+    return sorted(d for d in env.found_docs if d.startswith(TRACE_PAGES))
+
+
+def sources_folder(app: Sphinx):
+    """The folder of the source files: ``turub_sources`` in conf.py (relative to docs/), the
+    ``TURUB_SOURCES`` environment variable, or ``../shared/seeds`` beside the project."""
+    from turub import sources
+
+    configured = app.config.turub_sources
+    if configured:
+        configured = Path(app.confdir, configured)
+    return sources.find_folder(configured)
+
+
 def reset(app: Sphinx, env, docnames) -> None:
     if hasattr(app, "_turub_trace"):
         del app._turub_trace
@@ -448,6 +585,7 @@ def setup(app: Sphinx) -> dict:
     app.add_config_value("turub_inject_clause", "", "env", types=(str,))
     app.add_config_value("turub_inject_check", "", "env", types=(str,))
     app.add_config_value("turub_pending_citations", {}, "env", types=(dict,))
+    app.add_config_value("turub_sources", "", "env", types=(str,))
     app.add_node(details, html=(visit_details_html, depart_details_html),
                  latex=(visit_details_other, depart_details_other),
                  text=(visit_details_other, depart_details_other))
@@ -460,9 +598,7 @@ def setup(app: Sphinx) -> dict:
     app.add_directive("cited-by", CitedByDirective)
     app.add_directive("vocabulary-table", VocabularyTableDirective)
     app.connect("env-before-read-docs", reset)
-    # The code and the checks live outside the docs: re-read every page that shows them.
-    app.connect("env-get-outdated", lambda app, env, added, changed, removed: sorted(
-        d for d in env.found_docs if d.startswith(("spec/", "traceability/"))))
+    app.connect("env-get-outdated", outdated_by_the_trace)
     app.connect("env-check-consistency", check_consistency)
     app.connect("env-updated", lambda app, env: register_clause_labels(app, env) or [])
     return {"version": "1", "parallel_read_safe": False, "parallel_write_safe": True}

@@ -269,6 +269,19 @@ def scan_spec(root: Path = ROOT) -> dict[str, list[str]]:
             for p in sorted((root / SPEC_DIR).glob("*.md"))}
 
 
+_RESTS_ON = re.compile(r"^(?::{3,}|`{3,})\{spec-clause\}\s+(\S+)\n((?::[\w-]+:[^\n]*\n)*)", re.M)
+
+
+def scan_rests_on(root: Path = ROOT) -> dict[str, list[str]]:
+    """Each advice clause's ``:rests-on:`` clauses, read from ``spec/*.md``."""
+    found: dict[str, list[str]] = {}
+    for page in sorted((root / SPEC_DIR).glob("*.md")):
+        for m in _RESTS_ON.finditer(page.read_text(encoding="utf-8")):
+            for field in re.findall(r"^:rests-on:\s*(.*)$", m.group(2), re.M):
+                found[m.group(1)] = [r.strip() for r in field.split(",") if r.strip()]
+    return found
+
+
 def need_id(clause_id: str) -> str:
     """The sphinx-needs ID of a clause: ``play.follow-suit`` → ``play:follow-suit``.
 
@@ -277,6 +290,12 @@ def need_id(clause_id: str) -> str:
     return clause_id.replace(".", ":")
 
 
+def citation_section(citation: str) -> str:
+    """The source and section of a citation: ``000 §01 ¶1 s2`` → ``000 §01`` (see turub.sources)."""
+    return re.sub(r" ¶\d.*$", "", citation)
+
+
 def citation_label(citation: str) -> str:
-    """The label of a citation's section on the sources page: ``000 §01`` → ``src-000-01``."""
-    return "src-" + re.sub(r"[^a-z0-9]+", "-", citation.lower().replace("§", "")).strip("-")
+    """The label of a citation's section on the sources page: ``000 §01 ¶1 s2`` → ``src-000-01``."""
+    section = citation_section(citation)
+    return "src-" + re.sub(r"[^a-z0-9]+", "-", section.lower().replace("§", "")).strip("-")
