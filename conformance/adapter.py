@@ -30,6 +30,7 @@ from turub import (Contest, Deal, RuleError, Seat, Side, check_packets, deal_res
                    first_dealer, legal_plays, next_dealer, parse_card, parse_seat, parse_suit,
                    trick_winner)
 from turub.cards import card_name
+from turub.contest import contests_after
 from turub.options import rules_from_dict
 
 __all__ = ["OPERATIONS", "Implementation", "ImplementationError", "ReferenceImplementation", "Json"]
@@ -116,8 +117,10 @@ class Implementation(Protocol):
 
     def contest(self, results: list[list[Json]], rules: dict[str, str]) -> list[dict[str, Json]]:
         """The contest after each of ``[[ns, ew, closed_early], ...]``: a list of
-        ``{"holder": SIDE|null, "mark": int|null, "winner": SIDE|null}``, or for a result
-        recorded after the decision, ``{"refused": CLAUSE}`` (and nothing changes)."""
+        ``{"holder": SIDE|null, "mark": int|null, "winner": SIDE|null}`` (an impossible
+        result: ``{"refused": CLAUSE}``, and nothing changes).  The result after a decided
+        contest opens a new one; under ``stake=per-deal`` each won deal settles a stake
+        (``{"holder": null, "mark": null, "winner": SIDE}``)."""
 
 
 def _side(side: Side | None) -> str | None:
@@ -214,10 +217,11 @@ class ReferenceImplementation:
         states: list[dict[str, Json]] = []
         for ns, ew, closed in results:
             try:
-                c = c.record(deal_result(ns, ew, closed_early=bool(closed)), r)
+                result = deal_result(ns, ew, closed_early=bool(closed))
             except RuleError as e:
                 states.append({"refused": e.clause})
                 continue
+            c = next(iter(contests_after([result], r))) if c.is_decided else c.record(result, r)
             states.append({"holder": _side(c.holder), "mark": c.mark, "winner": _side(c.winner)})
         return states
 

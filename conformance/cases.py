@@ -476,10 +476,13 @@ def _why(op: str, args: Mapping[str, Any], rules: Rules, expected: Any) -> tuple
         steps: list[list[str]] = []
         for ns, ew, closed in args["results"]:
             try:
-                c = c.record(deal_result(ns, ew, closed_early=closed), rules)
-                steps.append(list(c.clauses))
+                result = deal_result(ns, ew, closed_early=closed)
             except RuleError as e:
                 steps.append([e.clause])
+                continue
+            fresh = ["contest.decided-is-final"] if c.is_decided else []
+            c = (Contest() if c.is_decided else c).record(result, rules)
+            steps.append(list(c.clauses) + fresh)
         return {"steps": steps}, sorted({x for s in steps for x in s})
     if op == "check_packets":
         return None, ["deal.dealer-check"] + ([] if expected["stands"] else ["deal.redeal"])

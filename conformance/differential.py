@@ -69,6 +69,7 @@ def _result(case_id: str, op: str, clauses, status: str, verdict: Verdict | None
     if verdict is not None and not verdict.passed:
         out["outcome"] = verdict.outcome
         out["failing_clauses"] = list(verdict.clauses)
+        out["blamed"] = verdict.blame
     out.update(extra)
     return out
 

@@ -87,7 +87,7 @@ def _case_result(case: Case, kind: str, answer: Answer | None, rules: Rules) -> 
         out["status"] = "passed"
         return out
     out.update(status="failed", outcome=verdict.outcome, failing_clauses=list(verdict.clauses),
-               detail=verdict.detail, args=ask_args(case["op"], case["args"], rules),
+               blamed=verdict.blame, detail=verdict.detail, args=ask_args(case["op"], case["args"], rules),
                expected=case["expected"])
     if answer.kind == "result":
         out["got"] = answer.value

@@ -13,6 +13,8 @@ from __future__ import annotations
 import inspect
 import time
 import unittest
+from collections import deque
+from collections.abc import Iterable
 from typing import Any
 
 from turub.options import OPTION_VALUES
@@ -39,6 +41,7 @@ class TargetImplementation:
     def __init__(self, target: Target) -> None:
         self.target = target
         self.name, self.version = target.name, target.version
+        self.calls: deque[tuple[str, dict, Answer]] = deque(maxlen=400)
 
     def supports(self) -> list[str]:
         return sorted(self.target.operations)
@@ -51,6 +54,7 @@ class TargetImplementation:
             bound = _SIGNATURES[op].bind(self, *args, **kwargs)
             params = {k: v for k, v in bound.arguments.items() if k != "self"}
             answer = self.target.call(op, params)
+            self.calls.append((op, params, answer))
             if answer.kind == RESULT:
                 return answer.value
             if answer.kind == UNSUPPORTED:
@@ -58,6 +62,30 @@ class TargetImplementation:
             raise TargetFailure(op, answer)
 
         return ask
+
+
+def blame_of_calls(calls: Iterable[tuple[str, dict, Answer]]) -> tuple[str | None, str, dict | None]:
+    """The clause of the falsified assertion: the latest call whose answer the reference
+    does not give (the last example run is the shrunk one that failed), judged as a case.
+    Returns ``(clause, detail, situation)``; ``(None, "", None)`` when no answer disagrees."""
+    from turub.options import rules_from_dict
+
+    from .cases import expected_case
+    from .judge import judge
+    for op, params, answer in reversed(list(calls)):
+        if answer.kind != RESULT:
+            continue
+        args = {k: v for k, v in params.items() if k != "rules"}
+        try:
+            rules = rules_from_dict(params.get("rules") or {})
+            case = expected_case("property-call", op, args, rules)
+        except Exception:  # noqa: BLE001 - a call the reference cannot answer names nothing
+            continue
+        verdict = judge(case, answer.value)
+        if not verdict.passed:
+            return verdict.blame, f"{op}: {verdict.detail}", {
+                "op": op, "args": dict(params), "expected": case["expected"], "got": answer.value}
+    return None, "", None
 
 
 def _counterexample(error: BaseException) -> str:
@@ -92,6 +120,7 @@ def property_results(target: Target, examples: int, budget: float) -> list[dict[
         if time.monotonic() > stop_at:
             results.append({**out, "status": "unsupported", "detail": "not run: out of time budget"})
             continue
+        impl.calls.clear()
         try:
             search(test, impl, max_examples=examples, derandomize=True, database=None,
                    deadline=None, print_blob=False, suppress_health_check=list(HealthCheck))
@@ -101,13 +130,15 @@ def property_results(target: Target, examples: int, budget: float) -> list[dict[
             results.append({**out, "status": "unsupported", "detail": f"{e} is not supported"})
         except TargetFailure as e:
             results.append({**out, "status": "failed", "outcome": e.answer.kind,
-                            "failing_clauses": clauses, "detail": str(e),
+                            "failing_clauses": clauses, "blamed": None, "detail": str(e),
                             "minimal": _counterexample(e)})
         except Exception as e:  # noqa: BLE001 - a falsified property is the verdict
             first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+            blamed, why, situation = blame_of_calls(impl.calls)
             results.append({**out, "status": "failed", "outcome": "wrong-answer",
-                            "failing_clauses": clauses, "detail": first[:500],
-                            "minimal": _counterexample(e)})
+                            "failing_clauses": [blamed] if blamed else clauses, "blamed": blamed,
+                            "detail": first[:500] + (f" (first wrong answer: {why})" if why else ""),
+                            "minimal": _counterexample(e), **({"situation": situation} if situation else {})})
         else:
             results.append({**out, "status": "passed",
                             "detail": f"held for up to {examples} drawn examples"})

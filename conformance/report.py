@@ -3,9 +3,13 @@
 A case's status is ``passed``, ``failed``, ``unsupported``, ``xfail`` (a listed expected
 failure) or ``xpass`` (listed, but it passed: that fails the run, so the list cannot rot).
 A failed case names its outcome class (:data:`~turub.conformance.judge.OUTCOMES`) and the
-clauses the failure is about.  A clause is ``failed`` if any failure is about it,
+one clause it blames (``blamed``; none for a crash, a timeout, a protocol violation or a
+consequence of an earlier wrong answer, ``consequence_of``).  A clause row is ``failed``
+if a failure blames it, ``affected`` if failing cases exercise it but none blames it,
 ``passed`` if at least one case exercising it passed and none failed, and ``unsupported``
-if all its cases were.
+if all its cases were.  The report opens with the diagnosis
+(:mod:`turub.conformance.diagnosis`): the clauses blamed, the known misreading that
+reproduces the answers, and the smallest situation of each.
 
 The expected-failures file is JSON::
 
@@ -75,7 +79,8 @@ def finish(report: dict, xfail: Iterable[dict] = ()) -> dict:
         listed = by_case.get(c["id"])
         if c["status"] == "failed":
             if listed is None:
-                listed = next((by_clause[x] for x in c.get("failing_clauses", []) if x in by_clause), None)
+                blamed = [c["blamed"]] if c.get("blamed") else c.get("failing_clauses", [])
+                listed = next((by_clause[x] for x in blamed if x in by_clause), None)
                 if listed is not None:
                     used_clauses.add(listed["clause"])
             if listed is not None:
@@ -84,6 +89,8 @@ def finish(report: dict, xfail: Iterable[dict] = ()) -> dict:
         elif c["status"] == "passed" and listed is not None:
             c["status"] = "xpass"
             c["detail"] = f"listed as an expected failure ({listed['reason']}) but it passed"
+    from .diagnosis import attribute
+    attribute(report)
     clauses = _clause_table(report["cases"])
     stale = []
     for cid, e in by_clause.items():
@@ -105,23 +112,30 @@ def finish(report: dict, xfail: Iterable[dict] = ()) -> dict:
 
 
 def _clause_table(cases: list[dict]) -> dict[str, dict]:
+    """One row per clause: ``failed`` counts the failures that blame it, ``affected`` the
+    failing cases that exercise it without blaming it (a consequence blames nothing)."""
     table: dict[str, dict] = {}
 
     def row(cid: str) -> dict:
-        return table.setdefault(cid, {"passed": 0, "failed": 0, "unsupported": 0, "xfail": 0,
-                                      "xpass": 0, "outcomes": {}})
+        return table.setdefault(cid, {"passed": 0, "failed": 0, "affected": 0, "unsupported": 0,
+                                      "xfail": 0, "xpass": 0, "outcomes": {}})
     for c in cases:
         status = c["status"]
         if status in ("failed", "xfail"):
-            for cid in c.get("failing_clauses") or c["clauses"]:
-                r = row(cid)
+            blamed = c.get("blamed")
+            if blamed:
+                r = row(blamed)
                 r[status] += 1
                 r["outcomes"][c["outcome"]] = r["outcomes"].get(c["outcome"], 0) + 1
+            for cid in c["clauses"]:
+                if cid != blamed:
+                    row(cid)["affected"] += 1
         else:
             for cid in c["clauses"]:
                 row(cid)[status] += 1
     for r in table.values():
         r["status"] = ("failed" if r["failed"] or r["xpass"] else "xfail" if r["xfail"]
+                       else "affected" if r["affected"]
                        else "passed" if r["passed"] else "unsupported")
     order = list(CLAUSES)
     return {k: table[k] for k in sorted(table, key=lambda k: order.index(k) if k in order else 10**6)}
@@ -133,13 +147,17 @@ def render_text(report: dict, failures: int = 15) -> str:
     impl = report["implementation"]
     lines = [f"turub check: {impl['name']} {impl['version']} under rules {report['rules_name']} "
              f"({', '.join(f'{k}={v}' for k, v in report['rules'].items())}), seed {report['seed']}", ""]
+    from .diagnosis import render_diagnosis
+    lines += render_diagnosis(report)
     width = max([len(k) for k in report["clauses"]] + [6])
-    lines.append(f"{'clause':<{width}}  {'result':<11} {'pass':>5} {'fail':>5} {'unsup':>5}  failures by outcome")
+    lines.append(f"{'clause':<{width}}  {'result':<11} {'pass':>5} {'fail':>5} {'aff':>5} {'unsup':>5}  "
+                 "failures by outcome")
     for cid, r in report["clauses"].items():
         fails = r["failed"] + r["xfail"]
         status = r["status"] + ("" if r["status"] != "xfail" else " (listed)")
         outcomes = ", ".join(f"{o} {n}" for o, n in r["outcomes"].items())
-        lines.append(f"{cid:<{width}}  {status:<11} {r['passed']:>5} {fails:>5} {r['unsupported']:>5}  {outcomes}")
+        lines.append(f"{cid:<{width}}  {status:<11} {r['passed']:>5} {fails:>5} {r.get('affected', 0):>5} "
+                     f"{r['unsupported']:>5}  {outcomes}")
     uncovered = [c.id for c in CLAUSES.values() if c.is_normative and c.id not in report["clauses"]]
     if uncovered:
         lines.append(f"(not exercised by the kit: {', '.join(uncovered)})")
@@ -153,11 +171,9 @@ def render_text(report: dict, failures: int = 15) -> str:
     if bad:
         lines += ["", f"Failures ({len(bad)}{', first ' + str(failures) if len(bad) > failures else ''}):"]
         for c in bad[:failures]:
-            lines.append(f"  {c['id']} [{', '.join(c.get('failing_clauses', c['clauses']))}] "
-                         f"{c.get('outcome', c['status'])}: {c.get('detail', '')}")
-        shown = [c for c in bad if c.get("minimal")][:2]
-        for c in shown:
-            lines += ["", f"Smallest situation for {c['id']}:"] + ["  " + x for x in c["minimal"].splitlines()]
+            blame = c.get("blamed") or (f"consequence of {c['consequence_of']}" if c.get("consequence_of")
+                                        else "no clause")
+            lines.append(f"  {c['id']} [{blame}] {c.get('outcome', c['status'])}: {c.get('detail', '')}")
     for e in report["stale_expected_failures"]:
         lines.append(f"stale expected failure: clause {e['clause']} ({e['why']}): remove it from the list")
     diag = report.get("diagnostics") or []
@@ -184,7 +200,8 @@ def render_junit(report: dict) -> str:
             [ET.Element("property", name="clause", value=x) for x in c["clauses"]])
         if c["status"] == "failed":
             f = ET.SubElement(tc, "failure", type=c.get("outcome", "failed"),
-                              message=f"[{', '.join(c.get('failing_clauses', []))}] {c.get('detail', '')}"[:1000])
+                              message=f"[{c.get('blamed') or ', '.join(c.get('failing_clauses', []))}] "
+                                      f"{c.get('detail', '')}"[:1000])
             f.text = c.get("minimal") or c.get("detail", "")
         elif c["status"] == "xpass":
             ET.SubElement(tc, "failure", type="xpass", message=c.get("detail", ""))

@@ -231,10 +231,14 @@ const OPS = {
 
   // deal.dealer-check: the dealer's last packet must hold three cards, else deal.redeal.
   check_packets({ packets, dealer }) {
+    // deal.dealer-check: every packet is judged: 48 packets of three, round and round the
+    // table in one order, the first round ending with the dealer's own packet.
     const d = parseSeat(dealer);
-    let last = null;
-    for (const [seat, n] of packets) if (parseSeat(seat) === d) last = Array.isArray(n) ? n.length : n;
-    return { stands: last === 3 };
+    const seats = packets.map(([seat]) => parseSeat(seat));
+    const sizes = packets.map(([, n]) => (Array.isArray(n) ? n.length : n));
+    const stands = packets.length === 48 && sizes.every((n) => n === 3) && seats[3] === d &&
+      new Set(seats.slice(0, 4)).size === 4 && seats.every((s, k) => k < 4 || s === seats[k - 4]);
+    return { stands };
   },
 
   referee({ pack, dealer, cut, rules, actions }) {
@@ -273,7 +277,11 @@ const OPS = {
         if (keys.length !== contenders.length || keys.some((k, i) => k !== contenders[i])) throw new Refusal("dealer.first-draw-ties");
         const top = Math.max(...shown.values());
         contenders = keys.filter((k) => shown.get(k) === top);
-        if (contenders.length === 1) return { dealer: SEATS[contenders[0]] };
+        if (contenders.length === 1) {
+          // nobody draws once the draw is decided: a later round is refused
+          if (round !== rounds[rounds.length - 1]) throw new Refusal("dealer.first-draw-ties");
+          return { dealer: SEATS[contenders[0]] };
+        }
       }
       throw new Refusal("dealer.first-draw-ties");
     } catch (e) { if (e instanceof Refusal) return { refused: e.clause }; throw e; }
@@ -287,11 +295,13 @@ const OPS = {
       let side;
       try { side = dealResult(ns, ew, Boolean(closed)); }
       catch (e) { if (e instanceof Refusal) return { refused: e.clause }; throw e; }
-      if (winner !== null) return { refused: "contest.decided-is-final" };
+      // contest.decided-is-final: a decided contest takes no more results; the next result
+      // opens a new contest.  stake=per-deal: each won deal settles a stake, no sequence, no mark.
+      if (winner !== null || perDeal) { holder = null; mark = null; winner = null; }
       if (side !== null) {
         const tricks = side === 0 ? ns : ew;
         const name = SIDE_NAMES[side];
-        if (perDeal) { holder = name; mark = tricks; winner = name; }
+        if (perDeal) { winner = name; }
         else if (holder !== name) { holder = name; mark = tricks; }
         else if (tricks > mark) { winner = name; }
       }

@@ -326,7 +326,7 @@ def check_contest_other_side_resets(impl, results: list[list], rules: dict[str, 
 
 def check_contest_decided_exactly_when_due(impl, results: list[list], rules: dict[str, str]) -> None:
     """The contest is decided at the deal the rule says, never earlier, and a decided
-    contest takes no more results."""
+    contest takes no more results: the next result opens a new contest."""
     states = _states(impl, results, rules)
     due = O.contest_decided_at(results, rules)
     for k, state in enumerate(states):
@@ -339,8 +339,12 @@ def check_contest_decided_exactly_when_due(impl, results: list[list], rules: dic
             assert state.get("winner") == winner, (
                 f"[{_fmt(results)}] ({rules}): deal {k + 1} decides the contest for {winner}, got {state}")
         else:
-            assert "refused" in state, (f"[{_fmt(results)}]: the contest was decided at deal "
-                                        f"{due + 1}; deal {k + 1} must be refused, got {state}")
+            fresh = O.contest_states(results[due + 1:k + 1], rules)[-1]
+            if "refused" in fresh:
+                assert state.get("refused") in fresh["refused"], f"[{_fmt(results)}]: deal {k + 1}: {state}"
+                continue
+            assert state == fresh, (f"[{_fmt(results)}]: the contest was decided at deal {due + 1}; "
+                                    f"deal {k + 1} belongs to a new contest ({fresh}), got {state}")
 
 
 def check_contest_unbeatable_mark(impl, results: list[list], rules: dict[str, str]) -> None:
@@ -352,19 +356,18 @@ def check_contest_unbeatable_mark(impl, results: list[list], rules: dict[str, st
 
 
 def check_stake_per_deal(impl, results: list[list]) -> None:
-    """Under ``stake=per-deal`` the first won deal settles the stake; draws settle nothing."""
+    """Under ``stake=per-deal`` each won deal settles a stake of its own, with no sequence
+    and no mark; draws settle nothing."""
     rules = {"stake": "per-deal"}
     states = _states(impl, results, rules)
     for k, (result, state) in enumerate(zip(results, states)):
         outcome = O.deal_outcome(*result)
         if outcome is None:
             continue
-        if outcome == "draw":
-            assert state.get("winner") is None, f"[{_fmt(results)}]: draw {k + 1} settled the stake: {state}"
-            continue
-        assert state.get("winner") == outcome, (f"[{_fmt(results)}] per deal: deal {k + 1} won by "
-                                                f"{outcome} settles the stake, got {state}")
-        return
+        want = None if outcome == "draw" else outcome
+        assert state == {"holder": None, "mark": None, "winner": want}, (
+            f"[{_fmt(results)}] per deal: deal {k + 1} ({outcome}) settles "
+            f"{'nothing' if want is None else 'a stake for ' + want}, with no sequence and no mark; got {state}")
 
 
 # --- the referee ---------------------------------------------------------------------------------

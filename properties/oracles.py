@@ -170,9 +170,13 @@ def dealing(pack: Sequence[str], dealer: str, cut: int, direction: str = "clockw
 
 
 def packet_check_stands(packets: Sequence[Sequence[Any]], dealer: str) -> bool:
-    """The deal stands when the last packet the dealer dealt to themself held three cards."""
-    own = [n if isinstance(n, int) else len(n) for seat, n in packets if seat == dealer]
-    return own[-1:] == [3]
+    """The deal stands when it was dealt packet by packet as the rule says: 48 packets of
+    three, the first four to four different seats ending with the dealer, then round and
+    round in that order."""
+    seats = [seat for seat, _ in packets]
+    sizes = [n if isinstance(n, int) else len(n) for _, n in packets]
+    return (len(packets) == 48 and set(sizes) == {3} and len(set(seats[:4])) == 4
+            and seats[3] == dealer and seats == seats[:4] * 12)
 
 
 # --- results, dealers, contest ---------------------------------------------------------------
@@ -257,30 +261,35 @@ def contest_states(results: Sequence[Sequence[Any]], rules: Mapping[str, str] | 
                    ) -> list[dict[str, Any]]:
     """What the contest interface answers after each result (see the adapter's ``contest``).
 
-    After deal ``k``: the holder is the side that won the last won deal so far; the mark is
-    the tricks of the first win of that side's current run; the winner is set from the
-    deciding deal on.  A result after the decision is refused and changes nothing;
-    impossible counts are refused too.  A refusal is given as ``{"refused": {clauses}}``:
-    the answer must name one of them.
+    The results after a decision belong to a new contest, judged from scratch.  Within one
+    contest, after deal ``k``: the holder is the side that won the last won deal so far; the
+    mark is the tricks of the first win of that side's current run; the winner is set at the
+    deciding deal.  Under ``stake=per-deal`` there is no run and no mark: a won deal has
+    that side as winner, a draw nobody.  Impossible counts are refused (``{"refused":
+    {clauses}}``: the answer must name one of them) and change nothing.
     """
-    decided = contest_decided_at(results, rules)
     states: list[dict[str, Any]] = []
+    start = 0  # the first result of the current contest
+    per_deal = rules_in_full(rules)["stake"] == "per-deal"
     for k, (ns, ew, closed) in enumerate(results):
-        broken = set()
-        if decided is not None and k > decided:
-            broken.add("contest.decided-is-final")
-        if deal_outcome(ns, ew, closed) is None:
-            broken.add("result.tricks-add-up")
-        if broken:
-            states.append({"refused": broken})
+        outcome = deal_outcome(ns, ew, closed)
+        if outcome is None:
+            states.append({"refused": {"result.tricks-add-up"}})
             continue
-        wins = [w for w in _wins(results[:k + 1])]
+        if per_deal:
+            states.append({"holder": None, "mark": None, "winner": None if outcome == "draw" else outcome})
+            continue
+        mine = results[start:k + 1]
+        wins = _wins(mine)
+        decided = contest_decided_at(mine, rules)
         if not wins:
             states.append({"holder": None, "mark": None, "winner": None})
             continue
         first = _run_start(wins, len(wins) - 1)
-        states.append({"holder": wins[-1][1], "mark": first[2],
-                       "winner": wins[-1][1] if decided is not None and k >= decided else None})
+        won = decided is not None
+        states.append({"holder": wins[-1][1], "mark": first[2], "winner": wins[-1][1] if won else None})
+        if won:
+            start = k + 1
     return states
 
 
@@ -294,13 +303,11 @@ def first_dealer(rounds: Sequence[Mapping[str, str]]) -> str | None:
     """
     in_draw = set(SEAT_LETTERS)
     for shown in rounds:
-        if set(shown) != in_draw:
+        if set(shown) != in_draw or len(in_draw) == 1:  # nobody draws once the draw is decided
             return None
         top = max(rank_of(c) for c in shown.values())
         in_draw = {s for s, c in shown.items() if rank_of(c) == top}
-        if len(in_draw) == 1:
-            return in_draw.pop()
-    return None
+    return in_draw.pop() if len(in_draw) == 1 else None
 
 
 # --- a whole deal, as a referee would keep it ------------------------------------------------

@@ -102,23 +102,32 @@ def test_a_wrong_draw_round_is_refused_with_who_should_have_been_shown():
 
 @verifies("deal.dealer-check", "deal.redeal")
 def test_the_dealers_check_says_why_a_deal_stands_or_is_dealt_again():
-    stands = check_packets([(Seat.EAST, 3), (Seat.NORTH, 3)], Seat.NORTH)
+    round_ = [(Seat.EAST, 3), (Seat.SOUTH, 3), (Seat.WEST, 3), (Seat.NORTH, 3)]
+    stands = check_packets(round_ * 12, Seat.NORTH)
     assert (stands.stands, stands.reason, stands.hand_sizes, stands.clauses) == (
-        True, "the dealer's final packet holds three cards", (3, 3, 0, 0), ("deal.dealer-check",))
-    short = check_packets([(Seat.EAST, 3), (Seat.NORTH, 2)], Seat.NORTH)
+        True, "every packet holds three cards, dealt in turn", (36, 36, 36, 36), ("deal.dealer-check",))
+    short = check_packets(round_ * 11 + round_[:3] + [(Seat.NORTH, 2)], Seat.NORTH)
     assert (short.stands, short.reason, short.hand_sizes, short.clauses) == (
-        False, "the dealer's final packet holds 2 card(s), not three: deal again", (2, 3, 0, 0),
+        False, "packet 48 (to North) holds 2 card(s), not three: deal again", (35, 36, 36, 36),
         ("deal.dealer-check", "deal.redeal"))
+    skipped = check_packets(round_ * 2 + round_[1:] + round_ * 9 + round_[:1], Seat.NORTH)
+    assert (skipped.stands, skipped.reason) == (
+        False, "packet 9 goes to South, out of turn (a packet was skipped): deal again")
     none = check_packets([(Seat.EAST, 3)], Seat.NORTH)
-    assert (none.stands, none.reason) == (
-        False, "the dealer's final packet holds no packet, not three: deal again")
+    assert (none.stands, none.reason) == (False, "1 packets were dealt, not 48: deal again")
+    twice = check_packets([(Seat.EAST, 3), (Seat.EAST, 3)] + round_[2:] + round_ * 11, Seat.NORTH)
+    assert (twice.stands, twice.reason) == (
+        False, "packet 2 goes to East a second time in the first round: deal again")
+    first = check_packets(([round_[-1]] + round_[:-1]) * 12, Seat.NORTH)
+    assert (first.stands, first.reason) == (
+        False, "the first round does not end with the dealer's own packet: deal again")
 
 
 @verifies("deal.dealer-check")
 def test_the_dealers_check_accepts_seats_given_as_numbers():
     # Packets read from a record may name seats by number (North 0 .. West 3).
-    check = check_packets([(0, 3), (1, 3), (2, 3), (3, 3)], Seat.WEST)
-    assert check.stands and check.hand_sizes == (3, 3, 3, 3)
+    check = check_packets([(0, 3), (1, 3), (2, 3), (3, 3)] * 12, Seat.WEST)
+    assert check.stands and check.hand_sizes == (36, 36, 36, 36)
     assert not check_packets([(0, 3), (3, 1)], Seat.WEST).stands
 
 

@@ -26,7 +26,7 @@ from .options import Rules
 from .rules import TRICKS_PER_DEAL, DealResult
 from .seats import Side
 
-__all__ = ["Contest", "contest_step", "contest_of"]
+__all__ = ["Contest", "contest_step", "contest_of", "contests_after"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +66,13 @@ def contest_step(contest: Contest, result: DealResult, rules: Rules = Rules()) -
     * ``contest.insufficient-win``: a win by the holder that does not beat the mark counts
       as a draw and leaves the mark; ``contest.unbeatable-mark`` is cited when the mark
       is 36, which no win can beat.
-    * ``stake.per-deal``: under that option every won deal decides the stake.
+    * ``stake.per-deal``: under that option every won deal decides the stake on its own:
+      there is no sequence and no mark (``holder`` and ``mark`` stay ``None``).
 
     Contract (checked by CrossHair)::
 
         pre: (contest.holder is None) == (contest.mark is None)
-        pre: contest.winner is None or contest.winner is contest.holder
+        pre: contest.winner is None or contest.winner is contest.holder or contest.holder is None
         pre: result.winner is None or result.tricks[result.winner] > 18
         raises: ContestDecidedError
         post: contest.winner is None and __return__.deals == contest.deals + 1
@@ -90,7 +91,7 @@ def contest_step(contest: Contest, result: DealResult, rules: Rules = Rules()) -
         return Contest(contest.holder, contest.mark, None, deals, cite("contest.draw-keeps-sequence"))
     tricks = result.tricks[side]
     if rules.stake == "per-deal":
-        return Contest(side, tricks, side, deals, cite("stake.per-deal"))
+        return Contest(None, None, side, deals, cite("stake.per-deal"))
     if contest.holder is not side:
         clause = "contest.first-win-sets-mark" if contest.holder is None else "contest.other-side-resets"
         return Contest(side, tricks, None, deals, cite(clause))
@@ -109,3 +110,18 @@ def contest_of(results: Iterable[DealResult], rules: Rules = Rules()) -> Contest
     for result in results:
         contest = contest_step(contest, result, rules)
     return contest
+
+
+def contests_after(results: Iterable[DealResult], rules: Rules = Rules()) -> Iterable[Contest]:
+    """The contest after each result of a run of deals, as a score sheet keeps it.
+
+    ``contest.decided-is-final``: a decided contest takes no more results, so the result
+    after a decision opens a new contest for a new stake (under ``stake.per-deal`` every
+    won deal settles a stake, and the next result opens the next one).
+    """
+    contest = Contest()
+    for result in results:
+        if contest.is_decided:
+            contest = Contest()
+        contest = contest_step(contest, result, rules)
+        yield contest

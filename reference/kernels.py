@@ -151,13 +151,17 @@ def contest_step(holder: int, mark: int, winner: int, outcome: int, tricks: int,
     without the running sequence starts its own, ``tricks`` the mark.
     ``contest.second-win-beats-mark``: the holder's win with more than the mark decides.
     ``contest.insufficient-win``: any other win by the holder changes nothing.
-    ``stake.per-deal`` (``per_deal``): every won deal decides.
+    ``stake.per-deal`` (``per_deal``): every won deal decides, with no sequence and no mark.
     """
     unchanged = logic.or_(winner != NOBODY, outcome == NOBODY)
-    new_sequence = logic.or_(per_deal, holder != outcome)
     decides = logic.or_(per_deal, logic.and_(holder == outcome, tricks > mark))
+    new_holder = outcome
+    new_mark = logic.ite(holder != outcome, tricks, mark)
+    if per_deal is not False:  # the option is a constant of the run; only a live one adds terms
+        new_holder = logic.ite(per_deal, NOBODY, new_holder)
+        new_mark = logic.ite(per_deal, NOBODY, new_mark)
     return (
-        logic.ite(unchanged, holder, outcome),
-        logic.ite(unchanged, mark, logic.ite(new_sequence, tricks, mark)),
+        logic.ite(unchanged, holder, new_holder),
+        logic.ite(unchanged, mark, new_mark),
         logic.ite(unchanged, winner, logic.ite(decides, outcome, NOBODY)),
     )

@@ -239,12 +239,16 @@ def first_dealer(rounds: Iterable[Mapping[Seat, Card]]) -> FirstDealer:
     ``dealer.first-draw``: each player is shown one card and the highest rank deals.
     ``pack.suits-equal``: suits do not break ties.  ``dealer.first-draw-ties``: players tied
     for the highest rank are shown another card each, and only they, until one is highest.
-    Rounds after the decision are ignored; a round that shows cards to anyone but the
-    players still in contention is refused.
+    A round that shows cards to anyone but the players still tied is refused, and so is a
+    round given after the draw is decided: nobody is tied then, so nobody draws again.
     """
     contenders = set(Seat)
     shown: list[tuple[tuple[Seat, Card], ...]] = []
     for shown_round in rounds:
+        if len(contenders) == 1:
+            raise FirstDealerError(
+                f"the draw was decided for {next(iter(contenders))} after round {len(shown)}: "
+                "nobody draws again")
         if set(shown_round) != contenders:
             raise FirstDealerError(
                 "each round shows one card to each player still tied, and only to them: "
@@ -253,9 +257,9 @@ def first_dealer(rounds: Iterable[Mapping[Seat, Card]]) -> FirstDealer:
         shown.append(tuple(sorted(shown_round.items())))
         top = max(card.rank for card in shown_round.values())
         contenders = {seat for seat, card in shown_round.items() if card.rank == top}
-        if len(contenders) == 1:
-            clauses = ["dealer.first-draw"] + (["dealer.first-draw-ties"] if len(shown) > 1 else [])
-            return FirstDealer(contenders.pop(), tuple(shown), cite(*clauses))
+    if len(contenders) == 1:
+        clauses = ["dealer.first-draw"] + (["dealer.first-draw-ties"] if len(shown) > 1 else [])
+        return FirstDealer(next(iter(contenders)), tuple(shown), cite(*clauses))
     raise FirstDealerError(
         f"the draw is still tied between {sorted(s.letter for s in contenders)}: show them another card")
 
@@ -275,22 +279,35 @@ class PacketCheck:
 def check_packets(packets: Sequence[tuple[Seat, int]], dealer: Seat) -> PacketCheck:
     """The dealer's check on a deal as a person dealt it: a list of ``(seat, cards)`` packets.
 
-    ``deal.dealer-check``: the dealer shows the last packet dealt to themself; unless it
-    holds exactly three cards the deal is void and ``deal.redeal`` applies: the same
-    dealer deals again from scratch.  The packet sizes may be given as counts or as
-    sequences of cards.  The hand sizes are reported too, for the record.
+    ``deal.dealer-check``: the deal stands only if it was dealt as ``deal.packets`` says,
+    judged packet by packet: 48 packets, each of exactly three cards, going round the table
+    one seat after another (each packet to the seat that had the packet four before it),
+    the first round ending with the dealer's own packet.  At the table the dealer's last
+    packet shows a fault; here every packet is judged, so a skipped, short or long packet
+    anywhere voids the deal.  Then ``deal.redeal`` applies: the same dealer deals again from
+    scratch.  The packet sizes may be given as counts or as sequences of cards.  The hand
+    sizes are reported too, for the record.
     """
     sizes = [0, 0, 0, 0]
-    last_to_dealer: int | None = None
-    for seat, cards in packets:
+    fault: str | None = None
+    seats: list[Seat] = []
+    for k, (seat, cards) in enumerate(packets):
         n = cards if isinstance(cards, int) else len(cards)
         sizes[seat] += n
-        if seat is dealer or seat == dealer:
-            last_to_dealer = n
+        seats.append(seat)
+        if fault is None and n != PACKET_SIZE:
+            fault = f"packet {k + 1} (to {Seat(seat)}) holds {n} card(s), not three"
+        elif fault is None and k >= 4 and seat != seats[k - 4]:
+            fault = f"packet {k + 1} goes to {Seat(seat)}, out of turn (a packet was skipped)"
+        elif fault is None and k < 4 and seat in seats[:k]:
+            fault = f"packet {k + 1} goes to {Seat(seat)} a second time in the first round"
     hand_sizes = tuple(sizes)
-    if last_to_dealer == PACKET_SIZE:
-        return PacketCheck(True, "the dealer's final packet holds three cards", hand_sizes,  # type: ignore[arg-type]
+    if fault is None and len(packets) != 144 // PACKET_SIZE:
+        fault = f"{len(packets)} packets were dealt, not 48"
+    if fault is None and seats[3] != dealer:
+        fault = "the first round does not end with the dealer's own packet"
+    if fault is None:
+        return PacketCheck(True, "every packet holds three cards, dealt in turn", hand_sizes,  # type: ignore[arg-type]
                            cite("deal.dealer-check"))
-    found = "no packet" if last_to_dealer is None else f"{last_to_dealer} card(s)"
-    return PacketCheck(False, f"the dealer's final packet holds {found}, not three: deal again",
-                       hand_sizes, cite("deal.dealer-check", "deal.redeal"))  # type: ignore[arg-type]
+    return PacketCheck(False, f"{fault}: deal again", hand_sizes,  # type: ignore[arg-type]
+                       cite("deal.dealer-check", "deal.redeal"))

@@ -52,6 +52,8 @@ def draw_first_dealer(seed: int, rules: Rules = Rules()) -> FirstDealer:
             yield shown
             top = max(card.rank for card in shown.values())
             contenders = [seat for seat in contenders if shown[seat].rank == top]
+            if len(contenders) == 1:
+                return  # decided: nobody draws again (dealer.first-draw-ties)
 
     return first_dealer(rounds())
 

@@ -191,5 +191,41 @@ def test_a_short_final_packet_means_a_redeal():
 
 @verifies("deal.dealer-check")
 def test_packets_may_be_given_as_cards():
-    packets = [(s, parse_cards("A♠ A♠ A♠")) for s, _ in _packets(Seat.WEST, [3] * 4)]
+    packets = [(s, parse_cards("A♠ A♠ A♠")) for s, _ in _packets(Seat.WEST, [3] * 48)]
     assert check_packets(packets, Seat.WEST).stands
+
+
+@verifies("deal.dealer-check", "deal.redeal")
+@pytest.mark.parametrize("fault", ["short-then-long", "skipped", "missing-last", "dealer-first",
+                                   "one-seat-twice", "long-last"])
+def test_every_packet_is_judged_not_only_the_dealers_last(fault):
+    # Each of these leaves the dealer's last packet at three, yet the deal was not dealt as the
+    # rule says: the deal does not stand (the reading of deal.dealer-check, issue 10 item 9d).
+    sizes = [3] * 48
+    packets = _packets(Seat.NORTH, sizes)
+    if fault == "short-then-long":  # one player dealt 4 and the next 2
+        packets[5], packets[6] = (packets[5][0], 4), (packets[6][0], 2)
+    elif fault == "skipped":  # a seat skipped once: every later packet is out of turn
+        packets = packets[:9] + [(p[0], 3) for p in packets[10:]] + [packets[9]]
+    elif fault == "missing-last":
+        packets = packets[:47]
+        packets[-1] = (Seat.NORTH, 3)
+    elif fault == "dealer-first":  # the dealer serves themself first
+        packets = [(Seat((k) % 4), 3) for k in range(48)]
+    elif fault == "one-seat-twice":
+        packets[1] = (packets[0][0], 3)
+    elif fault == "long-last":
+        packets[-1] = (Seat.NORTH, 4)
+        packets[-2] = (packets[-2][0], 2)
+    assert [n for s, n in packets if s is Seat.NORTH][-1] == 3 or fault == "long-last"
+    check = check_packets(packets, Seat.NORTH)
+    assert not check.stands and check.clauses == ("deal.dealer-check", "deal.redeal"), check.reason
+
+
+@verifies("dealer.first-draw-ties")
+def test_a_round_after_the_draw_is_decided_is_refused():
+    rounds = [{Seat.NORTH: C("A♠"), Seat.EAST: C("K♦"), Seat.SOUTH: C("6♥"), Seat.WEST: C("6♣")},
+              {Seat.NORTH: C("7♠")}]
+    with pytest.raises(FirstDealerError):
+        first_dealer(rounds)
+    assert first_dealer(rounds[:1]).seat is Seat.NORTH

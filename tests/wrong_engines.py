@@ -162,23 +162,22 @@ def _contest(rules, results, step):
     state = {"holder": None, "mark": None, "winner": None}
     out = []
     for ns, ew, closed in results:
-        if state["winner"] is not None:
-            out.append({"refused": "contest.decided-is-final"})
-            continue
         outcome = deal_outcome(ns, ew, closed)
         if outcome is None:
             out.append({"refused": "result.tricks-add-up"})
             continue
+        if state["winner"] is not None:  # decided: the next result opens a new contest
+            state = {"holder": None, "mark": None, "winner": None}
         state = step(dict(state), outcome, ns if outcome == "NS" else ew, rules)
         out.append(dict(state))
     return out
 
 
 def _traditional(state, outcome, tricks, rules, *, lower=False, draws_break=False, equal_wins=False):
+    if rules.get("stake") == "per-deal":
+        return {"holder": None, "mark": None, "winner": None if outcome == "draw" else outcome}
     if outcome == "draw":
         return {"holder": None, "mark": None, "winner": None} if draws_break else state
-    if rules.get("stake") == "per-deal":
-        return {"holder": outcome, "mark": tricks, "winner": outcome}
     if state["holder"] != outcome:
         return {"holder": outcome, "mark": tricks, "winner": None}
     if tricks > state["mark"] or (equal_wins and tricks == state["mark"]):

@@ -1,0 +1,409 @@
+"""An implementation of Arba'a Turub written from the spec alone, with one rule wrong on demand.
+
+It imports nothing from the engine: cards are numbers 0-35 (suit-major, ace first), the deal
+is a small state machine of its own.  ``Independent()`` is correct; ``Independent(bug)``
+breaks exactly the one rule named in :data:`BUGS` (each entry: the clause it breaks and
+what it does instead), everywhere that rule applies (the quick questions and the refereed
+deals alike), so the kit's attribution is tested the way implementers' programs meet it.
+"""
+
+from __future__ import annotations
+
+SEATS = "NESW"
+SUITS = "SHDC"
+RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")
+SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+
+#: bug -> (the clause it breaks, what it does instead)
+BUGS = {
+    "later-copy-wins": ("trick.earliest-identical", "of identical cards the later one wins"),
+    "off-suit-can-win": ("trick.highest-led", "without trump, the highest card of any suit wins"),
+    "first-trump-wins": ("trick.highest-trump", "the first trump played wins, not the highest"),
+    "must-overtake": ("play.no-forced-trump", "a follower able to beat the trick must"),
+    "must-trump": ("play.no-forced-trump", "a void player holding trump must trump"),
+    "void-may-not-trump": ("play.void-any-card", "a void player may not play trump"),
+    "no-follow-suit": ("play.follow-suit", "any card may be played"),
+    "not-held-accepted": ("play.card-in-hand", "a card not held is accepted"),
+    "anyone-plays": ("play.turn", "any seat that has not played to the trick may play"),
+    "winner-does-not-lead": ("play.winner-leads", "the seat after the last leader leads"),
+    "dealer-leads": ("play.first-lead", "the dealer leads the first trick"),
+    "play-before-trump": ("play.order-of-actions", "cards may be played before trump is named"),
+    "packets-of-four": ("deal.packets", "cards are dealt in packets of four"),
+    "no-cut": ("deal.cut", "the cut is ignored"),
+    "caller-sees-second-packet": ("trump.three-cards", "the caller names trump on its second packet"),
+    "dealer-calls": ("trump.caller", "the dealer names trump"),
+    "trump-twice": ("trump.once", "trump may be named again"),
+    "always-clockwise": ("table.direction", "play and deal always run clockwise"),
+    "right-of-dealer-calls": ("table.left-of-dealer", "the seat before the dealer calls and leads"),
+    "signal-from-anyone": ("signal.leader-only", "any player may signal"),
+    "signal-any-time": ("signal.timing", "the leader may signal at any time during the trick"),
+    "signal-twice": ("signal.once-per-trick", "the leader may signal twice"),
+    "any-signal-word": ("signal.kinds", "any word is a signal"),
+    "draw-to-dealer": ("result.draw-18", "18-18 goes to the dealer's side"),
+    "closed-counts": ("result.closed-early", "a deal closed early goes to the side with more tricks"),
+    "loss-passes-left": ("dealer.after-loss", "after a loss the next seat deals"),
+    "draw-passes": ("dealer.after-draw", "after a draw the next seat deals"),
+    "win-partner-deals": ("dealer.after-win", "after a win the dealer's partner deals"),
+    "suits-break-ties": ("pack.suits-equal", "suits break ties in the draw (spades highest)"),
+    "everyone-redraws": ("dealer.first-draw-ties", "after a tie everyone draws again"),
+    "lowest-draw-deals": ("dealer.first-draw", "the lowest card shown deals"),
+    "any-last-packet": ("deal.dealer-check", "the deal stands whatever the packets"),
+    "equal-beats-mark": ("contest.insufficient-win", "a second win equal to the mark wins"),
+    "draw-breaks-sequence": ("contest.draw-keeps-sequence", "a draw ends the sequence"),
+    "other-side-keeps-mark": ("contest.other-side-resets", "the other side's win keeps the old mark"),
+    "per-deal-ignored": ("stake.per-deal", "stake=per-deal is played as a contest"),
+    "signal-before-kind": ("play.refusal-order", "a signal's seat is checked before its kind"),
+    "card-before-turn": ("play.refusal-order", "a card not held is refused before a play out of turn"),
+}
+
+
+class Refused(Exception):
+    def __init__(self, clause: str) -> None:
+        super().__init__(clause)
+        self.clause = clause
+
+
+def card_of(text) -> int:
+    if not isinstance(text, str):
+        raise Refused("pack.card-notation")
+    t = text.strip().upper()
+    suit = SYMBOLS.get(t[-1:], t[-1:])
+    rank = t[:-1]
+    if suit not in SUITS or rank not in RANKS:
+        raise Refused("pack.card-notation")
+    return SUITS.index(suit) * 9 + RANKS.index(rank)
+
+
+def name_of(card: int) -> str:
+    return RANKS[card % 9] + SUITS[card // 9]
+
+
+def suit_of(card: int) -> int:
+    return card // 9
+
+
+def height(card: int) -> int:
+    return 8 - card % 9  # 8 for an ace, 0 for a six
+
+
+def seat_of(text) -> int:
+    if isinstance(text, str) and text.strip().upper()[:1] in SEATS and \
+            text.strip().upper() in ("N", "E", "S", "W", "NORTH", "EAST", "SOUTH", "WEST"):
+        return SEATS.index(text.strip().upper()[0])
+    raise Refused("table.partnerships")
+
+
+def suit_letter(text) -> int:
+    t = str(text).strip().upper()
+    t = SYMBOLS.get(t, t)
+    if t in SUITS and len(t) == 1:
+        return SUITS.index(t)
+    raise Refused("trump.any-suit")
+
+
+class Independent:
+    name = "independent"
+    version = "1"
+
+    def __init__(self, bug: str | None = None) -> None:
+        assert bug is None or bug in BUGS, bug
+        self.bug = bug
+        self.name = f"independent-{bug or 'correct'}"
+
+    def supports(self):
+        return ["trick_winner", "legal_plays", "deal", "check_packets", "referee", "deal_result",
+                "next_dealer", "first_dealer", "contest"]
+
+    # --- seats --------------------------------------------------------------------------------
+    def _step(self, rules) -> int:
+        if self.bug == "always-clockwise":
+            return 1
+        return 3 if (rules or {}).get("direction") == "counterclockwise" else 1
+
+    def _caller(self, dealer: int, rules) -> int:
+        if self.bug == "dealer-calls":
+            return dealer
+        if self.bug == "right-of-dealer-calls":
+            return (dealer - self._step(rules)) % 4
+        return (dealer + self._step(rules)) % 4
+
+    # --- tricks -------------------------------------------------------------------------------
+    def _winner(self, cards: list[int], trump: int) -> int:
+        best = 0
+        for i in range(1, len(cards)):
+            c, b = cards[i], cards[best]
+            if suit_of(c) == suit_of(b):
+                better = height(c) >= height(b) if self.bug == "later-copy-wins" else height(c) > height(b)
+                if self.bug == "first-trump-wins" and suit_of(c) == trump:
+                    better = False
+                if better:
+                    best = i
+            elif suit_of(c) == trump:
+                best = i
+            elif self.bug == "off-suit-can-win" and suit_of(b) != trump and height(c) > height(b):
+                best = i
+        return best
+
+    def _legal(self, hand: list[int], trick: list[int], trump: int | None) -> list[int]:
+        distinct = sorted(set(hand))
+        if not trick or self.bug == "no-follow-suit":
+            return distinct
+        led = suit_of(trick[0])
+        following = [c for c in distinct if suit_of(c) == led]
+        if following:
+            if self.bug == "must-overtake" and not any(suit_of(c) == trump for c in trick[1:]):
+                top = max(height(c) for c in trick if suit_of(c) == led)
+                higher = [c for c in following if height(c) > top]
+                return higher or following
+            return following
+        if trump is not None and self.bug == "must-trump":
+            trumps = [c for c in distinct if suit_of(c) == trump]
+            return trumps or distinct
+        if trump is not None and self.bug == "void-may-not-trump":
+            others = [c for c in distinct if suit_of(c) != trump]
+            return others or distinct
+        return distinct
+
+    def trick_winner(self, cards, trump):
+        return self._winner([card_of(c) for c in cards], suit_letter(trump))
+
+    def legal_plays(self, hand, trick, trump=None):
+        t = None if trump is None else suit_letter(trump)
+        return [name_of(c) for c in self._legal([card_of(c) for c in hand], [card_of(c) for c in trick], t)]
+
+    # --- dealing ------------------------------------------------------------------------------
+    def _deal(self, pack, dealer: int, cut: int, rules):
+        cards = [card_of(c) for c in pack]
+        if self.bug != "no-cut":
+            cards = cards[cut:] + cards[:cut]
+        size = 4 if self.bug == "packets-of-four" else 3
+        caller = self._caller(dealer, rules)
+        hands: list[list[int]] = [[], [], [], []]
+        seat = caller
+        for p in range(0, 144, size):
+            hands[seat].extend(cards[p:p + size])
+            seat = (seat + self._step(rules)) % 4
+        saw = cards[3:6] if self.bug == "caller-sees-second-packet" else cards[:3]
+        return caller, saw, hands
+
+    def deal(self, pack, dealer, cut, rules):
+        caller, saw, hands = self._deal(pack, seat_of(dealer), cut, rules)
+        return {"caller": SEATS[caller], "caller_saw": [name_of(c) for c in saw],
+                "hands": {SEATS[s]: [name_of(c) for c in hands[s]] for s in range(4)}}
+
+    def check_packets(self, packets, dealer):
+        if self.bug == "any-last-packet":
+            return {"stands": True}
+        d = seat_of(dealer)
+        seats = [seat_of(s) for s, _ in packets]
+        sizes = [n if isinstance(n, int) else len(n) for _, n in packets]
+        ok = (len(packets) == 48 and all(n == 3 for n in sizes) and seats[3] == d
+              and len(set(seats[:4])) == 4 and all(seats[k] == seats[k - 4] for k in range(4, 48)))
+        return {"stands": ok}
+
+    # --- results and dealers ------------------------------------------------------------------
+    def _outcome(self, ns: int, ew: int, closed: bool, dealer: int | None = None) -> str:
+        if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (ns, ew)):
+            raise Refused("result.tricks-add-up")
+        if (closed and ns + ew >= 36) or (not closed and ns + ew != 36):
+            raise Refused("result.tricks-add-up")
+        if closed and self.bug != "closed-counts":
+            return "draw"
+        if ns == ew:
+            if self.bug == "draw-to-dealer" and dealer is not None:
+                return "NS" if dealer % 2 == 0 else "EW"
+            return "draw"
+        return "NS" if ns > ew else "EW"
+
+    def deal_result(self, ns, ew, closed_early, dealer=None):
+        try:
+            return {"outcome": self._outcome(ns, ew, closed_early, None if dealer is None else seat_of(dealer))}
+        except Refused as e:
+            return {"refused": e.clause}
+
+    def next_dealer(self, dealer, outcome, rules):
+        d = seat_of(dealer)
+        if outcome == "draw":
+            return SEATS[(d + self._step(rules)) % 4] if self.bug == "draw-passes" else SEATS[d]
+        if outcome != ("NS" if d % 2 == 0 else "EW"):
+            return SEATS[(d + self._step(rules)) % 4] if self.bug == "loss-passes-left" else SEATS[(d + 2) % 4]
+        if self.bug == "win-partner-deals":
+            return SEATS[(d + 2) % 4]
+        nxt = (d + self._step(rules)) % 4
+        return SEATS[(nxt + 2) % 4 if (rules or {}).get("opponent-dealer") == "previous" else nxt]
+
+    def first_dealer(self, rounds):
+        contenders = [0, 1, 2, 3]
+        try:
+            for k, r in enumerate(rounds):
+                shown = {seat_of(s): card_of(c) for s, c in r.items()}
+                if sorted(shown) != contenders:
+                    raise Refused("dealer.first-draw-ties")
+                key = height if self.bug != "lowest-draw-deals" else (lambda c: -height(c))
+                if self.bug == "suits-break-ties":
+                    best = max(shown.values(), key=lambda c: (height(c), -suit_of(c)))
+                    contenders = [next(s for s in shown if shown[s] == best)]
+                else:
+                    top = max(key(c) for c in shown.values())
+                    contenders = sorted(s for s, c in shown.items() if key(c) == top)
+                if len(contenders) == 1:
+                    if k + 1 < len(rounds):  # nobody draws once the draw is decided
+                        raise Refused("dealer.first-draw-ties")
+                    return {"dealer": SEATS[contenders[0]]}
+                if self.bug == "everyone-redraws":
+                    contenders = [0, 1, 2, 3]
+            raise Refused("dealer.first-draw-ties")
+        except Refused as e:
+            return {"refused": e.clause}
+
+    def contest(self, results, rules, dealer=None):
+        per_deal = (rules or {}).get("stake") == "per-deal" and self.bug != "per-deal-ignored"
+        holder = mark = winner = None
+        states = []
+        d = None if dealer is None else seat_of(dealer)
+        for ns, ew, closed in results:
+            try:
+                side = self._outcome(ns, ew, bool(closed), d)
+            except Refused as e:
+                states.append({"refused": e.clause})
+                continue
+            if winner is not None:  # contest.decided-is-final: the next result opens a new contest
+                holder = mark = winner = None
+            if side != "draw":
+                tricks = ns if side == "NS" else ew
+                if per_deal:
+                    holder, mark, winner = None, None, side
+                elif holder != side:
+                    holder = side
+                    if not (self.bug == "other-side-keeps-mark" and mark is not None):
+                        mark = tricks
+                elif tricks > mark or (self.bug == "equal-beats-mark" and tricks == mark):
+                    winner = side
+            elif self.bug == "draw-breaks-sequence" and not per_deal:
+                holder = mark = None
+            states.append({"holder": holder, "mark": mark, "winner": winner})
+            if d is not None:
+                d = seat_of(self.next_dealer(SEATS[d], side, rules))
+        return states
+
+    # --- the referee --------------------------------------------------------------------------
+    def referee(self, pack, dealer, cut, rules, actions):
+        table = _Table(self, pack, seat_of(dealer), cut, rules)
+        responses = []
+        for a in actions:
+            try:
+                table.apply(a)
+                responses.append({"ok": True})
+            except Refused as e:
+                responses.append({"refused": e.clause})
+        return {"responses": responses, "winners": [SEATS[w] for w in table.winners],
+                "tricks": list(table.won), "outcome": table.outcome}
+
+
+class _Table:
+    """One deal being refereed."""
+
+    def __init__(self, impl: Independent, pack, dealer: int, cut: int, rules) -> None:
+        self.impl, self.rules, self.dealer = impl, rules, dealer
+        self.caller, saw, self.full = impl._deal(pack, dealer, cut, rules)
+        self.hands: list[list[int]] = [[], [], [], []]
+        self.hands[self.caller] = list(saw)
+        self.phase = "calling"
+        self.trump: int | None = None
+        self.leader = self.to_act = dealer if impl.bug == "dealer-leads" else self.caller
+        self.trick: list[tuple[int, int]] = []
+        self.signals = 0
+        self.winners: list[int] = []
+        self.won = [0, 0]
+        self.outcome = None
+
+    @property
+    def bug(self):
+        return self.impl.bug
+
+    def apply(self, a) -> None:
+        if not isinstance(a, dict):
+            raise Refused("play.order-of-actions")
+        kind = a.get("act")
+        if kind == "trump":
+            return self.name_trump(seat_of(a.get("seat")), a.get("suit"))
+        if kind == "play":
+            return self.play(seat_of(a.get("seat")), a.get("card"))
+        if kind == "signal":
+            return self.signal(seat_of(a.get("seat")), a.get("signal"))
+        if kind == "close":
+            seat_of(a.get("seat"))
+            if self.phase == "finished":
+                raise Refused("play.order-of-actions")
+            return self.finish(closed=True)
+        raise Refused("play.order-of-actions")
+
+    def name_trump(self, seat: int, suit) -> None:
+        if self.phase != "calling" and not (self.bug == "trump-twice" and self.phase == "playing"):
+            raise Refused("trump.once" if self.trump is not None else "play.order-of-actions")
+        if seat != self.caller:
+            raise Refused("trump.caller")
+        self.trump = suit_letter(suit)
+        if self.phase == "calling":
+            self.hands = [list(h) for h in self.full]
+            self.phase = "playing"
+
+    def play(self, seat: int, text) -> None:
+        if self.phase != "playing" and not (self.bug == "play-before-trump" and self.phase == "calling"):
+            raise Refused("play.order-of-actions")
+        if self.bug == "card-before-turn":
+            card = card_of(text)
+            if card not in self.hands[seat]:
+                raise Refused("play.card-in-hand")
+        played = {s for s, _ in self.trick}
+        if self.bug == "anyone-plays":
+            if seat in played:
+                raise Refused("play.turn")
+        elif seat != self.to_act:
+            raise Refused("play.turn")
+        card = card_of(text)
+        hand = self.hands[seat]
+        if card not in hand and self.bug != "not-held-accepted":
+            raise Refused("play.card-in-hand")
+        legal = self.impl._legal(hand, [c for _, c in self.trick], self.trump)
+        if card in hand and card not in legal:
+            led = suit_of(self.trick[0][1])
+            if any(suit_of(c) == led for c in hand) and suit_of(card) != led:
+                raise Refused("play.follow-suit")
+            raise Refused("play.no-forced-trump")
+        if card in hand:
+            hand.remove(card)
+        self.trick.append((seat, card))
+        if len(self.trick) < 4:
+            self.to_act = (seat + self.impl._step(self.rules)) % 4
+            return
+        at = self.impl._winner([c for _, c in self.trick], -1 if self.trump is None else self.trump)
+        winner = self.trick[at][0]
+        self.winners.append(winner)
+        self.won[winner % 2] += 1
+        last_leader = self.trick[0][0]
+        self.trick, self.signals = [], 0
+        self.leader = self.to_act = ((last_leader + self.impl._step(self.rules)) % 4
+                                     if self.bug == "winner-does-not-lead" else winner)
+        if len(self.winners) == 36:
+            self.finish(closed=False)
+
+    def signal(self, seat: int, kind) -> None:
+        if self.phase != "playing":
+            raise Refused("play.order-of-actions")
+        if self.bug == "signal-before-kind" and seat != self.leader:
+            raise Refused("signal.leader-only")
+        if kind not in ("knock", "click") and self.bug != "any-signal-word":
+            raise Refused("signal.kinds")
+        if seat != self.leader and self.bug != "signal-from-anyone":
+            raise Refused("signal.leader-only")
+        if len(self.trick) != 1 and not (self.bug == "signal-any-time" and self.trick):
+            raise Refused("signal.timing")
+        if self.signals and self.bug != "signal-twice":
+            raise Refused("signal.once-per-trick")
+        self.signals += 1
+
+    def finish(self, closed: bool) -> None:
+        self.phase = "finished"
+        self.to_act = None
+        self.outcome = self.impl._outcome(self.won[0], self.won[1], closed, self.dealer)
