@@ -119,9 +119,10 @@ def contest_step(holder: int, mark: int, winner: int, outcome: int, tricks: int,
         pre: outcome == -1 or 19 <= tricks <= 36
         post: winner == -1 or __return__ == (holder, mark, winner)
         post: winner != -1 or __return__[2] in (-1, outcome)
-        post: winner != -1 or outcome == -1 or __return__[0] == outcome
+        post: winner != -1 or outcome == -1 or __return__[0] == (-1 if per_deal else outcome)
+        post: winner != -1 or outcome == -1 or not per_deal or __return__[:2] == (-1, -1)
         post: winner != -1 or per_deal or __return__[0] != holder or __return__[1] == mark
         post: winner != -1 or per_deal or (__return__[2] != -1) == (outcome == holder != -1 and tricks > mark)
-        post: __return__[2] in (-1, __return__[0])
+        post: per_deal or __return__[2] in (-1, __return__[0])
     """
     return kernels.contest_step(holder, mark, winner, outcome, tricks, per_deal)

@@ -128,6 +128,8 @@ _ALL = (
     _c("play.turn", "rule", "Each trick goes round once in the direction of play, one card a seat",
        "000 §06 ¶1 s2-4", "001 The deal ¶4 s1", "002 §06 ¶1 s2-4"),
     _c("play.order-of-actions", "interpretation", "Nothing is played before trump is named, nor after the deal ends"),
+    _c("play.refusal-order", "interpretation",
+       "An action that breaks several rules is refused for the first of them in a fixed order"),
     _c("play.card-in-hand", "rule", "A player can play only a card held",
        "000 §03 ¶1 s7", "002 §03 ¶1 s7"),
     _c("play.follow-suit", "rule", "A player holding the led suit must play it",

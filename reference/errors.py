@@ -114,3 +114,12 @@ class RecordError(RuleError):
     """A deal record that is not well formed."""
 
     default_clause = "play.order-of-actions"
+
+
+#: ``play.refusal-order``: when one action breaks several rules, the refusal names the first
+#: of them in this order: the moment (nothing before trump, nothing after the end), the kind
+#: of signal, the seat (whose turn, who calls, who led), the text of the card, then the card
+#: itself (held, then following suit); a second trump call is ``trump.once`` whoever makes it.
+REFUSAL_ORDER = ("play.order-of-actions", "trump.once", "signal.kinds", "play.turn", "trump.caller",
+                 "signal.leader-only", "signal.timing", "signal.once-per-trick",
+                 "pack.card-notation", "play.card-in-hand", "play.follow-suit")

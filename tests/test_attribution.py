@@ -76,3 +76,38 @@ def test_affected_rows_are_not_failed_rows():
     assert report["clauses"]["play.no-forced-trump"]["status"] == "failed"
     assert report["clauses"]["play.follow-suit"]["status"] == "affected"
     assert report["clauses"]["play.follow-suit"]["failed"] == 0 < report["clauses"]["play.follow-suit"]["affected"]
+
+
+@verifies("play.refusal-order")
+def test_the_engine_refuses_by_the_first_rule_in_the_order():
+    # Each pair of rules one action can break together: the earlier in the order is named.
+    from turub import Deal, RuleError, Seat, parse_card
+    from turub.errors import REFUSAL_ORDER
+
+    deal = Deal.from_seed(5, Seat.NORTH)
+    caller = deal.caller
+
+    def refusal(action):
+        try:
+            deal.apply(action)
+        except RuleError as e:
+            return e.clause
+        raise AssertionError(f"{action} accepted")
+
+    other = next(s for s in Seat if s != caller)
+    assert refusal({"act": "play", "seat": other.letter, "card": "AS"}) == "play.order-of-actions"
+    deal.name_trump(caller, "H")
+    assert refusal({"act": "trump", "seat": other.letter, "suit": "S"}) == "trump.once"
+    leader = deal.to_act
+    follower = next(s for s in Seat if s != leader)
+    missing = next(c for c in ("AS", "AH", "AD", "AC", "6S", "6H") if not deal.holds(follower, parse_card(c)))
+    assert refusal({"act": "play", "seat": follower.letter, "card": missing}) == "play.turn"
+    assert refusal({"act": "play", "seat": follower.letter, "card": "ZZ"}) == "play.turn"
+    assert refusal({"act": "signal", "seat": follower.letter, "signal": "wink"}) == "signal.kinds"
+    assert refusal({"act": "signal", "seat": follower.letter, "signal": "knock"}) == "signal.leader-only"
+    deal.play(leader, deal.legal_plays()[0])
+    deal.signal(leader, "knock")
+    assert refusal({"act": "signal", "seat": follower.letter, "signal": "knock"}) == "signal.leader-only"
+    assert refusal({"act": "signal", "seat": leader.letter, "signal": "wink"}) == "signal.kinds"
+    order = list(REFUSAL_ORDER)
+    assert order.index("play.turn") < order.index("play.card-in-hand") < order.index("play.follow-suit")
