@@ -22,7 +22,7 @@ from turub.options import OPTION_VALUES
 from .adapter import OPERATIONS, Implementation
 from .targets import RESULT, UNSUPPORTED, Answer, Target
 
-__all__ = ["TargetImplementation", "TargetFailure", "property_results"]
+__all__ = ["TargetImplementation", "TargetFailure", "property_result", "property_results"]
 
 _SIGNATURES = {op: inspect.signature(getattr(Implementation, op)) for op in OPERATIONS}
 
@@ -45,6 +45,9 @@ class TargetImplementation:
 
     def supports(self) -> list[str]:
         return sorted(self.target.operations)
+
+    def __repr__(self) -> str:  # as Hypothesis shows it in a counterexample
+        return f"<{self.name} {self.version}>"
 
     def __getattr__(self, op: str) -> Any:
         if op not in _SIGNATURES:
@@ -93,6 +96,49 @@ def _counterexample(error: BaseException) -> str:
     return "\n".join(notes).strip()
 
 
+def _supports_every_option(target: Target) -> bool:
+    return all(target.supports_rules({option: value})
+               for option, values in OPTION_VALUES.items() for value in values)
+
+
+def property_result(target: Target, name: str, test: Any, examples: int,
+                    impl: TargetImplementation | None = None) -> dict[str, Any]:
+    """Run one interface property (``name`` in :func:`~turub.properties.checks.
+    interface_properties`) against ``target``, as one result of the report."""
+    from hypothesis import HealthCheck
+
+    from turub.properties.checks import search
+
+    clauses = sorted(getattr(test, "__verifies__", ()))
+    out: dict[str, Any] = {"id": f"property/{name}", "kind": "property", "op": name,
+                           "clauses": clauses}
+    if not _supports_every_option(target):
+        return {**out, "status": "unsupported",
+                "detail": "the properties draw every rule option; this implementation "
+                          "supports only some"}
+    impl = impl if impl is not None else TargetImplementation(target)
+    impl.calls.clear()
+    try:
+        search(test, impl, max_examples=examples, derandomize=True, database=None,
+               deadline=None, print_blob=False, suppress_health_check=list(HealthCheck))
+    except unittest.SkipTest as e:  # the property's requires(): an operation missing
+        return {**out, "status": "unsupported", "detail": str(e)}
+    except NotImplementedError as e:
+        return {**out, "status": "unsupported", "detail": f"{e} is not supported"}
+    except TargetFailure as e:
+        return {**out, "status": "failed", "outcome": e.answer.kind,
+                "failing_clauses": clauses, "blamed": None, "detail": str(e),
+                "minimal": _counterexample(e)}
+    except Exception as e:  # noqa: BLE001 - a falsified property is the verdict
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+        blamed, why, situation = blame_of_calls(impl.calls)
+        return {**out, "status": "failed", "outcome": "wrong-answer",
+                "failing_clauses": [blamed] if blamed else clauses, "blamed": blamed,
+                "detail": first[:500] + (f" (first wrong answer: {why})" if why else ""),
+                "minimal": _counterexample(e), **({"situation": situation} if situation else {})}
+    return {**out, "status": "passed", "detail": f"held for up to {examples} drawn examples"}
+
+
 def property_results(target: Target, examples: int, budget: float) -> list[dict[str, Any]]:
     """Run every interface property of :mod:`turub.properties` against ``target``.
 
@@ -100,46 +146,16 @@ def property_results(target: Target, examples: int, budget: float) -> list[dict[
     so a target that supports only some options gets them reported as unsupported.  Searches
     are derandomized, so two runs on the same implementation ask the same questions.
     """
-    from hypothesis import HealthCheck
-
-    from turub.properties.checks import interface_properties, search
+    from turub.properties.checks import interface_properties
 
     impl = TargetImplementation(target)
     results: list[dict[str, Any]] = []
     stop_at = time.monotonic() + budget
     for name, test in interface_properties().items():
-        clauses = sorted(getattr(test, "__verifies__", ()))
-        out: dict[str, Any] = {"id": f"property/{name}", "kind": "property", "op": name,
-                               "clauses": clauses}
-        if not all(target.supports_rules({option: value}) for option, values in OPTION_VALUES.items()
-                   for value in values):
-            results.append({**out, "status": "unsupported",
-                            "detail": "the properties draw every rule option; this implementation "
-                                      "supports only some"})
-            continue
         if time.monotonic() > stop_at:
-            results.append({**out, "status": "unsupported", "detail": "not run: out of time budget"})
+            results.append({"id": f"property/{name}", "kind": "property", "op": name,
+                            "clauses": sorted(getattr(test, "__verifies__", ())),
+                            "status": "unsupported", "detail": "not run: out of time budget"})
             continue
-        impl.calls.clear()
-        try:
-            search(test, impl, max_examples=examples, derandomize=True, database=None,
-                   deadline=None, print_blob=False, suppress_health_check=list(HealthCheck))
-        except unittest.SkipTest as e:  # the property's requires(): an operation missing
-            results.append({**out, "status": "unsupported", "detail": str(e)})
-        except NotImplementedError as e:
-            results.append({**out, "status": "unsupported", "detail": f"{e} is not supported"})
-        except TargetFailure as e:
-            results.append({**out, "status": "failed", "outcome": e.answer.kind,
-                            "failing_clauses": clauses, "blamed": None, "detail": str(e),
-                            "minimal": _counterexample(e)})
-        except Exception as e:  # noqa: BLE001 - a falsified property is the verdict
-            first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-            blamed, why, situation = blame_of_calls(impl.calls)
-            results.append({**out, "status": "failed", "outcome": "wrong-answer",
-                            "failing_clauses": [blamed] if blamed else clauses, "blamed": blamed,
-                            "detail": first[:500] + (f" (first wrong answer: {why})" if why else ""),
-                            "minimal": _counterexample(e), **({"situation": situation} if situation else {})})
-        else:
-            results.append({**out, "status": "passed",
-                            "detail": f"held for up to {examples} drawn examples"})
+        results.append(property_result(target, name, test, examples, impl))
     return results

@@ -5,19 +5,18 @@ variable, no code edits): ``dev`` by default, ``ci`` when ``CI`` is set, ``deep`
 thousands of examples per property.
 
 The implementation under test is the ``impl`` fixture: the reference engine unless
-``--impl module:Object`` names another (an object, a class or a factory with the methods
-of ``turub.conformance.adapter.Implementation``)::
+``--impl module:Object`` (or ``path/file.py:Object``) names another: an object or a class
+with the methods of ``turub.conformance.adapter.Implementation``::
 
     pytest properties --impl mypkg.adapter:MyImplementation
 """
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
 from hypothesis import settings
 
+from turub.conformance.targets import load_python
 from turub.properties import profiles
 
 profiles.load()
@@ -26,21 +25,17 @@ profiles.load()
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--impl", default="turub.conformance.adapter:ReferenceImplementation",
-        help="the implementation the property suites check, as module:Object "
-             "(default: the reference engine)")
+        help="the implementation the property suites check, as module:Object or "
+             "path/file.py:Object (default: the reference engine)")
 
 
 def load_implementation(spec: str):
-    """The implementation named ``module:Object``; a class or factory is called once."""
-    module_name, _, name = spec.partition(":")
-    if not name:
-        raise pytest.UsageError(f"--impl {spec!r}: write module:Object")
-    obj = importlib.import_module(module_name)
-    for part in name.split("."):
-        obj = getattr(obj, part)
-    if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "supports")):
-        obj = obj()
-    return obj
+    """The implementation named ``module:Object`` or ``path/file.py:Object`` (a class is
+    instantiated), as ``turub check --python`` and ``pytest --turub-python`` read it."""
+    try:
+        return load_python(spec)
+    except (ImportError, AttributeError, ValueError) as e:
+        raise pytest.UsageError(f"--impl {spec}: {e}") from None
 
 
 @pytest.fixture(scope="session")
