@@ -16,7 +16,7 @@ from turub.properties.tags import verifies
 BROKEN = Path(__file__).resolve().parent / "broken" / "impl.py"
 REFERENCE = "turub.conformance.adapter:ReferenceImplementation"
 #: A lighter run than the default: fewer generated cases, examples and property examples.
-LIGHT = ["--turub-scale", "0.2", "--turub-examples", "10", "--turub-properties", "3"]
+LIGHT = ["--turub-scale", "0.2", "--turub-examples", "5", "--turub-properties", "2"]
 #: The cases only: no differential play, no properties.
 CASES = ["--turub-scale", "0.1", "--turub-examples", "0", "--turub-properties", "0"]
 
