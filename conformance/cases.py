@@ -555,12 +555,19 @@ GENERATED_COUNTS: Final = {"trick_winner": 300, "legal_plays": 200, "deal": 8, "
                            "referee": 40}
 
 
-def generated_cases(seed: int, rules: Rules, scale: float = 1.0) -> list[Case]:
-    """Cases generated from ``seed`` under ``rules``, answered by the reference now."""
-    counts = {op: max(1, int(n * scale)) if n else 0 for op, n in GENERATED_COUNTS.items()}
-    cases = []
-    for case_id, op, args in inputs(seed, counts, rules):
+def generated_counts(scale: float) -> dict[str, int]:
+    """How many inputs of each operation ``scale`` asks for."""
+    return {op: max(1, int(n * scale)) if n else 0 for op, n in GENERATED_COUNTS.items()}
+
+
+def iter_generated_cases(seed: int, rules: Rules, scale: float = 1.0) -> Iterator[Case]:
+    """Cases generated from ``seed`` under ``rules``, answered by the reference one at a time."""
+    for case_id, op, args in inputs(seed, generated_counts(scale), rules):
         if "/worked-" in case_id or op in ("deal_result", "next_dealer"):
             continue  # the worked and exhaustive cases are in the vectors already
-        cases.append(expected_case(f"generated/{seed}/{case_id}", op, args, rules))
-    return cases
+        yield expected_case(f"generated/{seed}/{case_id}", op, args, rules)
+
+
+def generated_cases(seed: int, rules: Rules, scale: float = 1.0) -> list[Case]:
+    """Cases generated from ``seed`` under ``rules``, answered by the reference now."""
+    return list(iter_generated_cases(seed, rules, scale))

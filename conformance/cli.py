@@ -3,7 +3,11 @@
 Imported by ``turub.cli`` when present; registers itself with :func:`turub.cli.register`.
 
 * ``turub check [-- CMD ARG...] | --python module:Object | --sample``: run the kit.
-  Exit 0 when everything supported conforms, 1 when something does not, 2 on a usage error.
+  Exit statuses: :data:`~turub.conformance.report.EXIT_STATUSES` (0 conforms, 1 does not,
+  2 usage error, 3 the program could not start, 4 nothing checked or cut short, 128 + N
+  stopped by signal N).  Options and files are checked before anything runs
+  (:mod:`~turub.conformance.args`); everything after the first ``--`` is the program's
+  command line, exactly as given.
 * ``turub check --diff OLD.json NEW.json``: what changed between two JSON reports.
 * ``turub vectors``: export the committed vectors (``--regenerate`` rewrites them,
   ``--check`` compares them with the reference).
@@ -15,21 +19,27 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import time
 from collections import defaultdict
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import Iterator, TextIO
 
 from turub import cli as _cli
 from turub.errors import RuleError
 from turub.options import PRESETS, Rules, parse_rules
 
+from . import args as checks
+from .args import OptionError
 from .cases import OPTION_SETS, ask_args, build_vectors, rules_name
 from .kit import CheckOptions, run_check, vector_cases
-from .report import (XfailError, as_json, diff_reports, finish, load_xfail, render_diff,
-                     render_junit, render_text, xfail_document)
+from .protocol import DEFAULT_LINE_LIMIT
+from .report import (EXIT_USAGE, XfailError, as_json, diff_reports, finish, load_xfail, render_diff,
+                     startup_message, write_json, write_junit, write_text, xfail_document)
 from .resources import sample_command, schema_text
+from .targets import Interrupted
 from .vectors import VECTOR_DIR, render_vectors, write_vectors
 
 __all__ = ["add_commands", "sample_command"]
@@ -62,42 +72,103 @@ def _write(path: str, text: str, out: TextIO) -> None:
         Path(path).write_text(text, encoding="utf-8")
 
 
+def _write_with(path: str, writer, report: dict, out: TextIO) -> None:
+    """Write a report with ``writer(report, stream)`` to ``path`` (``-``: ``out``)."""
+    if path == "-":
+        writer(report, out)
+        return
+    with open(path, "w", encoding="utf-8") as f:
+        writer(report, f)
+
+
+_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+@contextmanager
+def _signals_interrupt() -> Iterator[None]:
+    """While the run lasts, SIGINT, SIGTERM and SIGHUP raise :class:`Interrupted` (the run
+    stops its program and keeps what it has); afterwards, while the reports are written,
+    a further signal is held off; then the previous handlers come back."""
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.getsignal(s) for s in _SIGNALS}
+
+    def interrupt(signum, frame):
+        for s in _SIGNALS:
+            signal.signal(s, signal.SIG_IGN)  # one interruption is enough: now report
+        raise Interrupted(signum)
+
+    for s in _SIGNALS:
+        signal.signal(s, interrupt)
+    try:
+        yield
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h if h is not None else signal.SIG_DFL)
+
+
 # --- turub check -----------------------------------------------------------------------------
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     try:
         return _check(args, out)
-    except _Usage as e:
+    except (_Usage, OptionError) as e:
         sys.stderr.write(f"turub check: error: {e}\n")
-        return 2
+        return EXIT_USAGE
+
+
+def _validate(args: argparse.Namespace) -> None:
+    """Every option checked before anything runs (OptionError names the first bad one)."""
+    args.timeout = checks.number("--timeout", args.timeout, high=86_400)
+    args.time_limit = checks.number("--time-limit", args.time_limit, high=30 * 86_400)
+    args.scale = checks.number("--scale", args.scale, low_inclusive=True, high=10_000)
+    args.budget = checks.number("--budget", args.budget, high=86_400)
+    checks.integer("--max-restarts", args.max_restarts, high=1000)
+    checks.integer("--examples", args.examples, high=10_000_000)
+    checks.integer("--properties", args.properties, high=1_000_000)
+    checks.integer("--window", args.window, low=1, high=4096)
+    checks.integer("--max-line", args.max_line, low=1024, high=1 << 30)
+    for option in ("json", "junit", "write_xfail"):
+        checks.output_path(f"--{option.replace('_', '-')}", getattr(args, option))
 
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
     if args.diff:
-        try:
-            old, new = (json.loads(Path(p).read_text(encoding="utf-8")) for p in args.diff)
-        except (OSError, ValueError) as e:
-            raise _Usage(f"--diff needs two JSON reports: {e}") from None
-        d = diff_reports(old, new)
+        docs = []
+        for p in args.diff:
+            try:
+                docs.append(json.loads(checks.input_text("--diff", p)))
+            except ValueError as e:
+                raise _Usage(f"--diff {p}: not a JSON report ({e})") from None
+        if not all(isinstance(d, dict) and isinstance(d.get("cases", []), list) for d in docs):
+            raise _Usage("--diff needs two JSON reports written by --json")
+        d = diff_reports(*docs)
         out.write(as_json(d) if args.json == "-" else render_diff(d))
         return 1 if d["regressions"] else 0
-    command = [c for c in args.command if c != "--"]
+    command = checks.program_command(args.command)
     chosen = sum(bool(x) for x in (command, args.python, args.sample))
     if chosen > 1:
         raise _Usage("give one of: -- CMD ARG..., --python module:Object, --sample")
-    for name in ("timeout", "time_limit"):
-        if getattr(args, name) <= 0:
-            raise _Usage(f"--{name.replace('_', '-')} must be positive")
-    if args.max_restarts < 0 or args.examples < 0 or args.scale < 0 or args.properties < 0:
-        raise _Usage("--max-restarts, --examples, --properties and --scale cannot be negative")
+    _validate(args)
     xfail: list[dict] = []
     if args.xfail:
         try:
-            xfail = load_xfail(Path(args.xfail).read_text(encoding="utf-8"))
-        except (OSError, XfailError) as e:
+            xfail = load_xfail(checks.input_text("--xfail", args.xfail))
+        except XfailError as e:
             raise _Usage(f"--xfail {args.xfail}: {e}") from None
     rules = _rules(args.rules)
-    deadline = time.monotonic() + args.time_limit
+    if args.python:
+        from .loader import AdapterLoadError, split_spec
+        try:
+            split_spec(args.python)
+        except AdapterLoadError as e:
+            raise _Usage(str(e)) from None
+    started = time.monotonic()
+    deadline = started + args.time_limit
+    # what the checks may use, leaving time to stop the program and write the reports
+    checks_deadline = deadline - min(2.0, 0.1 * args.time_limit)
     note = None
     if args.sample:
         command = sample_command() or []
@@ -107,15 +178,14 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     if command:
         from .protocol import ProtocolTarget
         target = ProtocolTarget(command, timeout=args.timeout, max_restarts=args.max_restarts,
-                                deadline=deadline, window=args.window)
+                                deadline=checks_deadline, window=args.window, line_limit=args.max_line)
         describe = {"command": command}
     elif args.python:
-        from .targets import PythonTarget, load_python
-        try:
-            impl = load_python(args.python)
-        except (ImportError, AttributeError, ValueError) as e:
-            raise _Usage(f"--python {args.python}: {e}") from None
-        target = PythonTarget(impl, args.timeout)
+        from .protocol import ProtocolTarget
+        shim = [sys.executable, "-P", "-m", "turub.conformance.shim", args.python]
+        target = ProtocolTarget(shim, timeout=args.timeout, max_restarts=args.max_restarts,
+                                deadline=checks_deadline, window=args.window, line_limit=args.max_line,
+                                trusted=True)
         describe = {"python": args.python}
     else:
         from .kit import reference_target
@@ -130,19 +200,40 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     if args.quick:
         options.scale, options.examples = min(options.scale, 0.2), min(options.examples, 30)
         options.properties = min(options.properties, 10)
-    progress = sys.stderr if (sys.stderr.isatty() and not args.quiet) else None
-    log = (lambda m: sys.stderr.write(m + "\n")) if progress else None
-    report = finish(run_check(target, options, describe=describe, progress_stream=progress,
-                              deadline=deadline, log=log), xfail)
-    if args.json:
-        _write(args.json, as_json(report), out)
-    if args.junit:
-        _write(args.junit, render_junit(report), out)
-    if args.write_xfail:
-        _write(args.write_xfail, as_json(xfail_document(report)), out)
-    if not args.quiet and args.json != "-" and args.junit != "-" and args.write_xfail != "-":
-        out.write(render_text(report))
-    return report["exit_status"]
+    progress = sys.stderr if not args.quiet else None
+    log = (lambda m: sys.stderr.write(m + "\n")) if progress and sys.stderr.isatty() else None
+    with _signals_interrupt():
+        try:
+            raw = run_check(target, options, describe=describe, progress_stream=progress,
+                            deadline=checks_deadline, log=log)
+        except Interrupted as e:  # before the run had anything to keep
+            from .process import stop_all
+            stop_all()
+            sys.stderr.write(f"turub check: interrupted by {signal.Signals(e.signum).name}\n")
+            return 128 + e.signum
+        for s in _SIGNALS:
+            signal.signal(s, signal.SIG_IGN)  # the reports are written whatever comes now
+        startup = raw.get("startup_failure")
+        if startup and args.python and startup.get("status") == EXIT_USAGE:
+            # the shim could not load the adapter: a usage error, its one line says why
+            why = (startup.get("stderr") or [startup.get("reason", "")])[-1]
+            sys.stderr.write(f"turub check: error: --python {args.python}: {why}\n")
+            return EXIT_USAGE
+        report = finish(raw, xfail)
+        if startup:
+            sys.stderr.write(f"turub check: {startup_message(startup)}\n")
+        if args.json:
+            _write_with(args.json, write_json, report, out)
+        if args.junit:
+            _write_with(args.junit, write_junit, report, out)
+        if args.write_xfail:
+            _write(args.write_xfail, as_json(xfail_document(report)), out)
+        if not args.quiet and args.json != "-" and args.junit != "-" and args.write_xfail != "-":
+            write_text(report, out)
+        if report.get("interrupted"):
+            sys.stderr.write(f"turub check: interrupted by {signal.Signals(report['interrupted']).name}; "
+                             f"the reports hold what was checked before\n")
+        return report["exit_status"]
 
 
 def _add_check(sub: argparse._SubParsersAction) -> None:
@@ -151,8 +242,9 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
                                    "program speaking the JSON-lines protocol; `--python module:Object` "
                                    "an in-process adapter; `--sample` the bundled JavaScript sample; "
                                    "nothing, the reference engine itself.")
-    p.add_argument("command", nargs="*", metavar="-- CMD ARG",
-                   help="the implementation's command line (after --), run without a shell")
+    p.add_argument("command", nargs=argparse.REMAINDER, metavar="-- CMD ARG",
+                   help="the implementation's command line: everything after the first --, "
+                        "exactly as given, run without a shell")
     p.add_argument("--python", metavar="MODULE:OBJECT", help="an in-process Python adapter")
     p.add_argument("--sample", action="store_true",
                    help="check the bundled JavaScript sample (the reference if Node.js is missing)")
@@ -171,6 +263,8 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--time-limit", type=float, default=300.0, help="seconds for the whole run (default 300)")
     p.add_argument("--max-restarts", type=int, default=3, help="restarts of a crashed or hung program")
     p.add_argument("--window", type=int, default=64, help=argparse.SUPPRESS)
+    p.add_argument("--max-line", type=int, default=DEFAULT_LINE_LIMIT, metavar="BYTES",
+                   help=f"the longest answer line accepted (default {DEFAULT_LINE_LIMIT} bytes, 1 MiB)")
     p.add_argument("--json", metavar="FILE", help="write the JSON report (- for stdout)")
     p.add_argument("--junit", metavar="FILE", help="write JUnit XML (- for stdout)")
     p.add_argument("--xfail", metavar="FILE", help="expected failures (cases or clauses, with reasons)")
@@ -184,6 +278,7 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
 
 def cmd_vectors(args: argparse.Namespace, out: TextIO) -> int:
     try:
+        checks.output_path("-o/--output", args.output)
         if args.regenerate:
             for path in write_vectors(Path(args.dir) if args.dir else VECTOR_DIR):
                 out.write(f"wrote {path}\n")
@@ -209,7 +304,7 @@ def cmd_vectors(args: argparse.Namespace, out: TextIO) -> int:
                               ensure_ascii=False, indent=1) + "\n"
         _write(args.output, text, out)
         return 0
-    except _Usage as e:
+    except (_Usage, OptionError) as e:
         sys.stderr.write(f"turub vectors: error: {e}\n")
         return 2
 

@@ -1,31 +1,47 @@
-"""The kit: run the three kinds of check against a target and build the report.
+"""The kit: run the kinds of check against a target and build the report.
 
 1. the committed vectors of the option set (computed from the reference when the set is
    not committed);
-2. cases generated from a seed;
-3. differential play with shrinking.
+2. cases generated from a seed, one at a time;
+3. differential play with shrinking;
+4. the project's property suites.
 
 :func:`run_check` returns the report as plain data (see :mod:`turub.conformance.report`).
+Each answer is judged when it arrives and only a bounded result is kept
+(:mod:`~turub.conformance.spool`), so memory stays flat however many cases run.  The
+whole-run ``deadline`` covers everything: generation, each check, closing the program; a
+run it cuts says so (``cut``) and keeps what it has, the rest ``not-run``.  A signal
+(:class:`~turub.conformance.targets.Interrupted`) ends the run the same way, marked
+``interrupted``.  A program that could not be started gets no per-case rows at all, only
+``startup_failure``.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TextIO
 
 from turub import Rules
 
-from .cases import RULED_OPS, Case, ask_args, build_vectors, generated_cases, rules_name
+from .adapter import OPERATIONS
+from .cases import RULED_OPS, Case, ask_args, build_vectors, generated_counts, iter_generated_cases, rules_name
 from .differential import differential_deals, differential_sittings, verdict_of
-from .targets import Answer, Request, Target
+from .spool import CaseLog
+from .targets import NOT_RUN, Answer, Interrupted, Request, Target
+from .text import bounded, safe_text, shorten
 from .vectors import load_vectors
 
-__all__ = ["CheckOptions", "run_check", "vector_cases"]
+__all__ = ["CheckOptions", "run_check", "vector_cases", "DETAIL_LIMIT", "VALUE_LIMIT"]
 
 KIT_VERSION = "1"
+#: What a report keeps of one case: characters of a detail, of a value the program sent, of
+#: a smallest situation.
+DETAIL_LIMIT, VALUE_LIMIT, MINIMAL_LIMIT = 2000, 4096, 8000
+_AMEND_WINDOW = 512  # results held back so that a late duplicate answer can amend them
 
 
 @dataclass
@@ -56,31 +72,54 @@ def vector_cases(rules: Rules) -> list[Case]:
 
 
 class _Progress:
-    def __init__(self, total: int, stream: TextIO | None) -> None:
-        self.total, self.stream, self.done, self.last = max(total, 1), stream, 0, 0.0
+    """A bar on a terminal; on any other stream, a line every ``every`` seconds."""
+
+    def __init__(self, total: int, stream: TextIO | None, every: float = 0.1) -> None:
+        self.total, self.stream, self.done, self.last = max(total, 1), stream, 0, time.monotonic()
+        self.tty = bool(stream is not None and getattr(stream, "isatty", lambda: False)())
+        self.every = every if self.tty else max(every, 10.0)
 
     def step(self, n: int = 1) -> None:
         self.done += n
+        if self.stream is None:
+            return
         now = time.monotonic()
-        if self.stream is not None and (now - self.last > 0.1 or self.done >= self.total):
+        if now - self.last > self.every:
             self.last = now
-            filled = min(30, 30 * self.done // self.total)
-            self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total}")
+            if self.tty:
+                filled = min(30, 30 * self.done // self.total)
+                self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/~{self.total}")
+            else:
+                self.stream.write(f"turub check: {self.done} of about {self.total} cases\n")
             self.stream.flush()
 
     def end(self) -> None:
-        if self.stream is not None:
+        if self.stream is not None and self.tty:
             self.stream.write("\n")
             self.stream.flush()
 
 
-def _case_result(case: Case, kind: str, answer: Answer | None, rules: Rules) -> dict:
+def bound_result(out: dict) -> dict:
+    """A case result with everything that can be long cut to the report's limits."""
+    if "detail" in out:
+        out["detail"] = safe_text(out["detail"], DETAIL_LIMIT)
+    if "minimal" in out and out["minimal"] is not None:
+        out["minimal"] = safe_text(out["minimal"], MINIMAL_LIMIT, keep_lines=True)
+    if "got" in out:
+        out["got"] = bounded(out["got"], VALUE_LIMIT)
+    return out
+
+
+def _case_result(case: dict, kind: str, answer: Answer | None, rules: Rules) -> dict:
     out: dict[str, Any] = {"id": case["id"], "kind": kind, "op": case["op"],
                            "clauses": list(case["clauses"]), "rules": case["rules"]}
     if answer is None:
-        answer = Answer("crash", None, "no answer was recorded")
+        answer = Answer(NOT_RUN, None, "no answer was recorded")
     if answer.kind == "unsupported":
         out["status"] = "unsupported"
+        return out
+    if answer.kind == NOT_RUN:
+        out.update(status=NOT_RUN, detail=safe_text(answer.detail, DETAIL_LIMIT))
         return out
     verdict = verdict_of(case, answer)
     if verdict.passed:
@@ -97,7 +136,78 @@ def _case_result(case: Case, kind: str, answer: Answer | None, rules: Rules) -> 
             out["minimal"] = describe_deal({**case, "rules": rules.to_dict()}, verdict, answer.value)
         except Exception as e:  # noqa: BLE001 - a description is a nicety, never a crash
             out["minimal"] = f"(could not describe: {e})"
-    return out
+    return bound_result(out)
+
+
+def _honest(result: dict) -> dict:
+    """A check result whose only "failure" is that it was not run is ``not-run``."""
+    if result.get("status") == "failed" and result.get("outcome") == NOT_RUN:
+        result = {k: v for k, v in result.items() if k not in ("outcome", "failing_clauses", "minimal")}
+        result["status"] = NOT_RUN
+    return bound_result(result)
+
+
+class _Cases:
+    """The per-case phase: requests drawn lazily from the work, answers judged as they come,
+    results held back a little (a duplicate answer amends its request) then logged."""
+
+    def __init__(self, target: Target, rules: Rules, log: CaseLog, progress: _Progress,
+                 deadline: float | None) -> None:
+        self.target, self.rules, self.log, self.progress = target, rules, log, progress
+        self.deadline = deadline
+        self.waiting: dict[int, tuple[str, Case]] = {}
+        self.recent: OrderedDict[int, tuple[str, Case, dict]] = OrderedDict()
+        self.late_amendments: list[str] = []
+        self.cut = False
+        self.rules_ok = target.supports_rules(rules.to_dict())
+
+    def requests(self, work: Iterator[tuple[str, Case]]) -> Iterator[Request]:
+        for i, (kind, case) in enumerate(work):
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                self.cut = True
+                return
+            self.waiting[i] = (kind, case)
+            if case["op"] not in self.target.operations or (case["op"] in RULED_OPS and not self.rules_ok):
+                self.record(i, Answer("unsupported"))
+            else:
+                yield Request(i, case["op"], ask_args(case["op"], case["args"], self.rules))
+
+    def record(self, key: int, answer: Answer) -> None:
+        if key in self.waiting:
+            kind, case = self.waiting.pop(key)
+            self.progress.step()
+        elif key in self.recent:  # an amendment: answered twice
+            kind, case, _ = self.recent.pop(key)
+        else:
+            if len(self.late_amendments) < 5:
+                self.late_amendments.append(f"case {key}: {safe_text(answer.detail, 200)}")
+            else:
+                self.late_amendments.append("")
+            return
+        self.recent[key] = (kind, case, _case_result(case, kind, answer, self.rules))
+        if len(self.recent) > _AMEND_WINDOW:
+            self.log.append(self.recent.popitem(last=False)[1][2])
+
+    def flush(self, why: str | None = None) -> None:
+        """Log everything held back; what is still waiting is ``not-run`` (``why``)."""
+        for key in list(self.waiting):
+            self.record(key, Answer(NOT_RUN, None, why or "no answer was recorded"))
+        while self.recent:
+            self.log.append(self.recent.popitem(last=False)[1][2])
+
+
+def _stray_output(target: Target, late: list[str]) -> dict | None:
+    """Lines the program sent that answered nothing outstanding, as one failed result."""
+    noise = getattr(target, "noise", None) or {"lines": 0, "examples": []}
+    count = noise["lines"] + len(late)
+    if not count:
+        return None
+    examples = noise["examples"] + [x for x in late if x]
+    return bound_result({
+        "id": "protocol/stray-output", "kind": "protocol", "op": "protocol", "clauses": [],
+        "rules": "any", "status": "failed", "outcome": "protocol-violation", "failing_clauses": [],
+        "detail": f"{count} line(s) answered no request still waiting (noise, duplicates, unasked "
+                  f"ids); first: {'; '.join(examples[:5])}"})
 
 
 def run_check(target: Target, options: CheckOptions, *, describe: dict | None = None,
@@ -106,74 +216,109 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
     """Run every check on ``target``; the report as plain data (before expected failures)."""
     started = time.monotonic()
     rules = options.rules
-    work: list[tuple[str, Case]] = []
-    if options.vectors:
-        work += [("vector", c) for c in vector_cases(rules)]
-    if options.seed is not None and options.scale > 0:
-        work += [("generated", c) for c in generated_cases(options.seed, rules, options.scale)]
-    failure = target.start()
-    progress = _Progress(len(work), progress_stream)
-    answers: dict[int, Answer] = {}
-    rules_ok = failure is None and target.supports_rules(rules.to_dict())
+    results = CaseLog()
+    interrupted: int | None = None
+    cut = False
 
-    def record(key: int, answer: Answer) -> None:
-        if key not in answers:
-            progress.step()
-        answers[key] = answer
+    def past_deadline() -> bool:
+        return deadline is not None and time.monotonic() >= deadline
 
-    requests = []
-    for i, (_, case) in enumerate(work):
-        if failure is not None:
-            answers[i] = failure
-        elif case["op"] not in target.operations or (case["op"] in RULED_OPS and not rules_ok):
-            answers[i] = Answer("unsupported")
-        else:
-            requests.append(Request(i, case["op"], ask_args(case["op"], case["args"], rules)))
+    def left(budget: float) -> float:
+        return budget if deadline is None else max(0.0, min(budget, deadline - time.monotonic()))
+
+    failure = None
+    phase: _Cases | None = None
     try:
-        if requests:
-            target.run(requests, record)
-        progress.end()
-        results = [_case_result(case, kind, answers.get(i), rules) for i, (kind, case) in enumerate(work)]
-        fatal = getattr(target, "fatal", None)
-        if options.examples > 0:
-            for prop in (differential_deals, differential_sittings):
-                if failure is not None or fatal is not None:
-                    break
-                if deadline is not None and time.monotonic() > deadline:
-                    break
+        failure = target.start()
+        if failure is None:
+            planned = sum(generated_counts(options.scale).values()) if options.seed is not None and options.scale > 0 else 0
+
+            def work() -> Iterator[tuple[str, Case]]:
+                if options.vectors:
+                    for c in vector_cases(rules):
+                        yield "vector", c
+                if options.seed is not None and options.scale > 0:
+                    for c in iter_generated_cases(options.seed, rules, options.scale):
+                        yield "generated", c
+
+            progress = _Progress(planned + (400 if options.vectors else 0), progress_stream)
+            phase = _Cases(target, rules, results, progress, deadline)
+            target.run(phase.requests(work()), phase.record)
+            phase.flush("not answered before the whole-run time limit" if phase.cut else None)
+            progress.end()
+            cut = phase.cut or getattr(target, "cut", False)
+            fatal = getattr(target, "fatal", None)
+            if options.examples > 0:
+                for prop, op, clauses in ((differential_deals, "referee", OPERATIONS["referee"]),
+                                          (differential_sittings, "sitting",
+                                           OPERATIONS["next_dealer"] + OPERATIONS["contest"])):
+                    name = prop.__name__.split("_")[1]
+                    if fatal is not None or past_deadline():
+                        cut = cut or past_deadline()
+                        why = "the whole-run time limit came first" if past_deadline() else \
+                            f"the implementation is gone: {fatal.detail if fatal else ''}"
+                        results.append({"id": f"differential/{name[:-1]}", "kind": "differential", "op": op,
+                                        "clauses": sorted(clauses), "status": NOT_RUN,
+                                        "detail": safe_text(f"not run: {why}", DETAIL_LIMIT)})
+                        continue
+                    if log:
+                        log(f"differential play: {name}…")
+                    seed = options.seed if options.seed is not None else 0
+                    results.append(_honest(prop(target, rules, options.examples, seed, left(options.budget))))
+                    fatal = getattr(target, "fatal", None)
+            if options.properties > 0 and fatal is None and not past_deadline():
                 if log:
-                    log(f"differential play: {prop.__name__.split('_')[1]}…")
-                seed = options.seed if options.seed is not None else 0
-                results.append(prop(target, rules, options.examples, seed, options.budget))
-        if options.properties > 0 and failure is None and getattr(target, "fatal", None) is None:
-            if log:
-                log("property suites…")
-            from .properties import property_results
-            results += property_results(target, options.properties, options.properties_budget)
+                    log("property suites…")
+                from .properties import property_results
+                results.extend(_honest(r) for r in property_results(target, options.properties,
+                                                                     left(options.properties_budget)))
+            elif options.properties > 0:
+                cut = cut or past_deadline()
+    except Interrupted as e:
+        interrupted = e.signum
+        if phase is not None:
+            phase.flush("not answered: the kit was interrupted")
     finally:
-        target.close()
-    return {
+        if interrupted is not None and hasattr(target, "abort"):
+            target.abort()  # type: ignore[attr-defined]
+        else:
+            try:
+                target.close()
+            except Interrupted as e:
+                interrupted = e.signum
+                if hasattr(target, "abort"):
+                    target.abort()  # type: ignore[attr-defined]
+    cut = cut or bool(getattr(target, "cut", False))
+    stray = _stray_output(target, phase.late_amendments if phase is not None else [])
+    if stray is not None:
+        results.append(stray)
+    startup = getattr(target, "startup_failure", None)
+    report = {
         "format": "turub-report/1",
         "kit": {"name": "turub conformance kit", "version": KIT_VERSION,
                 "engine": __import__("turub").__version__},
         "implementation": {"name": target.name, "version": target.version,
                            "operations": sorted(target.operations), "rules": target.rules,
-                           **(describe or {})},
+                           "protocol": getattr(target, "protocol", 1), **(describe or {})},
         "rules": rules.to_dict(),
         "rules_name": rules_name(rules),
         "seed": options.seed,
         "duration": round(time.monotonic() - started, 3),
         "restarts": target.restarts,
-        "diagnostics": list(target.diagnostics),
-        "cases": results,
+        "diagnostics": [safe_text(d, 4000, keep_lines=True) for d in target.diagnostics],
+        "cut": cut,
+        "interrupted": interrupted,
+        "startup_failure": startup if failure is not None else None,
+        "cases": results if startup is None or failure is None else CaseLog(),
     }
+    return report
 
 
 def reference_target(timeout: float = 5.0) -> Target:
     """The bundled reference engine as a target."""
     from .adapter import ReferenceImplementation
     from .targets import PythonTarget
-    return PythonTarget(ReferenceImplementation(), timeout)
+    return PythonTarget(ReferenceImplementation(), timeout, trusted=True)
 
 
 def _stderr_progress() -> TextIO | None:

@@ -1,15 +1,28 @@
 """The report: per clause and per case, as a terminal table, JSON and JUnit XML.
 
-A case's status is ``passed``, ``failed``, ``unsupported``, ``xfail`` (a listed expected
-failure) or ``xpass`` (listed, but it passed: that fails the run, so the list cannot rot).
+A case's status is ``passed``, ``failed``, ``unsupported``, ``not-run`` (never asked: the
+restart limit or the time limit came first), ``xfail`` (a listed expected failure) or
+``xpass`` (listed, but it passed: that fails the run, so the list cannot rot).
 A failed case names its outcome class (:data:`~turub.conformance.judge.OUTCOMES`) and the
 one clause it blames (``blamed``; none for a crash, a timeout, a protocol violation or a
 consequence of an earlier wrong answer, ``consequence_of``).  A clause row is ``failed``
 if a failure blames it, ``affected`` if failing cases exercise it but none blames it,
-``passed`` if at least one case exercising it passed and none failed, and ``unsupported``
-if all its cases were.  The report opens with the diagnosis
-(:mod:`turub.conformance.diagnosis`): the clauses blamed, the known misreading that
-reproduces the answers, and the smallest situation of each.
+``passed`` if at least one case exercising it passed and none failed, ``not-run`` if none
+of its cases ran, and ``unsupported`` if all its cases were.  The report opens with the
+diagnosis (:mod:`turub.conformance.diagnosis`): the clauses blamed, the known misreading
+that reproduces the answers, and the smallest situation of each.
+
+The verdict and the exit status (:data:`EXIT_STATUSES`): ``CONFORMS`` (0) only when
+something was checked, nothing failed and the run was complete; ``DOES NOT CONFORM`` (1);
+``COULD NOT START`` (3) when the program never completed the handshake (no per-case rows);
+``NOTHING CHECKED`` or ``INCOMPLETE`` (4) when no case was judged (all unsupported, none
+run) or the whole-run time limit cut a run that found no failure; ``INTERRUPTED``
+(128 + the signal's number) when a signal stopped the kit.  Usage errors are 2.
+
+Everything in a report that came from the program was made safe where it entered the kit
+(:mod:`~turub.conformance.text`); the writers escape again what they print, so the terminal
+shows escapes, the JSON is valid and the JUnit XML well-formed.  Reports are written case by
+case (:func:`write_json`, :func:`write_junit`), never built whole in memory.
 
 The expected-failures file is JSON::
 
@@ -20,21 +33,46 @@ The expected-failures file is JSON::
 
 from __future__ import annotations
 
+import io
 import json
-import xml.etree.ElementTree as ET
+import re
+import signal
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Any, Final, TextIO
+from xml.sax.saxutils import escape, quoteattr
 
 from turub.clauses import CLAUSES
 
 from .judge import OUTCOMES
+from .spool import CaseLog, as_list
+from .text import safe_text
 
-__all__ = ["finish", "render_text", "render_junit", "diff_reports", "render_diff", "load_xfail",
-           "xfail_document", "XFAIL_FORMAT"]
+__all__ = ["finish", "render_text", "render_junit", "write_json", "write_junit", "diff_reports",
+           "render_diff", "load_xfail", "xfail_document", "XFAIL_FORMAT", "EXIT_STATUSES",
+           "EXIT_CONFORMS", "EXIT_FAILS", "EXIT_USAGE", "EXIT_CANNOT_START", "EXIT_INCOMPLETE"]
 
 XFAIL_FORMAT: Final = "turub-xfail/1"
-STATUSES: Final = ("passed", "failed", "unsupported", "xfail", "xpass")
+STATUSES: Final = ("passed", "failed", "unsupported", "not-run", "xfail", "xpass")
+
+EXIT_CONFORMS: Final = 0
+EXIT_FAILS: Final = 1
+EXIT_USAGE: Final = 2
+EXIT_CANNOT_START: Final = 3
+EXIT_INCOMPLETE: Final = 4
+#: Every exit status of ``turub check`` and what it means (the implementers' guide lists them).
+EXIT_STATUSES: Final = {
+    EXIT_CONFORMS: "CONFORMS: cases were checked, none failed, the run was complete",
+    EXIT_FAILS: "DOES NOT CONFORM: a case failed (or a listed expected failure passed, or is stale)",
+    EXIT_USAGE: "usage error: a bad option, an unreadable or malformed input file, an unwritable "
+                "output path, a --python adapter that cannot be loaded",
+    EXIT_CANNOT_START: "COULD NOT START: the program did not complete the handshake",
+    EXIT_INCOMPLETE: "NOTHING CHECKED or INCOMPLETE: no case was judged (all unsupported or not run), "
+                     "or the whole-run time limit cut a run that found no failure",
+    128 + signal.SIGHUP: "INTERRUPTED by SIGHUP (reports written, marked interrupted)",
+    128 + signal.SIGINT: "INTERRUPTED by SIGINT (reports written, marked interrupted)",
+    128 + signal.SIGTERM: "INTERRUPTED by SIGTERM (reports written, marked interrupted)",
+}
 
 
 class XfailError(ValueError):
@@ -52,30 +90,36 @@ def load_xfail(text: str) -> list[dict]:
     entries = doc.get("expected_failures")
     if not isinstance(entries, list):
         raise XfailError("'expected_failures' must be a list")
-    for e in entries:
-        if not isinstance(e, dict) or (("case" in e) == ("clause" in e)) or not isinstance(e.get("reason"), str):
-            raise XfailError(f"each entry has a 'case' or a 'clause' and a 'reason': {e!r}")
+    for n, e in enumerate(entries, 1):
+        if not isinstance(e, dict) or (("case" in e) == ("clause" in e)) or not isinstance(e.get("reason"), str) \
+                or not isinstance(e.get("case", e.get("clause")), str):
+            raise XfailError(f"entry {n}: each entry is an object with a 'case' or a 'clause' (text) "
+                             f"and a 'reason' (text), not {safe_text(json.dumps(e, ensure_ascii=False), 120)}")
         if "clause" in e and e["clause"] not in CLAUSES:
-            raise XfailError(f"no clause {e['clause']!r} in the registry")
+            raise XfailError(f"entry {n}: no clause {safe_text(e['clause'], 80)!r} in the registry")
     return entries
 
 
 def xfail_document(report: dict) -> dict:
     """The current failures as an expected-failures document (one entry per failing case)."""
-    entries = [{"case": c["id"], "reason": f"{c.get('outcome')}: {c.get('detail', '')}"[:300]}
+    entries = [{"case": c["id"], "reason": safe_text(f"{c.get('outcome')}: {c.get('detail', '')}", 300)}
                for c in report["cases"] if c["status"] in ("failed", "xfail")]
     return {"format": XFAIL_FORMAT, "expected_failures": entries}
 
 
 def finish(report: dict, xfail: Iterable[dict] = ()) -> dict:
-    """Apply expected failures, then add the clause table, the summary and the exit status."""
+    """Apply expected failures, then add the clause table, the summary, the verdict and the
+    exit status.  The cases are read once and logged again with their final status."""
     entries = list(xfail)
     by_case = {e["case"]: e for e in entries if "case" in e}
     by_clause = {e["clause"]: e for e in entries if "clause" in e}
     used_clauses: set[str] = set()
     seen_cases = set()
+    final = CaseLog()
+    failed: list[dict] = []
     for c in report["cases"]:
-        seen_cases.add(c["id"])
+        if c["id"] in by_case:
+            seen_cases.add(c["id"])
         listed = by_case.get(c["id"])
         if c["status"] == "failed":
             if listed is None:
@@ -84,41 +128,63 @@ def finish(report: dict, xfail: Iterable[dict] = ()) -> dict:
                 if listed is not None:
                     used_clauses.add(listed["clause"])
             if listed is not None:
-                c["status"] = "xfail"
-                c["xfail_reason"] = listed["reason"]
+                c = {**c, "status": "xfail", "xfail_reason": listed["reason"]}
         elif c["status"] == "passed" and listed is not None:
-            c["status"] = "xpass"
-            c["detail"] = f"listed as an expected failure ({listed['reason']}) but it passed"
+            c = {**c, "status": "xpass",
+                 "detail": f"listed as an expected failure ({listed['reason']}) but it passed"}
+        if c["status"] in ("failed", "xfail"):
+            failed.append(c)  # the diagnosis works on the failures (kept in memory), in place
+        final.append(c)
+    report["cases"] = final
     from .diagnosis import attribute
-    attribute(report)
-    clauses = _clause_table(report["cases"])
+    report["diagnosis"] = attribute({**report, "cases": failed})
+    clauses = _clause_table(final)
     stale = []
     for cid, e in by_clause.items():
         if cid not in used_clauses and clauses.get(cid, {}).get("status") == "passed":
             stale.append({"clause": cid, "reason": e["reason"], "why": "no failure is about it any more"})
     missing = [{"case": k, "why": "not run"} for k in by_case if k not in seen_cases]
-    counts = Counter(c["status"] for c in report["cases"])
-    outcomes = Counter(c.get("outcome") for c in report["cases"] if c["status"] in ("failed", "xfail"))
+    counts: Counter = Counter()
+    outcomes: Counter = Counter()
+    for c in final:
+        counts[c["status"]] += 1
+        if c["status"] in ("failed", "xfail"):
+            outcomes[c.get("outcome")] += 1
     report["clauses"] = clauses
-    report["summary"] = {"cases": len(report["cases"]), **{s: counts.get(s, 0) for s in STATUSES},
-                         "outcomes": {o: outcomes[o] for o in OUTCOMES if outcomes[o]},
+    report["summary"] = {"cases": len(final), **{s: counts.get(s, 0) for s in STATUSES},
+                         "outcomes": {o: outcomes[o] for o in (*OUTCOMES, *sorted(set(outcomes) - set(OUTCOMES),
+                                                                                 key=str)) if outcomes[o]},
                          "clauses": dict(Counter(v["status"] for v in clauses.values()))}
     report["stale_expected_failures"] = stale
     report["expected_failures_not_run"] = missing
     bad = counts.get("failed", 0) + counts.get("xpass", 0) + len(stale)
-    report["conforms"] = bad == 0
-    report["exit_status"] = 0 if bad == 0 else 1
+    judged = counts.get("passed", 0) + counts.get("failed", 0) + counts.get("xfail", 0) + counts.get("xpass", 0)
+    if report.get("interrupted"):
+        verdict, status = "INTERRUPTED", 128 + int(report["interrupted"])
+    elif report.get("startup_failure"):
+        verdict, status = "COULD NOT START", EXIT_CANNOT_START
+    elif bad:
+        verdict, status = "DOES NOT CONFORM", EXIT_FAILS
+    elif judged == 0:
+        verdict, status = "NOTHING CHECKED", EXIT_INCOMPLETE
+    elif report.get("cut"):
+        verdict, status = "INCOMPLETE", EXIT_INCOMPLETE
+    else:
+        verdict, status = "CONFORMS", EXIT_CONFORMS
+    report["verdict"] = verdict
+    report["conforms"] = status == EXIT_CONFORMS
+    report["exit_status"] = status
     return report
 
 
-def _clause_table(cases: list[dict]) -> dict[str, dict]:
+def _clause_table(cases: Iterable[dict]) -> dict[str, dict]:
     """One row per clause: ``failed`` counts the failures that blame it, ``affected`` the
     failing cases that exercise it without blaming it (a consequence blames nothing)."""
     table: dict[str, dict] = {}
 
     def row(cid: str) -> dict:
         return table.setdefault(cid, {"passed": 0, "failed": 0, "affected": 0, "unsupported": 0,
-                                      "xfail": 0, "xpass": 0, "outcomes": {}})
+                                      "not-run": 0, "xfail": 0, "xpass": 0, "outcomes": {}})
     for c in cases:
         status = c["status"]
         if status in ("failed", "xfail"):
@@ -136,81 +202,182 @@ def _clause_table(cases: list[dict]) -> dict[str, dict]:
     for r in table.values():
         r["status"] = ("failed" if r["failed"] or r["xpass"] else "xfail" if r["xfail"]
                        else "affected" if r["affected"]
-                       else "passed" if r["passed"] else "unsupported")
+                       else "passed" if r["passed"] else "not-run" if r["not-run"] else "unsupported")
     order = list(CLAUSES)
     return {k: table[k] for k in sorted(table, key=lambda k: order.index(k) if k in order else 10**6)}
 
 
 # --- terminal ------------------------------------------------------------------------------------
 
+def _t(value: Any, limit: int = 300) -> str:
+    """Anything shown on the terminal: escaped, one line, bounded."""
+    return safe_text(value, limit)
+
+
 def render_text(report: dict, failures: int = 15) -> str:
+    """The report as the terminal shows it (every value from the program escaped)."""
+    out = io.StringIO()
+    write_text(report, out, failures)
+    return out.getvalue()
+
+
+def write_text(report: dict, out: TextIO, failures: int = 15) -> None:
     impl = report["implementation"]
-    lines = [f"turub check: {impl['name']} {impl['version']} under rules {report['rules_name']} "
-             f"({', '.join(f'{k}={v}' for k, v in report['rules'].items())}), seed {report['seed']}", ""]
+    w = out.write
+    w(f"turub check: {_t(impl['name'], 100)} {_t(impl['version'], 100)} under rules {report['rules_name']} "
+      f"({', '.join(f'{k}={v}' for k, v in report['rules'].items())}), seed {report['seed']}\n\n")
+    startup = report.get("startup_failure")
+    if startup:
+        w(startup_message(startup) + "\n\nCOULD NOT START\n")
+        return
     from .diagnosis import render_diagnosis
-    lines += render_diagnosis(report)
+    failed = [c for c in report["cases"] if c["status"] in ("failed", "xfail")]
+    for line in render_diagnosis({**report, "cases": failed}):
+        w(_t(line, 2000) + "\n")
     width = max([len(k) for k in report["clauses"]] + [6])
-    lines.append(f"{'clause':<{width}}  {'result':<11} {'pass':>5} {'fail':>5} {'aff':>5} {'unsup':>5}  "
-                 "failures by outcome")
+    w(f"{'clause':<{width}}  {'result':<11} {'pass':>5} {'fail':>5} {'aff':>5} {'unsup':>5}  "
+      "failures by outcome\n")
     for cid, r in report["clauses"].items():
         fails = r["failed"] + r["xfail"]
         status = r["status"] + ("" if r["status"] != "xfail" else " (listed)")
         outcomes = ", ".join(f"{o} {n}" for o, n in r["outcomes"].items())
-        lines.append(f"{cid:<{width}}  {status:<11} {r['passed']:>5} {fails:>5} {r.get('affected', 0):>5} "
-                     f"{r['unsupported']:>5}  {outcomes}")
+        w(f"{cid:<{width}}  {status:<11} {r['passed']:>5} {fails:>5} {r.get('affected', 0):>5} "
+          f"{r['unsupported']:>5}  {outcomes}\n")
     uncovered = [c.id for c in CLAUSES.values() if c.is_normative and c.id not in report["clauses"]]
     if uncovered:
-        lines.append(f"(not exercised by the kit: {', '.join(uncovered)})")
+        w(f"(not exercised by the kit: {', '.join(uncovered)})\n")
     s = report["summary"]
-    lines += ["", f"{s['cases']} cases in {report['duration']:.1f} s: {s['passed']} passed, "
-              f"{s['failed']} failed, {s['unsupported']} unsupported, {s['xfail']} expected failures, "
-              f"{s['xpass']} listed but passing; restarts {report['restarts']}"]
+    judged = s["passed"] + s["failed"] + s["xfail"] + s["xpass"]
+    w(f"\n{s['cases']} cases in {report['duration']:.1f} s: checked {judged} ({s['passed']} passed, "
+      f"{s['failed']} failed, {s['xfail']} expected failures, {s['xpass']} listed but passing); "
+      f"not checked {s['unsupported'] + s['not-run']} ({s['unsupported']} unsupported, "
+      f"{s['not-run']} not run); restarts {report['restarts']}\n")
     if s["outcomes"]:
-        lines.append("failures by outcome: " + ", ".join(f"{o} {n}" for o, n in s["outcomes"].items()))
-    bad = [c for c in report["cases"] if c["status"] in ("failed", "xpass")]
-    if bad:
-        lines += ["", f"Failures ({len(bad)}{', first ' + str(failures) if len(bad) > failures else ''}):"]
-        for c in bad[:failures]:
+        w("failures by outcome: " + ", ".join(f"{o} {n}" for o, n in s["outcomes"].items()) + "\n")
+    if report.get("cut"):
+        w("The whole-run time limit cut this run: what was not checked in time is 'not run'.\n")
+    if report.get("interrupted"):
+        w(f"Interrupted by {_signal_name(report['interrupted'])}: what was not checked is 'not run'.\n")
+    count = 0
+    for c in report["cases"]:
+        if c["status"] not in ("failed", "xpass"):
+            continue
+        count += 1
+        if count == 1:
+            w("\nFailures:\n")
+        if count <= failures:
             blame = c.get("blamed") or (f"consequence of {c['consequence_of']}" if c.get("consequence_of")
                                         else "no clause")
-            lines.append(f"  {c['id']} [{blame}] {c.get('outcome', c['status'])}: {c.get('detail', '')}")
+            w(f"  {_t(c['id'], 120)} [{blame}] {c.get('outcome', c['status'])}: {_t(c.get('detail', ''), 400)}\n")
+    if count > failures:
+        w(f"  … {count - failures} more failures (--json for all)\n")
     for e in report["stale_expected_failures"]:
-        lines.append(f"stale expected failure: clause {e['clause']} ({e['why']}): remove it from the list")
+        w(f"stale expected failure: clause {e['clause']} ({e['why']}): remove it from the list\n")
     diag = report.get("diagnostics") or []
     if diag:
-        lines += ["", "Diagnostics (never a verdict):"] + ["  " + d.replace("\n", "\n    ") for d in diag[:10]]
-    lines += ["", "CONFORMS" if report["conforms"] else "DOES NOT CONFORM"]
-    return "\n".join(lines) + "\n"
+        w("\nDiagnostics (never a verdict):\n")
+        for d in diag[:10]:
+            w("  " + "\n    ".join(_t(x, 400) for x in str(d).splitlines()[:40]) + "\n")
+    w(f"\n{report.get('verdict', 'CONFORMS' if report.get('conforms') else 'DOES NOT CONFORM')}\n")
+
+
+def _signal_name(signum: int) -> str:
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+
+
+def startup_message(startup: dict) -> str:
+    """The one message for a program that could not be started: the command, the reason,
+    its last stderr lines."""
+    command = " ".join(_t(a, 200) for a in startup.get("command", []))
+    lines = [f"could not start the implementation: {command}", f"  {_t(startup.get('reason', ''), 600)}"]
+    tail = startup.get("stderr") or []
+    if tail:
+        lines.append("  its last stderr lines:")
+        lines += [f"    | {_t(x, 300)}" for x in tail]
+    else:
+        lines.append("  (nothing on its stderr)")
+    return "\n".join(lines)
+
+
+# --- JSON ------------------------------------------------------------------------------------------
+
+def write_json(report: dict, out: TextIO) -> None:
+    """The report as one JSON document, written case by case."""
+    out.write("{\n")
+    for k, v in report.items():
+        if k == "cases":
+            continue
+        out.write(f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False, default=as_list)},\n")
+    out.write(' "cases": [')
+    first = True
+    for c in report.get("cases", ()):
+        out.write("\n  " if first else ",\n  ")
+        out.write(json.dumps(c, ensure_ascii=False))
+        first = False
+    out.write("\n ]\n}\n")
 
 
 # --- JUnit XML -------------------------------------------------------------------------------------
 
+_XML_UNSAFE: Final = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _x(value: Any, limit: int = 4000) -> str:
+    """Text for an XML attribute or element: safe, bounded, nothing XML 1.0 forbids."""
+    text = safe_text(value, limit, keep_lines=True)
+    return _XML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def render_junit(report: dict) -> str:
+    out = io.StringIO()
+    write_junit(report, out)
+    return out.getvalue()
+
+
+def write_junit(report: dict, out: TextIO) -> None:
+    """JUnit XML, written case by case."""
     s = report["summary"]
-    suite = ET.Element("testsuite", name=f"turub conformance: {report['implementation']['name']}",
-                       tests=str(s["cases"]), failures=str(s["failed"] + s["xpass"]),
-                       skipped=str(s["unsupported"] + s["xfail"]), errors="0",
-                       time=f"{report['duration']:.3f}")
-    props = ET.SubElement(suite, "properties")
+    w = out.write
+    w('<?xml version="1.0" encoding="utf-8"?>\n')
+    name = f"turub conformance: {report['implementation']['name']}"
+    w(f"<testsuite name={quoteattr(_x(name, 200))} tests=\"{s['cases']}\" "
+      f"failures=\"{s['failed'] + s['xpass']}\" skipped=\"{s['unsupported'] + s['xfail'] + s['not-run']}\" "
+      f"errors=\"{1 if report.get('startup_failure') or report.get('interrupted') else 0}\" "
+      f"time=\"{report['duration']:.3f}\">\n  <properties>\n")
     for k, v in report["rules"].items():
-        ET.SubElement(props, "property", name=f"rules.{k}", value=v)
+        w(f"    <property name={quoteattr('rules.' + k)} value={quoteattr(_x(v))} />\n")
+    w(f"    <property name=\"verdict\" value={quoteattr(report.get('verdict', ''))} />\n  </properties>\n")
+    startup = report.get("startup_failure")
+    if startup:
+        w(f"  <testcase classname=\"startup\" name=\"handshake\">\n    <error type=\"could-not-start\" "
+          f"message={quoteattr(_x(startup.get('reason', ''), 1000))}>{escape(_x(startup_message(startup)))}"
+          f"</error>\n  </testcase>\n")
     for c in report["cases"]:
-        tc = ET.SubElement(suite, "testcase", classname=f"{c['kind']}.{c['op']}", name=c["id"])
-        ET.SubElement(tc, "properties").extend(
-            [ET.Element("property", name="clause", value=x) for x in c["clauses"]])
-        if c["status"] == "failed":
-            f = ET.SubElement(tc, "failure", type=c.get("outcome", "failed"),
-                              message=f"[{c.get('blamed') or ', '.join(c.get('failing_clauses', []))}] "
-                                      f"{c.get('detail', '')}"[:1000])
-            f.text = c.get("minimal") or c.get("detail", "")
-        elif c["status"] == "xpass":
-            ET.SubElement(tc, "failure", type="xpass", message=c.get("detail", ""))
-        elif c["status"] == "unsupported":
-            ET.SubElement(tc, "skipped", message="unsupported")
-        elif c["status"] == "xfail":
-            ET.SubElement(tc, "skipped", message=f"expected failure: {c.get('xfail_reason', '')}"[:1000])
-    ET.indent(suite)
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suite, encoding="unicode") + "\n"
+        classname = quoteattr(_x(f"{c['kind']}.{c['op']}", 200))
+        w(f"  <testcase classname={classname} name={quoteattr(_x(c['id'], 300))}>\n")
+        if c["clauses"]:
+            w("    <properties>\n")
+            for x in c["clauses"]:
+                w(f"      <property name=\"clause\" value={quoteattr(_x(x, 100))} />\n")
+            w("    </properties>\n")
+        status = c["status"]
+        if status == "failed":
+            message = f"[{c.get('blamed') or ', '.join(c.get('failing_clauses', []))}] {c.get('detail', '')}"
+            w(f"    <failure type={quoteattr(_x(c.get('outcome', 'failed'), 100))} message={quoteattr(_x(message, 1000))}>"
+              f"{escape(_x(c.get('minimal') or c.get('detail', '')))}</failure>\n")
+        elif status == "xpass":
+            w(f"    <failure type=\"xpass\" message={quoteattr(_x(c.get('detail', ''), 1000))} />\n")
+        elif status == "unsupported":
+            w("    <skipped message=\"unsupported\" />\n")
+        elif status == "not-run":
+            w(f"    <skipped message={quoteattr(_x('not run: ' + str(c.get('detail', '')), 1000))} />\n")
+        elif status == "xfail":
+            w(f"    <skipped message={quoteattr(_x('expected failure: ' + str(c.get('xfail_reason', '')), 1000))} />\n")
+        w("  </testcase>\n")
+    w("</testsuite>\n")
 
 
 # --- two reports ------------------------------------------------------------------------------
@@ -257,4 +424,4 @@ def render_diff(d: dict) -> str:
 
 
 def as_json(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    return json.dumps(data, ensure_ascii=False, indent=1, default=as_list) + "\n"

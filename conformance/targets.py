@@ -8,16 +8,17 @@ A target answers requests ``(key, op, args)`` with :class:`Answer` values.  Two 
   protocol (``spec/protocol.schema.json``).
 
 An answer is one of: ``result`` (with a value), ``unsupported``, ``error`` (the
-implementation reported an error), ``crash``, ``timeout``, ``protocol-violation``.
+implementation reported an error), ``crash``, ``timeout``, ``protocol-violation``, or
+``not-run`` (never asked, or not answered before the whole-run time limit: not the
+implementation's fault, and not a pass either).
+
+Whatever comes back is data: a value that is not plain JSON data (a ``set``, an object,
+NaN) is a malformed answer, and every string is made safe (:mod:`~turub.conformance.text`).
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import inspect
-import os
-import sys
+import json
 import time
 import traceback
 from collections.abc import Callable, Iterable
@@ -25,11 +26,34 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .adapter import OPERATIONS, ImplementationError
+from .text import needs_cleaning, safe_text, safe_value
 
-__all__ = ["Answer", "Request", "Target", "PythonTarget", "load_python"]
+__all__ = ["Answer", "Request", "Target", "PythonTarget", "Interrupted", "as_json_data",
+           "RESULT", "UNSUPPORTED", "NOT_RUN"]
 
 RESULT = "result"
 UNSUPPORTED = "unsupported"
+NOT_RUN = "not-run"
+
+
+class Interrupted(BaseException):
+    """The kit received a signal (SIGINT, SIGTERM, SIGHUP): stop, report, exit."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def as_json_data(value: Any) -> Answer:
+    """``value`` (returned by in-process code) as an answer: a result if it is plain JSON
+    data (its strings made safe), else a protocol violation naming what it is."""
+    try:
+        text = json.dumps(value, allow_nan=False, ensure_ascii=True)
+    except (TypeError, ValueError, RecursionError) as e:
+        return Answer("protocol-violation", None,
+                      f"malformed answer: not JSON data ({safe_text(e, 200)})")
+    data = json.loads(text)
+    return Answer(RESULT, safe_value(data) if needs_cleaning(text.encode()) else data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +82,8 @@ class Target:
     rules: dict[str, list[str]] | None = None  # supported values per option; None: all
     diagnostics: list[str] = field(default_factory=list)
     restarts: int = 0
+    protocol: int = 1  # the protocol version agreed at the handshake
+    startup_failure: dict | None = None  # set when it could not be started at all
 
     def start(self) -> Answer | None:
         """Start it; an Answer (failure) if it could not be started."""
@@ -83,21 +109,26 @@ _DEFAULTS = {"direction": "clockwise", "stake": "contest", "opponent-dealer": "n
 
 
 class PythonTarget(Target):
-    """An in-process implementation.  ``NotImplementedError`` means unsupported,
-    :class:`ImplementationError` an error it reports, any other exception a crash.  A call
-    that overruns the time limit is reported as a timeout (it cannot be interrupted)."""
+    """An in-process implementation (the reference engine, or adapters in the kit's own
+    tests: code that is trusted not to hang or exit).  ``NotImplementedError`` means
+    unsupported, :class:`ImplementationError` an error it reports, any other exception
+    (``SystemExit`` and ``KeyboardInterrupt`` included) a crash; an answer that is not JSON
+    data a protocol violation.  A call that overruns the time limit is reported as a timeout
+    (it cannot be interrupted: ``turub check --python`` runs adapters in a worker process)."""
 
-    def __init__(self, impl: Any, timeout: float = 5.0) -> None:
-        super().__init__(name=str(getattr(impl, "name", type(impl).__name__)),
-                         version=str(getattr(impl, "version", "?")))
+    def __init__(self, impl: Any, timeout: float = 5.0, *, trusted: bool = False) -> None:
+        super().__init__(name=safe_text(getattr(impl, "name", type(impl).__name__), 100),
+                         version=safe_text(getattr(impl, "version", "?"), 100))
         self.impl = impl
         self.timeout = timeout
+        self.trusted = trusted  # the reference: its answers are JSON data by construction
         try:
-            ops = impl.supports() if hasattr(impl, "supports") else OPERATIONS
-        except Exception as e:  # noqa: BLE001 - the implementation's own failure
-            self.diagnostics.append(f"supports() raised {type(e).__name__}: {e}")
-            ops = ()
-        self.operations = frozenset(o for o in ops if o in OPERATIONS and callable(getattr(impl, o, None)))
+            ops = list(impl.supports()) if hasattr(impl, "supports") else list(OPERATIONS)
+        except (Exception, SystemExit, KeyboardInterrupt) as e:  # noqa: BLE001 - its own failure
+            self.diagnostics.append(f"supports() raised {type(e).__name__}: {safe_text(e, 300)}")
+            ops = []
+        self.operations = frozenset(o for o in ops if isinstance(o, str) and o in OPERATIONS
+                                    and callable(getattr(impl, o, None)))
         rules = getattr(impl, "rules_supported", None)
         self.rules = dict(rules) if rules is not None else None
 
@@ -110,38 +141,16 @@ class PythonTarget(Target):
         except NotImplementedError:
             return Answer(UNSUPPORTED)
         except ImplementationError as e:
-            return Answer("error-reported", None, str(e))
+            return Answer("error-reported", None, safe_text(e, 2000) or "(no message)")
         except RecursionError as e:
-            return Answer("crash", None, f"RecursionError: {e}")
-        except Exception as e:  # noqa: BLE001 - any failure of the implementation is a verdict
-            frame = traceback.extract_tb(e.__traceback__)[-1]
-            return Answer("crash", None, f"{type(e).__name__}: {e} (at {frame.filename}:{frame.lineno})")
+            return Answer("crash", None, f"RecursionError: {safe_text(e, 300)}")
+        except Interrupted:
+            raise
+        except (Exception, SystemExit, KeyboardInterrupt) as e:  # noqa: BLE001 - a verdict
+            frames = traceback.extract_tb(e.__traceback__)
+            where = f" (at {safe_text(frames[-1].filename, 200)}:{frames[-1].lineno})" if frames else ""
+            return Answer("crash", None, f"{type(e).__name__}: {safe_text(e, 1000)}{where}")
         elapsed = time.perf_counter() - start
         if elapsed > self.timeout:
             return Answer("timeout", None, f"took {elapsed:.1f} s, the limit is {self.timeout} s")
-        return Answer(RESULT, value)
-
-
-def load_python(spec: str) -> Any:
-    """The object named by ``module:Object`` (a class is instantiated without arguments)."""
-    module_name, _, attr = spec.rpartition(":")
-    if not module_name or not attr:
-        raise ValueError(f"--python takes module:Object or path/file.py:Object, not {spec!r}")
-    if module_name.endswith(".py"):
-        path = os.path.abspath(module_name)
-        sys.path.insert(0, os.path.dirname(path))  # its neighbours import as they would when run
-        name = os.path.splitext(os.path.basename(path))[0]
-        loaded = importlib.util.spec_from_file_location(name, path)
-        if loaded is None or loaded.loader is None or not os.path.exists(path):
-            raise ImportError(f"no Python file {module_name}")
-        module = importlib.util.module_from_spec(loaded)
-        sys.modules[name] = module
-        loaded.loader.exec_module(module)
-    else:
-        if os.getcwd() not in sys.path and "" not in sys.path:
-            sys.path.insert(0, os.getcwd())  # as `python -m` would find it
-        module = importlib.import_module(module_name)
-    obj = module
-    for part in attr.split("."):
-        obj = getattr(obj, part)
-    return obj() if inspect.isclass(obj) else obj
+        return Answer(RESULT, value) if self.trusted else as_json_data(value)

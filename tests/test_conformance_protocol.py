@@ -45,7 +45,7 @@ def test_a_well_behaved_program_passes_the_small_run():
 # mode → the outcome of the one request it strikes (request 10), the rest passing
 ONE_BAD_ANSWER = {
     "garbage": ("protocol-violation", "not JSON"),
-    "wrong-id": ("protocol-violation", "which was not asked"),
+    "wrong-id": ("protocol-violation", "which was never asked"),
     "answer-twice": ("protocol-violation", "answered twice"),
     "huge-output": ("protocol-violation", "longer than"),
     "partial-line": ("crash", "a partial line was pending"),
@@ -76,7 +76,10 @@ def test_a_program_that_keeps_crashing_is_given_up_after_the_restart_limit():
     assert report["restarts"] == 2
     details = [c["detail"] for c in failed(report)]
     assert sum("exited" in d for d in details) == 3  # one crash per process
-    assert all("exited" in d or "not asked" in d for d in details)
+    assert all("exited" in d for d in details)
+    # what was never asked after the restart limit is "not run", not a crash
+    not_run = [c for c in report["cases"] if c["status"] == "not-run"]
+    assert not_run and all("restarted 2 times" in c["detail"] for c in not_run)
     # the answers obtained before the crashes are kept
     assert report["summary"]["passed"] >= 10
 
@@ -87,24 +90,26 @@ def test_a_hang_is_a_timeout_and_never_hangs_the_kit(tmp_path):
     assert report["_elapsed"] < 10
 
 
-def test_a_crash_at_start_fails_every_case_as_a_crash():
+def test_a_crash_at_start_is_one_startup_failure_with_its_stderr():
     report = run("crash-at-start")
-    assert {c["outcome"] for c in report["cases"]} == {"crash"}
-    assert "exit status 3" in report["cases"][0]["detail"]
-    # its stderr is kept as a diagnostic, never a verdict
-    assert any("the deck is missing" in d for d in report["diagnostics"])
+    # no per-case rows: one message with the command, the reason and its last stderr lines
+    assert len(report["cases"]) == 0 and report["exit_status"] == 3
+    startup = report["startup_failure"]
+    assert "exit status 3" in startup["reason"] and str(IMPL) in startup["command"]
+    assert startup["stderr"] == ["cannot start: the deck is missing"]
 
 
-def test_a_silent_start_is_a_timeout():
-    report = run("hang-at-start", timeout=0.3, max_restarts=0)
-    assert {c["outcome"] for c in report["cases"]} == {"timeout"}
+def test_a_silent_start_is_a_startup_timeout_never_retried():
+    report = run("hang-at-start", timeout=0.3, max_restarts=3)
+    assert report["startup_failure"]["reason"].startswith("the handshake got no answer")
+    assert report["restarts"] == 0 and report["exit_status"] == 3
     assert report["_elapsed"] < 5
 
 
-def test_another_protocol_version_is_a_protocol_violation():
+def test_another_protocol_version_is_a_startup_failure():
     report = run("old-protocol")
-    assert {c["outcome"] for c in report["cases"]} == {"protocol-violation"}
-    assert "protocol version 0" in report["cases"][0]["detail"]
+    assert report["exit_status"] == 3 and len(report["cases"]) == 0
+    assert "protocol version 0" in report["startup_failure"]["reason"]
 
 
 def test_stderr_is_diagnostics_never_a_verdict():
@@ -131,11 +136,11 @@ def test_a_subset_implementation_gets_unsupported_not_passed():
     assert report["exit_status"] == 0
 
 
-def test_a_missing_program_is_a_crash_not_a_kit_failure():
+def test_a_missing_program_is_a_startup_failure_not_a_kit_failure():
     target = ProtocolTarget(["/nonexistent/turub-impl"], timeout=0.5)
     report = finish(run_check(target, SMALL))
-    assert {c["outcome"] for c in report["cases"]} == {"crash"}
-    assert "could not start" in report["cases"][0]["detail"]
+    assert report["exit_status"] == 3 and len(report["cases"]) == 0
+    assert "could not start" in report["startup_failure"]["reason"]
 
 
 def test_the_whole_run_time_limit_keeps_what_was_answered(tmp_path):
@@ -145,7 +150,9 @@ def test_the_whole_run_time_limit_keeps_what_was_answered(tmp_path):
     report = finish(run_check(target, SMALL))
     assert time.monotonic() - started < 8
     assert report["summary"]["passed"] == 9  # requests 1-9, answered before the hang
-    assert "whole-run time limit" in failed(report)[-1]["detail"]
+    # request 10 had not used up its own timeout: cut by the time limit, not a timeout
+    assert not failed(report) and report["cut"] and report["exit_status"] == 4
+    assert "whole-run time limit" in next(c for c in report["cases"] if c["status"] == "not-run")["detail"]
 
 
 @verifies("play.follow-suit")

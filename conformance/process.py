@@ -1,0 +1,198 @@
+"""The life cycle of a program under test: started in a process group of its own, stopped
+as a whole.
+
+A program may fork workers, leave helpers running, exit while its workers go on, or even
+``setsid`` away.  :func:`spawn` starts it in a new session (so a new process group whose id
+is the program's pid, kept from the start since the leader may die first) with a marker in
+its environment; :func:`stop` ends the group (SIGTERM, a short grace, SIGKILL) and then hunts
+escapees: on Linux the kit makes itself a child subreaper (``PR_SET_CHILD_SUBREAPER``), so
+orphans of the program are re-parented to the kit instead of init, and any process still
+carrying the marker is killed and reaped.  :func:`stop_all` stops every group still running;
+it runs at exit, and the command line calls it on SIGINT, SIGTERM and SIGHUP.
+
+Nothing here judges: it only starts and stops.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from typing import Final
+
+__all__ = ["spawn", "stop", "stop_all", "MARKER_VARIABLE", "live_groups"]
+
+#: The environment variable that marks every process the kit starts (and their descendants).
+MARKER_VARIABLE: Final = "TURUB_KIT_RUN"
+#: Seconds between SIGTERM and SIGKILL.
+GRACE: Final = 0.3
+
+_TOKEN: Final = f"{os.getpid()}-{secrets.token_hex(6)}"
+_LIVE: dict[int, subprocess.Popen] = {}  # process group id -> its leader
+_SUBREAPER = [False]
+
+
+def live_groups() -> list[int]:
+    """The process groups started and not yet stopped."""
+    return list(_LIVE)
+
+
+def _become_subreaper() -> None:
+    """Make orphaned descendants of the kit's programs the kit's children (Linux only)."""
+    if _SUBREAPER[0] or not sys.platform.startswith("linux"):
+        return
+    _SUBREAPER[0] = True
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_CHILD_SUBREAPER = 36
+        libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux after all, or no prctl: the group kill remains
+        pass
+
+
+def spawn(argv: Sequence[str], cwd: str | None = None, env: dict | None = None) -> subprocess.Popen:
+    """Start ``argv`` (no shell) with pipes for stdin/stdout/stderr, in a session of its own."""
+    _become_subreaper()
+    environment = dict(os.environ if env is None else env)
+    environment[MARKER_VARIABLE] = _TOKEN
+    popen = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, bufsize=0, cwd=cwd, env=environment,
+                             close_fds=True, start_new_session=True)
+    _LIVE[popen.pid] = popen
+    return popen
+
+
+def _signal_group(pgid: int, sig: int) -> bool:
+    """Send ``sig`` to the group; False if the group is gone."""
+    try:
+        os.killpg(pgid, sig)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # a member changed its uid: signal the ones we can
+        return True
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+
+
+def _marked_processes() -> list[int]:
+    """Pids (other than the kit's own) whose environment carries this kit's marker, plus
+    orphans re-parented to the kit that are not groups it tracks."""
+    me = os.getpid()
+    needle = f"{MARKER_VARIABLE}={_TOKEN}".encode()
+    found = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return found
+    for entry in entries:
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        pid = int(entry)
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                environ = f.read()
+        except OSError:
+            environ = b""
+        if needle in environ.split(b"\0"):
+            found.append(pid)
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read()
+            fields = stat[stat.rindex(b")") + 2:].split()
+            ppid, pgid, sid = int(fields[1]), int(fields[2]), int(fields[3])
+        except (OSError, ValueError, IndexError):
+            continue
+        # An orphan re-parented to the kit: not in the kit's session nor a tracked group.
+        if ppid == me and sid != os.getsid(0) and pgid not in _LIVE and fields[0] != b"Z":
+            found.append(pid)
+    return found
+
+
+def _reap(pids: list[int]) -> None:
+    """Collect those of ``pids`` that are the kit's children (escapees re-parented here)."""
+    pending = set(pids)
+    end = time.monotonic() + 0.5
+    while pending and time.monotonic() < end:
+        for pid in list(pending):
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0]:
+                    pending.discard(pid)
+            except ChildProcessError:  # not the kit's child (or already collected)
+                pending.discard(pid)
+        if pending:
+            time.sleep(0.005)
+
+
+def _hunt_escapees(deadline: float) -> None:
+    """Kill and reap processes of ours that left their group, until none is left."""
+    if not sys.platform.startswith("linux"):
+        return
+    while True:
+        pids = _marked_processes()
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        _reap(pids)
+        if time.monotonic() > deadline:
+            return
+
+
+def stop(popen: subprocess.Popen, grace: float = GRACE, *, gentle: bool = True) -> int | None:
+    """Stop the program's whole process group (SIGTERM, ``grace`` seconds, SIGKILL), then
+    its escapees; its exit status (None if it could not be collected)."""
+    pgid = popen.pid
+    others_running = len(_LIVE) > 1
+    if _group_alive(pgid):
+        if gentle and _signal_group(pgid, signal.SIGTERM):
+            end = time.monotonic() + grace
+            while time.monotonic() < end and _group_alive(pgid):
+                popen.poll()
+                time.sleep(0.005)
+        if _signal_group(pgid, signal.SIGKILL):
+            end = time.monotonic() + 2.0
+            while time.monotonic() < end and _group_alive(pgid):
+                popen.poll()
+                time.sleep(0.005)
+    try:
+        status = popen.wait(2.0)
+    except subprocess.TimeoutExpired:
+        status = None
+    _LIVE.pop(pgid, None)
+    # Only this kit's marker is hunted; with several programs running at once (tests) the
+    # others carry the same marker, so wait for the last one to hunt.
+    if not others_running:
+        _hunt_escapees(time.monotonic() + 2.0)
+    return status
+
+
+def stop_all() -> None:
+    """Stop every group the kit started (at exit, on a signal)."""
+    for popen in list(_LIVE.values()):
+        try:
+            stop(popen, gentle=False)
+        except Exception:  # noqa: BLE001 - stopping must go on for the others
+            pass
+    _hunt_escapees(time.monotonic() + 2.0)
+
+
+atexit.register(stop_all)
