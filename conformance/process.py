@@ -79,6 +79,20 @@ def _signal_group(pgid: int, sig: int) -> bool:
         return True
 
 
+def _reap_group(popen: subprocess.Popen) -> None:
+    """Collect the members of the program's group that are the kit's children: the leader,
+    and orphans re-parented to the kit (a zombie still counts as a member of its group)."""
+    while True:
+        try:
+            pid, status = os.waitpid(-popen.pid, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        if pid == popen.pid and popen.returncode is None:
+            popen.returncode = os.waitstatus_to_exitcode(status)
+
+
 def _group_alive(pgid: int) -> bool:
     try:
         os.killpg(pgid, 0)
@@ -166,13 +180,15 @@ def stop(popen: subprocess.Popen, grace: float = GRACE, *, gentle: bool = True) 
         if gentle and _signal_group(pgid, signal.SIGTERM):
             end = time.monotonic() + grace
             while time.monotonic() < end and _group_alive(pgid):
-                popen.poll()
-                time.sleep(0.005)
+                _reap_group(popen)
+                if _group_alive(pgid):
+                    time.sleep(0.005)
         if _signal_group(pgid, signal.SIGKILL):
             end = time.monotonic() + 2.0
             while time.monotonic() < end and _group_alive(pgid):
-                popen.poll()
-                time.sleep(0.005)
+                _reap_group(popen)
+                if _group_alive(pgid):
+                    time.sleep(0.005)
     try:
         status = popen.wait(2.0)
     except subprocess.TimeoutExpired:

@@ -75,8 +75,10 @@ def _decode(line: bytes) -> Any:
     return safe_value(msg) if needs_cleaning(line) else msg
 
 
-def _snippet(data: bytes | str, limit: int = 80) -> str:
-    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+def _snippet(data: bytes | bytearray | str, limit: int = 80) -> str:
+    """The start of a line, quoted and made safe."""
+    head = data[:4 * limit + 8]
+    text = bytes(head).decode("utf-8", "replace") if not isinstance(head, str) else head
     return safe_text(repr(text.rstrip("\r\n")), limit)
 
 
@@ -416,7 +418,7 @@ class ProtocolTarget(Target):
 
     def _ended(self) -> str:
         assert self.proc is not None
-        status = self.proc.exit_status(1.0)
+        status = self.proc.exit_status(0.3)
         partial = self._partial()
         self._drop()
         self.last_status = status
@@ -424,7 +426,7 @@ class ProtocolTarget(Target):
 
     def _stderr_hint(self) -> str:
         tail = stderr_lines(self.stderr_tail, 1)
-        return f"; last stderr line: {tail[0][:200]!r}" if tail else ""
+        return f"; last stderr line: {tail[0][:200]}" if tail else ""
 
     def _drop(self, gentle: bool = True) -> None:
         """Stop the current process group (keeping its stderr)."""

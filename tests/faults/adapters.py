@@ -1,0 +1,63 @@
+"""Misbehaving ``--python`` adapters for the fault catalogue.
+
+Each answers ``trick_winner`` (through the reference engine) except where it misbehaves,
+on the third call; it supports only that operation so that a run is small.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from turub.conformance.adapter import ReferenceImplementation
+
+
+class _Base(ReferenceImplementation):
+    calls = 0
+
+    def supports(self):
+        return ["trick_winner"]
+
+    def trick_winner(self, cards, trump):
+        type(self).calls += 1
+        if type(self).calls == 3:
+            return self.misbehave(cards, trump)
+        return super().trick_winner(cards, trump)
+
+    def misbehave(self, cards, trump):
+        return super().trick_winner(cards, trump)
+
+
+class Good(_Base):
+    name = "good-adapter"
+
+
+class ReturnsASet(_Base):
+    def misbehave(self, cards, trump):
+        return {0}
+
+
+class ReturnsAnObject(_Base):
+    def misbehave(self, cards, trump):
+        return object()
+
+
+class CallsExit(_Base):
+    def misbehave(self, cards, trump):
+        sys.exit(0)
+
+
+class RaisesKeyboardInterrupt(_Base):
+    def misbehave(self, cards, trump):
+        raise KeyboardInterrupt
+
+
+class Hangs(_Base):
+    def misbehave(self, cards, trump):
+        time.sleep(60)
+
+
+class Prints(_Base):
+    def misbehave(self, cards, trump):
+        print('{"id": 1, "result": "not from the protocol"}')
+        return super().misbehave(cards, trump)
