@@ -24,7 +24,7 @@ IMPL = Path(__file__).parent / "broken" / "impl.py"
 SMALL = CheckOptions(rules=OPTION_SETS["standard"], vectors=False, seed=3, scale=0.05, examples=0)
 
 
-def run(mode, *extra, once=None, timeout=0.5, max_restarts=1, options=SMALL):
+def run(mode, *extra, once=None, timeout=2.0, max_restarts=1, options=SMALL):
     argv = [sys.executable, str(IMPL), mode, *(["--once", str(once)] if once else []), *extra]
     target = ProtocolTarget(argv, timeout=timeout, max_restarts=max_restarts)
     started = time.monotonic()
