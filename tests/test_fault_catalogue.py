@@ -187,7 +187,7 @@ def test_everything_after_the_first_double_dash_goes_to_the_program(tmp_path, ca
 def test_a_time_limit_cut_keeps_what_it_has_and_says_so(tmp_path, capsys):
     run = check(tmp_path, capsys, prog("slow"), "--time-limit", "1.5", "--scale", "0.2", "--timeout", "5")
     assert run.status == 4 and run.report["cut"] and "INCOMPLETE" in run.text, run.text[-500:]
-    assert run.report["summary"]["passed"] >= 3 and run.report["summary"]["not-run"] >= 1
+    assert run.report["summary"]["passed"] >= 1 and run.report["summary"]["not-run"] >= 1
     assert run.elapsed < 1.5 + 3
 
 
