@@ -98,7 +98,7 @@ PROGRAM_FAULTS = {
     "helper": (0, set(), ""),              # starts a helper that would outlive it
     "setsid-escapee": (0, set(), ""),      # a grandchild leaves the process group (setsid)
     "spawn-per-request": (0, set(), ""),   # a child process per request
-    "slow": (0, set(), ""),                # 0.12 s per answer, 15 in the pipe, 1 s timeout
+    "slow": (0, set(), ""),                # 0.15 s per answer, 15 in the pipe (2.25 s), 1.2 s timeout
     # wrong on the wire: the program's fault, on the request it belongs to
     "escapes-in-errors": (1, {"error-reported"}, "\\x1b[2J"),
     "surrogates": (1, {"protocol-violation"}, "\\udfff"),
@@ -129,7 +129,7 @@ PROGRAM_FAULTS = {
 @pytest.mark.parametrize("mode", sorted(PROGRAM_FAULTS))
 def test_each_misbehaving_program_gets_its_verdict(mode, tmp_path, capsys):
     status, outcomes, words = PROGRAM_FAULTS[mode]
-    run = check(tmp_path, capsys, prog(mode))
+    run = check(tmp_path, capsys, prog(mode), *(["--timeout", "1.2"] if mode == "slow" else []))
     assert run.status == status == run.report["exit_status"], (run.status, run.err, run.text[-800:])
     assert run.outcomes() == outcomes, [(c["id"], c.get("outcome"), c.get("detail")) for c in run.failed()]
     if words:

@@ -99,7 +99,7 @@ def main() -> None:
         n += 1
         answer = {"id": rid, "result": trick_winner(**args)}
         if mode in ("slow", "slow-helper"):
-            time.sleep(0.12)
+            time.sleep(0.15)
         elif mode == "unsupported-everything":
             answer = {"id": rid, "error": {"message": "not today", "unsupported": True}}
         elif mode == "escapes-in-errors":
