@@ -29,7 +29,7 @@ __all__ = ["AdapterLoadError", "load_adapter", "split_spec"]
 _ALIAS = "_turub_adapter_"
 
 
-class AdapterLoadError(Exception):
+class AdapterLoadError(ImportError):
     """The adapter named on the command line could not be loaded (a usage error)."""
 
 

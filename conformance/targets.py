@@ -29,7 +29,7 @@ from .adapter import OPERATIONS, ImplementationError
 from .text import needs_cleaning, safe_text, safe_value
 
 __all__ = ["Answer", "Request", "Target", "PythonTarget", "Interrupted", "as_json_data",
-           "RESULT", "UNSUPPORTED", "NOT_RUN"]
+           "load_python", "RESULT", "UNSUPPORTED", "NOT_RUN"]
 
 RESULT = "result"
 UNSUPPORTED = "unsupported"
@@ -154,3 +154,12 @@ class PythonTarget(Target):
         if elapsed > self.timeout:
             return Answer("timeout", None, f"took {elapsed:.1f} s, the limit is {self.timeout} s")
         return Answer(RESULT, value) if self.trusted else as_json_data(value)
+
+
+def load_python(spec: str) -> Any:
+    """The object named by ``module:Object`` or ``path/file.py:Object``, loaded in this
+    process (a class is instantiated); :class:`~turub.conformance.loader.AdapterLoadError`
+    (an ``ImportError``) says what went wrong.  ``turub check --python`` loads it in a worker
+    process instead (:mod:`~turub.conformance.shim`)."""
+    from .loader import load_adapter
+    return load_adapter(spec)
