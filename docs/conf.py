@@ -29,6 +29,7 @@ extensions = [
     "sphinx_needs",
     "turub_spec",
     "turub_pictures",
+    "turub_variants",
 ]
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
@@ -109,6 +110,12 @@ needs_build_json = True
 #: the build; remove it once the docstring cites the clause (the entry is then ignored).
 turub_pending_citations: dict[str, tuple[str, ...]] = {}
 needs_table_style = "TABLE"
+
+#: The folder holding the three source files, relative to this file.  Empty: the
+#: ``TURUB_SOURCES`` environment variable, else ``../shared/seeds`` beside the project.  When
+#: the files are found, each clause shows the sentences it cites, read at build time (never
+#: stored in the project); without them the build still works and shows the locators.
+turub_sources = ""
 
 _NORMATIVE = sorted(NORMATIVE_KINDS)
 _IS_NORMATIVE_CLAUSE = f'type == "clause" and kind in {_NORMATIVE!r}'

@@ -2,7 +2,8 @@
 
     .venv/bin/python docs/screenshot.py [BUILT_HTML_DIR] [OUT_DIR]
 
-Defaults: ``docs/_build/html`` and ``docs/_build/screenshots``.  Renders the index and one
+Defaults: ``docs/_build/html`` and ``docs/_build/screenshots``.  :func:`overflow` measures
+every page at 1280 px for horizontal overflow (the docs test asserts there is none).  Renders the index and one
 clause page (the play page, with the duplicate-aces pictures).  Exits 0 and prints the PNG
 paths, 2 with a one-line message if Chromium or the built site is missing, 1 if Chromium
 fails.  No network: Chromium is told not to reach out.
@@ -54,6 +55,67 @@ def render(html_dir: Path, out_dir: Path, pages: dict[str, str] = PAGES,
                                + run.stderr.strip().splitlines()[-1:][0] if run.stderr.strip() else "")
         shots.append(png)
     return shots
+
+
+_PROBE = """<!doctype html><html><body><pre id="out">pending</pre><script>
+const pages = %s, width = %d, res = {};
+let left = pages.length;
+for (const page of pages) {
+  const frame = document.createElement("iframe");
+  frame.style.cssText = `width:${width}px;height:700px;border:0`;
+  frame.onload = () => {
+    try { const d = frame.contentDocument.documentElement; res[page] = [d.scrollWidth, d.clientWidth]; }
+    catch (e) { res[page] = String(e); }
+    left -= 1;
+    document.getElementById("out").textContent = "RESULT" + JSON.stringify(res) + "END";
+  };
+  frame.src = page;
+  document.body.appendChild(frame);
+}
+</script></body></html>"""
+
+
+def overflow(html_dir: Path, width: int = 1280, timeout: float = 120) -> dict[str, tuple[int, int]]:
+    """Every page of the built site laid out ``width`` pixels wide in headless Chromium:
+    ``{page: (scrollWidth, clientWidth)}`` of its document.  A page overflows horizontally
+    when the first is larger than the second (the viewport less any scroll bar).
+
+    Each page is loaded in an iframe of that width inside one probe page, so one Chromium
+    run measures the whole site.  Raises if Chromium is missing or a page cannot be measured.
+    """
+    browser = chromium()
+    if browser is None:
+        raise FileNotFoundError("no Chromium found (apt-get install chromium)")
+    pages = sorted(str(p.relative_to(html_dir)) for p in html_dir.rglob("*.html")
+                   if not p.name.startswith("_") and "_static" not in p.parts)
+    measured: dict = {}
+    for _attempt in range(3):  # a page still loading when the probe is dumped is measured again
+        todo = [p for p in pages if not isinstance(measured.get(p), list)]
+        if not todo:
+            break
+        measured.update(_probe(browser, html_dir, todo, width, timeout))
+    missing = [p for p in pages if not isinstance(measured.get(p), list)]
+    if missing:
+        raise RuntimeError(f"pages not measured: {missing}")
+    return {p: (v[0], v[1]) for p, v in measured.items()}
+
+
+def _probe(browser: str, html_dir: Path, pages: list[str], width: int, timeout: float) -> dict:
+    import json
+    import re
+
+    probe = html_dir / "_overflow_probe.html"
+    probe.write_text(_PROBE % (json.dumps(pages), width), encoding="utf-8")
+    try:
+        with tempfile.TemporaryDirectory(prefix="turub-chromium-") as profile:
+            run = subprocess.run(
+                [browser, *FLAGS, "--allow-file-access-from-files", f"--user-data-dir={profile}",
+                 "--dump-dom", probe.resolve().as_uri()],
+                capture_output=True, text=True, timeout=timeout)
+    finally:
+        probe.unlink(missing_ok=True)
+    found = re.search(r"RESULT(.*?)END", run.stdout)
+    return json.loads(found.group(1)) if found else {}
 
 
 def main(argv: list[str]) -> int:

@@ -13,7 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from turub.clauses import CLAUSES
+from html import escape
+
+from turub.clauses import CLAUSES, VOCABULARY
+from turub.sources import find_folder, resolve
+from turub.sources import sentences as sentences_of
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -60,22 +64,29 @@ def test_the_exported_needs_link_every_normative_clause_to_code_and_checks(site)
 def test_the_pictures_are_svg_files_in_the_site(site):
     html, _, _ = site
     pictures = list((html / "_pictures").glob("*.svg"))
-    kinds = {p.name.split("-")[0] for p in pictures}
-    assert kinds == {"trick", "seating", "contest"} and len(pictures) >= 6
+    kinds = {p.name.rsplit("-", 1)[0] for p in pictures}
+    assert kinds == {"trick", "seating", "contest", "deal-sequence", "rotation", "worked-deal",
+                     "full-deal"} and len(pictures) >= 10
     play = (html / "spec/play.html").read_text()
     assert "_pictures/trick-" in play and "<figcaption>" in play
 
 
 def test_the_gate_fails_on_an_uncovered_clause_and_on_a_check_citing_no_clause(tmp_path):
+    # Built without the sources too (a folder that does not hold them): see the next test.
     run, _ = sphinx(tmp_path, "--keep-going",
                     "-D", "turub_inject_clause=fake.uncovered-rule",
-                    "-D", "turub_inject_check=test_of_nothing=nowhere.no-such-clause")
+                    "-D", "turub_inject_check=test_of_nothing=nowhere.no-such-clause",
+                    "-D", f"turub_sources={tmp_path}")
     log = run.stdout + run.stderr
     assert run.returncode != 0
     assert "normative clause without implementing code: failed" in log
     assert "normative clause without a check: failed" in log
     assert "fake:uncovered-rule" in log
     assert "nowhere.no-such-clause" in log and "not a clause of the registry" in log
+    # Without the sources the build still renders every clause, with its locators only.
+    play = (tmp_path / "html" / "spec/play.html").read_text()
+    assert "Where the sources say it" in play and "What the sources say" not in play
+    assert "000 §03 ¶1 s3" in play and "compulsory trumping" not in play
 
 
 def test_the_site_renders_in_headless_chromium(site, tmp_path):
@@ -88,3 +99,99 @@ def test_the_site_renders_in_headless_chromium(site, tmp_path):
     shots = screenshot.render(html, tmp_path)
     assert [p.name for p in shots] == ["index.png", "clause-page.png"]
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and p.stat().st_size > 20_000 for p in shots)
+
+
+def test_no_page_overflows_horizontally_at_1280_pixels(site):
+    sys.path.insert(0, str(DOCS))
+    import screenshot
+
+    if screenshot.chromium() is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+    html, _, _ = site
+    widths = screenshot.overflow(html, width=1280)
+    assert len(widths) >= 25 and "spec/play.html" in widths and "traceability/matrix.html" in widths
+    wider = {page: w for page, w in widths.items() if w[0] > w[1]}
+    assert not wider, f"pages wider than the 1280 px viewport (scrollWidth, viewport): {wider}"
+
+
+@pytest.mark.skipif(find_folder() is None, reason="the source files are not at hand")
+def test_each_clause_shows_the_sentences_it_cites_folded_beside_our_words(site):
+    html, _, _ = site
+    play = (html / "spec/play.html").read_text()
+    words = resolve("000 §03 ¶1 s3", find_folder())  # cited by play.no-forced-trump
+    assert escape(words, quote=False) in play
+    box = play[play.index('id="play:no-forced-trump"'):]
+    box = box[:box.index("</table>")]
+    # reading mode: our words first, then the sources' words and the traceability, folded
+    ours = box.index("obligation") if "obligation" in box else box.index("<p>")
+    assert ours < box.index("What the sources say") < box.index("Code (")
+    assert box.count('<details class="turub-details">') >= 2
+
+
+def test_the_source_texts_are_never_stored_in_the_project():
+    folder = find_folder()
+    if folder is None:
+        pytest.skip("the source files are not at hand")
+    sentences = {s for clause in CLAUSES.values() for c in clause.cites
+                 for s in sentences_of(c, folder) if len(s) > 60}
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    for name in tracked:
+        path = ROOT / name
+        if path.suffix in {".py", ".md", ".json", ".txt", ".js", ".toml", ".css"} and path.is_file():
+            text = path.read_text(encoding="utf-8", errors="replace")
+            copied = [s for s in sentences if s in text]
+            assert not copied, (name, copied[:2])
+
+
+def test_the_glossary_renders_the_vocabulary_with_spanish_and_brief_words(site):
+    html, _, _ = site
+    page = (html / "spec/glossary.html").read_text()
+    for term in VOCABULARY:
+        for word in (term.word, term.spanish, term.brief):
+            if word:
+                assert escape(word, quote=False) in page, word
+    assert "encuentro" in page and "baza" in page and "referencia" in page
+
+
+def test_each_variant_has_a_page_listing_the_clauses_the_engine_diff_changes(site):
+    sys.path.insert(0, str(DOCS / "_ext"))
+    import turub_variants
+    from turub.conformance.cli import variants_diff
+    from turub.options import Rules
+
+    html, _, _ = site
+    found = turub_variants.variants()
+    assert {"counterclockwise", "stake-per-deal"} <= set(found)
+    for name, rules in found.items():
+        page = (html / "variants" / f"{name}.html").read_text()
+        changed = variants_diff(Rules(), rules)["clauses"]
+        assert f"Clauses whose answers change ({len(changed)})" in page
+        for cid in changed:
+            assert f'href="../spec/' in page and cid in page, (name, cid)
+
+
+def test_the_first_page_for_players_and_the_matrix_by_part_of_the_game(site):
+    html, _, _ = site
+    index = (html / "index.html").read_text()
+    assert index.index("five-minutes.html") < index.index("guides/reading.html")
+    matrix = (html / "traceability/matrix.html").read_text()
+    titles = ["The pack and the cards", "Signals", "The contest and the stake"]
+    positions = [matrix.find(t) for t in titles]
+    assert all(p > 0 for p in positions) and positions == sorted(positions), positions
+
+
+def test_touching_one_page_rebuilds_only_that_page(site):
+    # The speed of it is measured in benchmarks/bench_docs.py.
+    html, _, _ = site
+    out = html.parent
+    page = ROOT / "spec/pack.md"
+    os.utime(page)
+    run = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-W", "-n", "-b", "html", str(DOCS), str(out / "html"),
+         "-d", str(out / "doctrees")], capture_output=True, text=True, cwd=ROOT, timeout=300,
+        env={**os.environ, "PYTHONHASHSEED": "0"})
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    assert "0 added, 1 changed, 0 removed" in run.stdout, run.stdout[-2000:]
+    read = [line for line in run.stdout.splitlines() if line.startswith("reading sources")]
+    assert len(read) == 1 and "spec/pack" in read[0], read
+    assert "The configuration has changed" not in run.stdout

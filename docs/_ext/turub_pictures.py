@@ -11,8 +11,15 @@ and outcome are the engine's ``contest_step``.  A change in the engine changes t
 ```
 
 Kinds: ``trick`` (``:cards:``, ``:trump:``, ``:leader:``, ``:direction:``), ``seating``
-(``:dealer:``, ``:direction:``) and ``contest`` (``:results:`` as ``20-16 19-17 22-14``, the
-first number North-South's, with ``:sides:`` naming the two sides, e.g. ``A B``).
+(``:dealer:``, ``:direction:``), ``contest`` (``:results:`` as ``20-16 19-17 22-14``, the
+first number North-South's, with ``:sides:`` naming the two sides, e.g. ``A B``),
+``deal-sequence`` (``:dealer:``, ``:direction:``: shuffle, cut, packets, the call, 36 tricks),
+``rotation`` (``:direction:``: the next dealer after a win, a loss and a draw),
+``worked-deal`` (the brief's 17-19 deal) and ``full-deal`` (``:seed:``, ``:dealer:``: a whole
+deal of random legal play, trick by trick).
+
+A picture drawn from the engine depends on the engine's files: the page showing it is read
+again when they change (``note_dependency``).
 """
 
 from __future__ import annotations
@@ -186,6 +193,186 @@ def contest_svg(results_text: str, sides_text: str) -> tuple[str, str]:
     return _svg(W, H, body, alt), alt
 
 
+def _text(x: float, y: float, text: str, size: int = 13, fill: str = INK, anchor: str = "middle",
+          weight: str = "normal") -> str:
+    return (f"<text x='{x:.1f}' y='{y:.1f}' text-anchor='{anchor}' font-size='{size}' "
+            f"font-weight='{weight}' fill='{fill}' {FONT}>{escape(text)}</text>")
+
+
+def _direction(text: str):
+    from turub import Direction
+
+    return Direction.COUNTERCLOCKWISE if text.startswith("counter") else Direction.CLOCKWISE
+
+
+def deal_sequence_svg(dealer_text: str, direction_text: str) -> tuple[str, str]:
+    """The steps of one deal, each read off a real deal of the engine."""
+    from turub import Deal, Seat, Suit, parse_seat
+    from turub.options import Rules
+
+    dealer = parse_seat(dealer_text)
+    direction = _direction(direction_text)
+    deal = Deal.from_seed(0, dealer, Rules(direction=direction))
+    cutter = getattr(deal, "cutter", None)
+    caller = deal.caller
+    first_packet = len(deal.view(caller).hand)
+    waiting = len(deal.stock)
+    others = sum(len(deal.view(s).hand) for s in Seat if s is not caller)
+    deal.name_trump(caller, Suit.HEARTS)
+    full = [len(deal.view(s).hand) for s in Seat]
+    steps = [
+        ("1. shuffle", f"{dealer} shuffles", f"{len(deal.pack)} cards"),
+        ("2. cut", f"{cutter} cuts" if cutter else "the next seat cuts", "deal.cut"),
+        ("3. first packet", f"{caller} gets {first_packet}", f"others {others}, {waiting} wait"),
+        ("4. the call", f"{caller} names trump", "from 3 cards"),
+        ("5. packets of 3", f"{' '.join(str(n) for n in full)} each", f"{dealer} checks last 3"),
+        ("6. 36 tricks", f"{caller} leads first", "winner leads next"),
+    ]
+    W, H = 780, 150
+    body = []
+    box_w, gap = 118, 12
+    for i, (head, line1, line2) in enumerate(steps):
+        x = 10 + i * (box_w + gap)
+        body.append(f"<rect x='{x}' y='30' width='{box_w}' height='92' rx='8' fill='#eef4fa' "
+                    f"stroke='#2b5f8a'/>")
+        body.append(_text(x + box_w / 2, 52, head, 13, INK, weight="bold"))
+        body.append(_text(x + box_w / 2, 78, line1, 12))
+        body.append(_text(x + box_w / 2, 98, line2, 11, "#555"))
+        if i < len(steps) - 1:
+            ax = x + box_w
+            body.append(f"<path d='M{ax + 1},76 L{ax + gap - 1},76' stroke='#2b5f8a' stroke-width='2'/>")
+    body.append(_text(W / 2, 18, f"One deal, {direction}: {dealer} deals", 13, INK))
+    body.append(_text(W / 2, 142, "each step read from the engine's Deal; counts are cards", 11, "#555"))
+    alt = (f"The deal in six steps, {direction}: {dealer} shuffles {len(deal.pack)} cards; "
+           f"{cutter or 'the next seat'} cuts; {caller} receives the first packet of "
+           f"{first_packet} and names trump from those cards while {waiting} wait; dealing "
+           f"resumes in packets of three until each holds {full[0]}, the dealer checking the "
+           f"last packet; then 36 tricks, {caller} leading first.")
+    return _svg(W, H, body, alt), alt
+
+
+def rotation_svg(direction_text: str) -> tuple[str, str]:
+    """Who deals next after the dealer's side wins, loses and draws: the engine's next_dealer."""
+    from turub import Seat
+    from turub.options import Rules
+    from turub.rules import next_dealer
+
+    direction = _direction(direction_text)
+    rules = Rules(direction=direction)
+    dealer = Seat.NORTH
+    cases = [("dealer's side wins", dealer.side), ("dealer's side loses", 1 - dealer.side),
+             ("draw (18-18)", None)]
+    from turub import Side
+
+    W, H = 780, 280
+    body = [_text(W / 2, 20, f"Who deals next, {direction}: North dealt", 14, INK, weight="bold")]
+    alt_parts = []
+    for i, (label, winner) in enumerate(cases):
+        side = None if winner is None else Side(winner)
+        nxt = next_dealer(dealer, side, rules)
+        cx, cy = 130 + i * 260, 140
+        body.append(f"<rect x='{cx - 60}' y='{cy - 45}' width='120' height='90' rx='14' fill='#e3efe3' "
+                    f"stroke='#9bb89b'/>")
+        for seat in Seat:
+            dx, dy = _POS[seat]
+            x, y = cx + dx * 92, cy + dy * 68 + 5
+            is_next = seat is nxt.seat
+            is_dealer = seat is dealer
+            if is_next:
+                body.append(f"<circle cx='{x}' cy='{y - 5}' r='17' fill='{WIN}' opacity='0.8'/>")
+            body.append(_text(x, y, seat.letter, 15, INK, weight="bold" if is_dealer else "normal"))
+        body.append(_text(cx, cy - 4, label, 11, INK))
+        body.append(_text(cx, cy + 13, f"next: {nxt.seat}", 12, RED))
+        body.append(_text(cx, cy + 112, ", ".join(nxt.clauses), 11, "#555"))
+        alt_parts.append(f"{label}: {nxt.seat} deals ({', '.join(nxt.clauses)})")
+    alt = f"Who deals after North's deal, {direction}: " + "; ".join(alt_parts) + "."
+    return _svg(W, H, body, alt), alt
+
+
+def worked_deal_svg() -> tuple[str, str]:
+    """The brief's worked deal: 14-4 at the halfway mark, then East-West take over; 17-19."""
+    from turub import deal_result
+
+    # The brief's story as stretches of tricks: (tricks, to North-South, to East-West).
+    stretches = [(18, 14, 4), (10, 1, 9), (8, 2, 6)]
+    ns = ew = 0
+    points = [(0, 0, 0)]
+    played = 0
+    for count, to_ns, to_ew in stretches:
+        # within a stretch, tricks are spread evenly (the brief gives only the counts)
+        for k in range(1, count + 1):
+            points.append((played + k, ns + round(to_ns * k / count), ew + round(to_ew * k / count)))
+        played += count
+        ns, ew = ns + to_ns, ew + to_ew
+    result = deal_result(ns, ew)
+    W, H, x0, y0, sx, sy = 780, 320, 50, 250, 17, 10
+    body = [f"<line x1='{x0}' y1='{y0}' x2='{x0 + 36 * sx}' y2='{y0}' stroke='#999'/>",
+            f"<line x1='{x0}' y1='{y0}' x2='{x0}' y2='{y0 - 20 * sy}' stroke='#999'/>",
+            f"<line x1='{x0}' y1='{y0 - 18 * sy}' x2='{x0 + 36 * sx}' y2='{y0 - 18 * sy}' "
+            f"stroke='#bbb' stroke-dasharray='4 3'/>",
+            _text(x0 - 8, y0 - 18 * sy + 4, "18", 11, "#555", "end")]
+    for side, colour, idx in (("North-South", "#2b5f8a", 1), ("East-West", RED, 2)):
+        path = " ".join(f"{x0 + p[0] * sx:.0f},{y0 - p[idx] * sy:.0f}" for p in points)
+        body.append(f"<polyline points='{path}' fill='none' stroke='{colour}' stroke-width='2.5'/>")
+        last = points[-1]
+        body.append(_text(x0 + 36 * sx + 6, y0 - last[idx] * sy + (8 if idx == 1 else 0),
+                          f"{side} {last[idx]}", 12, colour, "start"))
+    start = 0
+    for count, to_ns, to_ew in stretches:
+        a, b = x0 + start * sx, x0 + (start + count) * sx
+        body.append(f"<path d='M{a + 2},{y0 + 8} L{a + 2},{y0 + 14} L{b - 2},{y0 + 14} L{b - 2},{y0 + 8}' "
+                    f"fill='none' stroke='#555'/>")
+        body.append(_text((a + b) / 2, y0 + 32, f"tricks {start + 1}–{start + count}", 11, "#555"))
+        body.append(_text((a + b) / 2, y0 + 50, f"{to_ns}–{to_ew}", 13, INK, weight="bold"))
+        start += count
+    body.append(_text(W / 2, 18, f"The brief's worked deal: {result}", 14, INK, weight="bold"))
+    alt = (f"The brief's worked deal: North-South lead 14-4 after 18 tricks, East-West take 9 "
+           f"of the next 10 and 6 of the last 8; the engine's result: {result}.")
+    return _svg(W, H, body, alt), alt
+
+
+def full_deal_svg(seed: int, dealer_text: str) -> tuple[str, str]:
+    """One whole deal of random legal play from the engine, trick by trick."""
+    from turub import parse_seat
+    from turub.deal import play_random_deal
+
+    deal = play_random_deal(seed, parse_seat(dealer_text))
+    tricks = deal.tricks
+    row_h, top = 21, 66
+    W, H = 780, top + row_h * len(tricks) + 40
+    cols = [28, 62, 115, 180, 245, 310, 370, 425, 470]
+    heads = ["#", "leads", "1st", "2nd", "3rd", "4th", "won by", "score", "decided by"]
+    body = [_text(W / 2, 18, f"A whole deal (seed {seed}): {deal.dealer} deals, {deal.caller} "
+                  f"names {deal.trump.name.lower()}, random legal play", 13, INK, weight="bold")]
+    for x, h in zip(cols, heads):
+        body.append(_text(x, top - 22, h, 11, "#555", "start" if h == "decided by" else "middle"))
+    won = [0, 0]
+    for i, t in enumerate(tricks):
+        y = top + i * row_h
+        if i % 2 == 0:
+            body.append(f"<rect x='10' y='{y - 14}' width='{W - 20}' height='{row_h}' fill='#f1f1ec'/>")
+        won[t.winner.side] += 1
+        body.append(_text(cols[0], y, str(i + 1), 11))
+        body.append(_text(cols[1], y, t.leader.letter, 12))
+        for k, card in enumerate(t.cards):
+            colour = RED if card.suit.is_red else INK
+            mark = k == t.decision.position
+            if mark:
+                body.append(f"<rect x='{cols[2 + k] - 28}' y='{y - 14}' width='56' height='19' rx='4' "
+                            f"fill='none' stroke='{WIN}' stroke-width='2.5'/>")
+            body.append(_text(cols[2 + k], y, f"{t.seats[k].letter} {card}", 12, colour))
+        body.append(_text(cols[6], y, t.winner.letter, 12, INK, weight="bold"))
+        body.append(_text(cols[7], y, f"{won[0]}–{won[1]}", 12))
+        body.append(_text(cols[8], y, ", ".join(t.decision.clauses), 10, "#555", "start"))
+    body.append(_text(W / 2, H - 14, f"Result: {deal.result} (score: North-South first)", 13, INK,
+                      weight="bold"))
+    alt = (f"A whole deal of random legal play, seed {seed}: {deal.dealer} deals, trump "
+           f"{deal.trump.name.lower()}; " + "; ".join(
+               f"trick {i + 1} led by {t.leader.letter}: {' '.join(map(str, t.cards))}, "
+               f"won by {t.winner.letter}" for i, t in enumerate(tricks)) + f". {deal.result}.")
+    return _svg(W, H, body, alt), alt
+
+
 class picture(nodes.General, nodes.Element):
     """An SVG drawn at build time; written to ``_pictures/`` by the HTML writer."""
 
@@ -207,6 +394,14 @@ def visit_picture_other(self, node: picture) -> None:
     raise nodes.SkipNode
 
 
+def _engine_files():
+    from pathlib import Path
+
+    import turub
+
+    return sorted(Path(turub.__file__).parent.glob("*.py"))
+
+
 class PictureDirective(SphinxDirective):
     required_arguments = 1
     option_spec = {
@@ -214,6 +409,7 @@ class PictureDirective(SphinxDirective):
         "leader": directives.unchanged, "direction": directives.unchanged,
         "dealer": directives.unchanged, "results": directives.unchanged,
         "sides": directives.unchanged, "caption": directives.unchanged,
+        "seed": directives.nonnegative_int,
     }
 
     def run(self) -> list[nodes.Node]:
@@ -227,10 +423,21 @@ class PictureDirective(SphinxDirective):
                 svg, alt = seating_svg(o.get("dealer", "N"), o.get("direction", "clockwise"))
             elif kind == "contest":
                 svg, alt = contest_svg(o["results"], o.get("sides", ""))
+            elif kind == "deal-sequence":
+                svg, alt = deal_sequence_svg(o.get("dealer", "N"), o.get("direction", "clockwise"))
+            elif kind == "rotation":
+                svg, alt = rotation_svg(o.get("direction", "clockwise"))
+            elif kind == "worked-deal":
+                svg, alt = worked_deal_svg()
+            elif kind == "full-deal":
+                svg, alt = full_deal_svg(o.get("seed", 1), o.get("dealer", "N"))
             else:
-                raise ValueError(f"unknown picture kind {kind!r}: trick, seating or contest")
+                raise ValueError(f"unknown picture kind {kind!r}: trick, seating, contest, "
+                                 "deal-sequence, rotation, worked-deal or full-deal")
         except Exception as e:  # a bad option or an engine refusal: report it where it is written
             return [self.state.document.reporter.warning(f"turub-picture: {e}", line=self.lineno)]
+        for path in _engine_files():
+            self.env.note_dependency(str(path))
         digest = hashlib.sha256(svg.encode()).hexdigest()[:12]
         node = picture(svg=svg, alt=alt, caption=o.get("caption", alt),
                        filename=f"{kind}-{digest}.svg")

@@ -45,7 +45,7 @@ AGREEMENTS = ("agree", "silent", "disagree")
 class Trace:
     """The registry and the scans, read once per build."""
 
-    def __init__(self, app: Sphinx) -> None:
+    def __init__(self, app: Sphinx, cache: dict | None = None) -> None:
         from turub.clauses import CLAUSES, NORMATIVE_KINDS, Clause
         from turub.options import OPTIONS
 
@@ -55,9 +55,9 @@ class Trace:
         self.normative = NORMATIVE_KINDS
         self.options = OPTIONS
         prefixes = frozenset(cid.split(".")[0] for cid in self.clauses)
-        self.code: list[CodeItem] = turub_trace.scan_code(turub_trace.ROOT, prefixes)
+        self.code: list[CodeItem] = turub_trace.scan_code(turub_trace.ROOT, prefixes, cache)
         self._add_pending(app.config.turub_pending_citations)
-        self.checks: list[CheckItem] = turub_trace.scan_checks(turub_trace.ROOT)
+        self.checks: list[CheckItem] = turub_trace.scan_checks(turub_trace.ROOT, cache=cache)
         for spec in filter(None, (app.config.turub_inject_check or "").split(",")):
             name, _, cid = spec.partition("=")
             self.checks.append(CheckItem(f"injected.{name}", turub_trace.ROOT / "docs" / "conf.py",
@@ -104,9 +104,13 @@ def _need_doc(env) -> None:
 
 
 def trace(env) -> Trace:
+    """The trace, made once per build; the parsed files are kept in the environment between
+    builds (``turub_scan_cache``), so an incremental build parses only the files that changed."""
     app = env.app
     if not hasattr(app, "_turub_trace"):
-        app._turub_trace = Trace(app)
+        if not isinstance(getattr(env, "turub_scan_cache", None), dict):
+            env.turub_scan_cache = {}
+        app._turub_trace = Trace(app, env.turub_scan_cache)
     return app._turub_trace
 
 
@@ -484,6 +488,60 @@ class VocabularyTableDirective(SphinxDirective):
         return [table]
 
 
+class ClauseMatrixDirective(SphinxDirective):
+    """The compliance matrix: one section per part of the game (a page of the spec, in the
+    order of the spec), one row per clause in the order of its page: the clause with its
+    title, its kind, whether the sources agree, the code and the checks."""
+
+    def run(self) -> list[nodes.Node]:
+        from docutils.statemachine import StringList
+
+        t = trace(self.env)
+        fields = turub_trace.scan_spec_fields()
+        out: list[nodes.Node] = []
+        pages = turub_trace.scan_spec()
+        for page in sorted(pages, key=turub_trace.spec_order().index):
+            ids = pages[page]
+            if not ids:
+                continue
+            title = turub_trace.page_title(page)
+            rows = ["| clause | kind | sources | code | checks |", "|---|---|---|---|---|"]
+            for cid in ids:
+                if cid not in t.clauses:
+                    continue
+                code = ", ".join(f"{{need}}`{i.need_id}`" for i in t.code_by_clause.get(cid, []))
+                checks = t.checks_by_clause.get(cid, [])
+                listed = ", ".join(f"{{need}}`{c.need_id}`" for c in checks)
+                rows.append(f"| {{ref}}`{cid}` | {t.clauses[cid].kind} | "
+                            f"{fields.get(cid, {}).get('agreement', '')} | {code or '—'} | "
+                            f"{len(checks)}{': ' + listed if listed else ''} |")
+            section = nodes.section(ids=[f"matrix-{Path(page).stem}"])
+            section += nodes.title("", title)
+            para = nodes.paragraph()
+            para += nodes.Text(f"{len(ids)} clauses, on ")
+            ref = pending_xref_doc(f"/spec/{Path(page).stem}")
+            para += ref
+            para += nodes.Text(".")
+            section += para
+            holder = nodes.container()
+            self.state.nested_parse(StringList(rows, source=self.env.docname), self.content_offset,
+                                    holder)
+            for table in holder.findall(nodes.table):
+                table["classes"] += ["turub-matrix", "turub-wrap"]
+            section += holder.children
+            out.append(section)
+        return out
+
+
+def pending_xref_doc(target: str):
+    from sphinx.addnodes import pending_xref
+
+    ref = pending_xref("", refdomain="std", reftype="doc", reftarget=target, refexplicit=False,
+                       refwarn=True)
+    ref += nodes.inline("", target.rsplit("/", 1)[-1])
+    return ref
+
+
 # --- checks at the end of reading ----------------------------------------------------------
 
 def _needs(env):
@@ -566,17 +624,20 @@ def outdated_by_the_trace(app: Sphinx, env, added, changed, removed) -> list[str
 
 
 def sources_folder(app: Sphinx):
-    """The folder of the source files: ``turub_sources`` in conf.py (relative to docs/), the
-    ``TURUB_SOURCES`` environment variable, or ``../shared/seeds`` beside the project."""
+    """The folder of the source files: ``turub_sources`` in conf.py (relative to docs/; only
+    that folder when it is set), else the ``TURUB_SOURCES`` environment variable, else
+    ``../shared/seeds`` beside the project (:func:`turub.sources.find_folder`)."""
     from turub import sources
 
     configured = app.config.turub_sources
-    if configured:
-        configured = Path(app.confdir, configured)
-    return sources.find_folder(configured)
+    if configured:  # named in the configuration: that folder or none
+        folder = Path(app.confdir, configured)
+        return folder if sources.find_folder(folder) == folder else None
+    return sources.find_folder()
 
 
-def reset(app: Sphinx, env, docnames) -> None:
+def reset(app: Sphinx, exception) -> None:
+    """Forget the trace when a build ends (a process may build again, e.g. sphinx-autobuild)."""
     if hasattr(app, "_turub_trace"):
         del app._turub_trace
 
@@ -597,7 +658,8 @@ def setup(app: Sphinx) -> dict:
     app.add_directive("check-items", CheckItemsDirective)
     app.add_directive("cited-by", CitedByDirective)
     app.add_directive("vocabulary-table", VocabularyTableDirective)
-    app.connect("env-before-read-docs", reset)
+    app.add_directive("clause-matrix", ClauseMatrixDirective)
+    app.connect("build-finished", reset)
     app.connect("env-get-outdated", outdated_by_the_trace)
     app.connect("env-check-consistency", check_consistency)
     app.connect("env-updated", lambda app, env: register_clause_labels(app, env) or [])

@@ -147,74 +147,100 @@ def _comment_above(lines: list[str], lineno: int) -> str:
     return " ".join(out)
 
 
-def scan_code(root: Path = ROOT, prefixes: frozenset[str] | None = None) -> list[CodeItem]:
-    """Every module, class, function, method and constant in ``reference/`` citing a clause."""
+def _cached(cache: dict | None, key: tuple, path: Path, make):
+    """``make()``, or its result kept in ``cache`` while ``path`` is unchanged (same
+    modification time and size): an incremental docs build does not parse every file again."""
+    if cache is None:
+        return make()
+    stat = path.stat()
+    stamp = (stat.st_mtime_ns, stat.st_size)
+    kept = cache.get(key)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    result = make()
+    cache[key] = (stamp, result)
+    return result
+
+
+def scan_code(root: Path = ROOT, prefixes: frozenset[str] | None = None,
+              cache: dict | None = None) -> list[CodeItem]:
+    """Every module, class, function, method and constant in ``reference/`` citing a clause.
+
+    ``cache`` (any dict kept between calls) spares parsing files that did not change."""
     prefixes = prefixes or _registry_prefixes()
     pattern = clause_pattern(prefixes)
     cited = cited_pattern(prefixes)
     items: list[CodeItem] = []
     for path in sorted((root / CODE_DIR).glob("*.py")):
-        source = path.read_text(encoding="utf-8")
-        lines = source.splitlines()
-        tree = ast.parse(source, filename=str(path))
-        module = "turub" if path.stem == "__init__" else "turub." + path.stem
-        # The registry's own table names every clause: it defines them, it implements none.
-        literal_pattern = pattern if path.name != "clauses.py" else re.compile(r"(?!)")
-        doc = ast.get_docstring(tree, clean=False)
-        if doc:
-            ids = _unique(cited.findall(_prose(doc)))
+        items += _cached(cache, ("code", str(path), tuple(sorted(prefixes))), path,
+                         lambda path=path: _code_in(path, pattern, cited))
+    return items
+
+
+def _code_in(path: Path, pattern: re.Pattern[str], cited: re.Pattern[str]) -> list[CodeItem]:
+    """The items of one engine file that cite a clause."""
+    items: list[CodeItem] = []
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines()
+    tree = ast.parse(source, filename=str(path))
+    module = "turub" if path.stem == "__init__" else "turub." + path.stem
+    # The registry's own table names every clause: it defines them, it implements none.
+    literal_pattern = pattern if path.name != "clauses.py" else re.compile(r"(?!)")
+    doc = ast.get_docstring(tree, clean=False)
+    if doc:
+        ids = _unique(cited.findall(_prose(doc)))
+        if ids:
+            end = tree.body[0].end_lineno or 1
+            items.append(CodeItem(module, "module", path, 1, end, None, ids, _first_line(doc)))
+
+    def visit(node: ast.AST, prefix: str, in_class: bool) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            qual = prefix + node.name
+            doc = ast.get_docstring(node, clean=False) or ""
+            docnode = _docstring_node(node.body)
+            nested = [n for n in node.body
+                      if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+            skip = {id(n) for n in nested} | ({id(docnode)} if docnode else set())
+            skip |= {id(d) for d in node.decorator_list}
+            ids = _unique(cited.findall(_prose(doc)) + _literals(node.body, literal_pattern, skip))
+            start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            if isinstance(node, ast.ClassDef):
+                kind = "class"
+                methods = [n for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+                end = (min(m.lineno for m in methods) - 1) if methods else (node.end_lineno or node.lineno)
+                while end > node.lineno and not lines[end - 1].strip():
+                    end -= 1
+                # methods are their own items
+                for child in nested:
+                    visit(child, qual + ".", True)
+                pyobject = None
+            else:
+                kind = "method" if in_class else "function"
+                end = node.end_lineno or node.lineno
+                pyobject = qual
+                # nested functions count as part of this one
+                ids = _unique(ids + tuple(_literals(nested, literal_pattern, set())))
             if ids:
-                end = tree.body[0].end_lineno or 1
-                items.append(CodeItem(module, "module", path, 1, end, None, ids, _first_line(doc)))
+                items.append(CodeItem(f"{module}.{qual}", kind, path, start, end, pyobject,
+                                      ids, _first_line(doc)))
 
-        def visit(node: ast.AST, prefix: str, in_class: bool) -> None:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                qual = prefix + node.name
-                doc = ast.get_docstring(node, clean=False) or ""
-                docnode = _docstring_node(node.body)
-                nested = [n for n in node.body
-                          if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
-                skip = {id(n) for n in nested} | ({id(docnode)} if docnode else set())
-                skip |= {id(d) for d in node.decorator_list}
-                ids = _unique(cited.findall(_prose(doc)) + _literals(node.body, literal_pattern, skip))
-                start = min([node.lineno] + [d.lineno for d in node.decorator_list])
-                if isinstance(node, ast.ClassDef):
-                    kind = "class"
-                    methods = [n for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-                    end = (min(m.lineno for m in methods) - 1) if methods else (node.end_lineno or node.lineno)
-                    while end > node.lineno and not lines[end - 1].strip():
-                        end -= 1
-                    # methods are their own items
-                    for child in nested:
-                        visit(child, qual + ".", True)
-                    pyobject = None
-                else:
-                    kind = "method" if in_class else "function"
-                    end = node.end_lineno or node.lineno
-                    pyobject = qual
-                    # nested functions count as part of this one
-                    ids = _unique(ids + tuple(_literals(nested, literal_pattern, set())))
-                if ids:
-                    items.append(CodeItem(f"{module}.{qual}", kind, path, start, end, pyobject,
-                                          ids, _first_line(doc)))
-
-        for node in tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                visit(node, "", False)
-            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                names = [t.id for t in targets if isinstance(t, ast.Name)]
-                if not names:
-                    continue
-                comment = _comment_above(lines, node.lineno)
-                ids = _unique(cited.findall(comment) + _literals([node.value] if node.value else [],
-                                                                   literal_pattern, set()))
-                if ids:
-                    start = node.lineno
-                    while start > 1 and lines[start - 2].lstrip().startswith("#:"):
-                        start -= 1
-                    items.append(CodeItem(f"{module}.{names[0]}", "constant", path, start,
-                                          node.end_lineno or node.lineno, None, ids, comment))
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            visit(node, "", False)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [t.id for t in targets if isinstance(t, ast.Name)]
+            if not names:
+                continue
+            comment = _comment_above(lines, node.lineno)
+            ids = _unique(cited.findall(comment) + _literals([node.value] if node.value else [],
+                                                               literal_pattern, set()))
+            if ids:
+                start = node.lineno
+                while start > 1 and lines[start - 2].lstrip().startswith("#:"):
+                    start -= 1
+                items.append(CodeItem(f"{module}.{names[0]}", "constant", path, start,
+                                      node.end_lineno or node.lineno, None, ids, comment))
     return items
 
 
@@ -228,35 +254,46 @@ def _verifies_args(decorator: ast.expr) -> list[str] | None:
     return [a.value for a in decorator.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
 
 
-def scan_checks(root: Path = ROOT, folders: tuple[str, ...] = CHECK_DIRS) -> list[CheckItem]:
-    """Every function or class decorated with ``@verifies(...)`` under ``folders``."""
+def scan_checks(root: Path = ROOT, folders: tuple[str, ...] = CHECK_DIRS,
+                cache: dict | None = None) -> list[CheckItem]:
+    """Every function or class decorated with ``@verifies(...)`` under ``folders``.
+
+    ``cache`` (any dict kept between calls) spares parsing files that did not change."""
     items: list[CheckItem] = []
     for folder in folders:
         for path in sorted((root / folder).rglob("*.py")):
             if "__pycache__" in path.parts or "_build" in path.parts:
                 continue
-            try:
-                tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-            except SyntaxError:
-                continue  # a file being written; its checks appear once it parses
-            dotted = ".".join(path.relative_to(root).with_suffix("").parts)
+            items += _cached(cache, ("checks", str(path)), path,
+                             lambda path=path: _checks_in(root, path))
+    return items
 
-            def visit(body, prefix: str) -> None:
-                for node in body:
-                    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                        ids: list[str] = []
-                        for d in node.decorator_list:
-                            args = _verifies_args(d)
-                            if args:
-                                ids += args
-                        qual = prefix + node.name
-                        if ids:
-                            items.append(CheckItem(f"{dotted}.{qual}", path, node.lineno,
-                                                   _unique(ids), _first_line(ast.get_docstring(node))))
-                        if isinstance(node, ast.ClassDef):
-                            visit(node.body, qual + ".")
 
-            visit(tree.body, "")
+def _checks_in(root: Path, path: Path) -> list[CheckItem]:
+    """The checks of one file."""
+    items: list[CheckItem] = []
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except SyntaxError:
+        return []  # a file being written; its checks appear once it parses
+    dotted = ".".join(path.relative_to(root).with_suffix("").parts)
+
+    def visit(body, prefix: str) -> None:
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                ids: list[str] = []
+                for d in node.decorator_list:
+                    args = _verifies_args(d)
+                    if args:
+                        ids += args
+                qual = prefix + node.name
+                if ids:
+                    items.append(CheckItem(f"{dotted}.{qual}", path, node.lineno,
+                                           _unique(ids), _first_line(ast.get_docstring(node))))
+                if isinstance(node, ast.ClassDef):
+                    visit(node.body, qual + ".")
+
+    visit(tree.body, "")
     return items
 
 
@@ -280,6 +317,33 @@ def scan_rests_on(root: Path = ROOT) -> dict[str, list[str]]:
             for field in re.findall(r"^:rests-on:\s*(.*)$", m.group(2), re.M):
                 found[m.group(1)] = [r.strip() for r in field.split(",") if r.strip()]
     return found
+
+
+def scan_spec_fields(root: Path = ROOT) -> dict[str, dict[str, str]]:
+    """Each clause item's fields (``agreement``, ``option``, ``rests-on``) in ``spec/*.md``."""
+    found: dict[str, dict[str, str]] = {}
+    for page in sorted((root / SPEC_DIR).glob("*.md")):
+        for m in _RESTS_ON.finditer(page.read_text(encoding="utf-8")):
+            found[m.group(1)] = dict(re.findall(r"^:([\w-]+):\s*(.*)$", m.group(2), re.M))
+    return found
+
+
+def spec_order(root: Path = ROOT) -> list[str]:
+    """The spec's pages (``NAME.md``) in the order of its table of contents, then any others."""
+    index = (root / SPEC_DIR / "index.md").read_text(encoding="utf-8")
+    toc = re.search(r"```\{toctree\}\n(.*?)```", index, re.S)
+    listed = [f"{line.strip()}.md" for line in (toc.group(1) if toc else "").splitlines()
+              if line.strip() and not line.startswith(":")]
+    others = sorted(p.name for p in (root / SPEC_DIR).glob("*.md") if p.name not in listed)
+    return listed + others
+
+
+def page_title(name: str, root: Path = ROOT) -> str:
+    """The first heading of ``spec/NAME``."""
+    for line in (root / SPEC_DIR / name).read_text(encoding="utf-8").splitlines():
+        if line.startswith("# "):
+            return line[2:].strip()
+    return name
 
 
 def need_id(clause_id: str) -> str:
