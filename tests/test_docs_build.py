@@ -195,3 +195,34 @@ def test_touching_one_page_rebuilds_only_that_page(site):
     read = [line for line in run.stdout.splitlines() if line.startswith("reading sources")]
     assert len(read) == 1 and "spec/pack" in read[0], read
     assert "The configuration has changed" not in run.stdout
+
+
+def test_every_clause_that_mentions_another_links_to_it(site):
+    # Independent of the directive: the mentions are found in the spec's MyST source, the
+    # links in the built HTML.
+    sys.path.insert(0, str(DOCS / "_ext"))
+    import re as _re
+
+    import turub_trace
+
+    html, _, _ = site
+    prefixes = "|".join(sorted({cid.split(".")[0] for cid in CLAUSES}))
+    mention = _re.compile(r"(?<![\w.])((?:%s)\.[a-z0-9]+(?:-[a-z0-9]+)*)(?![\w(-])" % prefixes)
+    item = _re.compile(r"^(:{3,})\{spec-clause\}[ ]+(\S+)\n(.*?)^\1$", _re.M | _re.S)
+    fence = _re.compile(r"^```.*?^```", _re.M | _re.S)
+    checked = 0
+    for page in turub_trace.scan_spec():
+        built = (html / "spec" / page.replace(".md", ".html")).read_text()
+        source = (ROOT / "spec" / page).read_text(encoding="utf-8")
+        for m in item.finditer(source):
+            cid, body = m.group(2), fence.sub("", m.group(3))
+            mentioned = {x for x in mention.findall(body) if x in CLAUSES and x != cid}
+            if not mentioned:
+                continue
+            box = built[built.index(f'id="{cid.replace(".", ":")}"'):]
+            box = box[:box.index('<tr class="need content')] + \
+                box[box.index('<tr class="need content'):].split("</table>", 1)[0]
+            for other in mentioned:
+                assert f'#{other.replace(".", ":")}"' in box, (cid, other)
+                checked += 1
+    assert checked >= 30, checked
