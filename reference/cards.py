@@ -24,6 +24,7 @@ from .errors import CardFormatError
 __all__ = [
     "Suit", "Rank", "Card", "SUITS", "RANKS", "CARDS", "PACK",
     "parse_card", "card_name", "parse_suit", "suit_name", "parse_cards", "sort_hand",
+    "SUIT_OF", "SUIT_START",
 ]
 
 
@@ -143,6 +144,14 @@ for _s in Suit:
 CARDS: Final[tuple[Card, ...]] = tuple(Card(s, r) for s in Suit for r in RANKS)
 #: The pack in a fixed, unshuffled order: four copies of each card (``pack.composition``).
 PACK: Final[tuple[Card, ...]] = CARDS * 4
+
+# The integer coding the deal state machine runs on: a card is its ``index`` (0..35, suit by
+# suit, highest rank first, so within a suit a smaller code is a higher rank), ``CARDS[code]``
+# turns a code back into the card.
+#: The suit (0..3) of each card code.
+SUIT_OF: Final[tuple[int, ...]] = tuple(int(c.suit) for c in CARDS)
+#: The first card code of each suit: the codes of suit ``s`` are ``SUIT_START[s]`` to ``+ 8``.
+SUIT_START: Final[tuple[int, ...]] = tuple(9 * s for s in Suit)
 
 
 def parse_card(text: str) -> Card:

@@ -2,12 +2,15 @@
 
 ``turub play``, ``turub simulate`` and ``turub explain`` are the engine's; other parts of
 the project (the conformance kit) add their own sub-commands through :func:`register`.
+Those are imported only when one of their commands runs (:data:`LAZY_COMMANDS`), so the
+engine's commands and ``--help`` start without the kit and Hypothesis.
 Bad arguments print one line and exit with status 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import random
 import sys
@@ -20,16 +23,24 @@ from . import __version__
 from .cards import Suit, parse_cards, parse_suit, sort_hand
 from .clauses import clause
 from .contest import Contest
-from .deal import Deal, Phase
+from .deal import Deal, Phase, play_random_deal
 from .errors import RuleError
 from .options import parse_rules
 from .rules import decide_trick, next_dealer
 from .seats import Seat, Side, parse_seat
 from .sitting import Sitting, draw_first_dealer
 
-__all__ = ["main", "register"]
+__all__ = ["main", "register", "LAZY_COMMANDS"]
 
 _EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = []
+
+#: Sub-commands added by other parts of the project, by name: the module that registers
+#: them (imported only when the command runs) and the one-line help ``turub --help`` shows.
+LAZY_COMMANDS: dict[str, tuple[str, str]] = {
+    "check": ("turub.conformance.cli", "check an implementation against the spec, clause by clause"),
+    "vectors": ("turub.conformance.cli", "export the conformance vectors (cases as JSON data)"),
+    "variants": ("turub.conformance.cli", "compare rule variants (option sets)"),
+}
 
 
 def register(add: Callable[[argparse._SubParsersAction], None]) -> None:
@@ -43,9 +54,17 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _rules_arg(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rules", nargs="+", default=[], metavar="OPTION=VALUE",
-                        help="rule options, e.g. direction=counterclockwise stake=per-deal, "
+    # One value per flag (repeat the flag, or separate with commas), so that the option never
+    # takes the positional arguments that follow it.
+    parser.add_argument("--rules", action="extend", type=_split_rules, default=[],
+                        metavar="OPTION=VALUE",
+                        help="rule options, one per flag or comma-separated, e.g. "
+                             "--rules direction=counterclockwise --rules stake=per-deal, "
                              "or a preset (standard, counterclockwise, stake-per-deal)")
+
+
+def _split_rules(text: str) -> list[str]:
+    return [item for item in text.split(",") if item.strip()]
 
 
 def _hand_text(cards: Sequence) -> str:
@@ -110,26 +129,29 @@ class _Progress:
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    """Play N random legal deals on one score sheet, streaming: memory stays flat in N."""
     rules = parse_rules(args.rules)
     if args.deals < 1:
         raise _UsageError("--deals must be at least 1")
-    master = random.Random(args.seed)
-    sheet = Sitting(draw_first_dealer(args.seed, rules).seat, rules)
+    rng = random.Random(args.seed)  # one random source shuffles and plays every deal
+    sheet = Sitting(draw_first_dealer(args.seed, rules).seat, rules, keep_rows=False)
     progress = _Progress(args.deals)
     margins: Counter[int] = Counter()
+    wins: Counter[Side | None] = Counter()
+    decided: Counter[Side] = Counter()
+    decided_deals = 0
+    record = sheet.record
     for i in range(args.deals):
-        seed = master.getrandbits(64)
-        rng = random.Random(seed)
-        deal = Deal.from_seed(seed, sheet.dealer, rules)
-        deal.name_trump(deal.caller, rng.choice(tuple(Suit)))
-        while deal.phase is Phase.PLAYING:
-            deal.play(deal.to_act, rng.choice(deal.legal_plays()))  # type: ignore[arg-type]
-        assert deal.result is not None
-        sheet.record(deal.result, deal.trump)
-        margins[deal.result.tricks[0]] += 1
-        progress.update(i + 1)
-    rows = sheet.rows
-    wins = Counter(r.result.winner for r in rows)
+        deal = play_random_deal(None, sheet.dealer, rules, rng)
+        result = deal.result
+        contest = record(result, deal.trump).contest  # type: ignore[arg-type]
+        margins[result.tricks[0]] += 1  # type: ignore[union-attr]
+        wins[result.winner] += 1  # type: ignore[union-attr]
+        if contest.winner is not None:
+            decided[contest.winner] += 1
+            decided_deals += contest.deals
+        if progress.live:
+            progress.update(i + 1)
     w = out.write
     w(f"{args.deals} deals from seed {args.seed}, rules {rules.to_dict()}\n\n")
     w("North-South tricks per deal (East-West has the rest):\n")
@@ -139,11 +161,11 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         w(f"  {tricks:>2} {'#' * max(1 if n else 0, round(40 * n / peak)):<40} {n}\n")
     w(f"\nWins: North-South {wins[Side.NORTH_SOUTH]}, East-West {wins[Side.EAST_WEST]}, "
       f"draws {wins[None]}\n")
-    decided = [c for c in sheet.contests if c.is_decided]
-    w(f"Contests decided: {len(decided)} (North-South "
-      f"{sum(c.winner is Side.NORTH_SOUTH for c in decided)}, East-West "
-      f"{sum(c.winner is Side.EAST_WEST for c in decided)}); mean length "
-      f"{(sum(c.deals for c in decided) / len(decided)) if decided else 0:.2f} deals; "
+    n_decided = sum(decided.values())
+    w(f"Contests decided: {n_decided} (North-South "
+      f"{decided[Side.NORTH_SOUTH]}, East-West "
+      f"{decided[Side.EAST_WEST]}); mean length "
+      f"{(decided_deals / n_decided) if n_decided else 0:.2f} deals; "
       f"open at the end: {_contest_text(sheet.contest)}\n")
     return 0
 
@@ -204,19 +226,38 @@ def build_parser() -> argparse.ArgumentParser:
     from .clause_cli import add_commands as _add_clause; _add_clause(sub)  # turub clause ID
     for add in _EXTENSIONS:
         add(sub)
+    for name, (module, text) in LAZY_COMMANDS.items():
+        if name not in sub.choices:  # not loaded: a stub that says why it cannot run
+            p = sub.add_parser(name, help=text, add_help=False, prefix_chars="\0")
+            p.add_argument("rest", nargs=argparse.REMAINDER)
+            p.set_defaults(run=_unavailable(name, module))
     return parser
 
 
-def _load_extensions() -> None:
-    try:
-        from .conformance import cli as _kit_cli  # noqa: F401  (registers its commands)
-    except ImportError:
-        pass
+def _unavailable(name: str, module: str) -> Callable[[argparse.Namespace, TextIO], int]:
+    def run(args: argparse.Namespace, out: TextIO) -> int:
+        raise _UsageError(f"'{name}' needs {module}, which could not be imported")
+    return run
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The sub-command named in ``argv``: its first argument that is not an option."""
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
+def _load_extensions(command: str | None) -> None:
+    """Import the module that adds ``command``, if another part of the project adds it."""
+    if command in LAZY_COMMANDS:
+        try:
+            importlib.import_module(LAZY_COMMANDS[command][0])  # registers its commands
+        except ImportError:
+            pass
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run ``turub``; returns the exit status (0 ok, 1 failure reported, 2 usage error)."""
-    _load_extensions()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    _load_extensions(_command_of(argv))
     out = out or sys.stdout
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -230,4 +271,6 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    # Run the imported module's main, the one the kit registers its commands with.
+    from turub.cli import main as _main
+    sys.exit(_main())

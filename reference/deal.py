@@ -6,18 +6,29 @@ checked in full before anything changes, so a refused action (a :class:`RuleErro
 its clause) leaves the deal exactly as it was.  Every decision (a trick won, the result)
 names its clauses.  :meth:`Deal.to_record` gives a JSON record that :meth:`Deal.replay`
 turns back into the same deal; :meth:`Deal.view` shows what one seat may see.
+:func:`play_random_deal` plays a whole random deal in one call (simulations, differential
+play).
 
 >>> deal = Deal.from_seed(7)
->>> deal.phase, deal.caller, len(deal.view(deal.caller).hand), len(deal.view(Seat.NORTH).hand)
-(<Phase.CALLING: 'calling'>, Seat.EAST, 3, 0)
+>>> deal.phase, deal.caller, deal.cutter, len(deal.view(deal.caller).hand), len(deal.view(Seat.NORTH).hand)
+(<Phase.CALLING: 'calling'>, Seat.EAST, Seat.EAST, 3, 0)
 >>> deal.name_trump(Seat.EAST, Suit.HEARTS)
 >>> deal.phase, deal.to_act, [len(deal.view(s).hand) for s in Seat]
 (<Phase.PLAYING: 'playing'>, Seat.EAST, [36, 36, 36, 36])
+
+Inside, a played card is its code ``Card.index`` (0..35, see :data:`turub.cards.SUIT_OF`) and
+each hand is kept in one of two forms: for :meth:`Deal.play`, per suit a dict of the cards held
+and their copies, so that whether a card is held and whether the seat must follow suit are
+read in constant time; for :meth:`Deal.play_out`, a sorted list of card codes, from which a
+random legal card is drawn in constant time.  Each form is built from the other when the deal
+switches between them; the public methods take and give :class:`Card` and :class:`Seat` values.
 """
 
 from __future__ import annotations
 
 import random
+from array import array
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -25,13 +36,13 @@ from enum import Enum
 from operator import itemgetter
 from typing import Any, Final, NamedTuple
 
-from .cards import CARDS, PACK, Card, Suit, card_name, parse_card, parse_suit, sort_hand
+from .cards import CARDS, PACK, SUIT_OF, SUIT_START, SUITS, Card, Suit, card_name, parse_card, parse_suit, sort_hand
 from .errors import (CardFormatError, CardNotHeldError, MustFollowSuitError, OutOfTurnError,
                      PhaseError, RecordError, RuleError, SignalError, TrumpCallError)
 from .options import Rules, rules_from_dict
-from .rules import (PACKET_SIZE, TRICKS_PER_DEAL, DealResult, TrickDecision, deal_result,
-                    decide_trick)
-from .seats import PLAY_ORDER, Seat, next_seat, parse_seat
+from .rules import (_TRICK_CLAUSES, PACKET_SIZE, TRICKS_PER_DEAL, DealResult, TrickDecision,
+                    beats_table, deal_result)
+from .seats import PLAY_ORDER, SEATS, Seat, next_seat, parse_seat
 
 __all__ = ["Phase", "Signal", "Trick", "SeatView", "Deal", "SIGNALS", "RECORD_FORMAT",
            "play_random_deal"]
@@ -40,8 +51,21 @@ __all__ = ["Phase", "Signal", "Trick", "SeatView", "Deal", "SIGNALS", "RECORD_FO
 SIGNALS: Final = {"knock": "strong", "click": "weak"}
 #: The version tag of a deal record.
 RECORD_FORMAT: Final = "turub-deal/1"
-_CARDS_BY_SUIT: Final = tuple(CARDS[9 * s:9 * s + 9] for s in Suit)
-_ROUND: Final = 4 * PACKET_SIZE  # the cards of one round of packets
+_PACK_CODES: Final = tuple(c.index for c in PACK)
+_PACK_BYTES: Final = bytes(_PACK_CODES)
+_KEY_EXPONENT: Final = b"\x3f" * 144  # the top bytes of a float in [1, 2)
+_KEY_MANTISSA_TOP: Final = b"\xf0" * 144
+_CARD: Final = CARDS.__getitem__  # a card code to its Card
+
+
+def _cards(codes: Iterable[int]) -> tuple[Card, ...]:
+    return tuple(map(_CARD, codes))
+
+
+def _by_suit(codes: list[int]) -> list[list[int]]:
+    """Sorted card codes split into four lists, one per suit."""
+    hearts, diamonds, clubs = (bisect_left(codes, first) for first in SUIT_START[1:])
+    return [codes[:hearts], codes[hearts:diamonds], codes[diamonds:clubs], codes[clubs:]]
 
 
 def _action_record(act: str, seat: Seat, what: Any) -> dict[str, str]:
@@ -56,10 +80,26 @@ def _action_record(act: str, seat: Seat, what: Any) -> dict[str, str]:
 
 
 def _seat(seat: object, clause: str) -> Seat:
-    """``seat`` as a :class:`Seat`, or a refusal naming ``clause``."""
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < 4:
-        return Seat(seat)
+    """``seat`` as a :class:`Seat`, or a refusal naming ``clause``.
+
+    A seat is a :class:`Seat` or its number 0-3; a ``bool``, a :class:`~turub.seats.Side` or
+    any other value is not a seat.
+    """
+    if type(seat) is Seat:
+        return seat
+    if type(seat) is int and 0 <= seat < 4:
+        return SEATS[seat]
     raise RuleError(f"{seat!r} is not a seat (0-3, North East South West)", clause=clause)
+
+
+def _card(card: object, clause: str = "pack.card-notation") -> Card:
+    """``card`` as a :class:`Card`: a card, or its text (``pack.card-notation``)."""
+    if type(card) is Card:
+        return card
+    if isinstance(card, str):
+        return parse_card(card)
+    raise CardFormatError(f"a card is a turub.Card or its text such as 'A♣' or '10H', not {card!r}",
+                          clause=clause)
 
 
 class Phase(Enum):
@@ -118,23 +158,37 @@ class SeatView:
     tricks_won: tuple[int, int]
     legal: tuple[Card, ...]
     result: DealResult | None
+    cutter: Seat
+
+
+def _decision(leader: Seat, codes: tuple[int, ...], position: int, trump: int,
+              order: tuple[tuple[Seat, ...], ...]) -> TrickDecision:
+    """The decision of a trick whose winning position is known, with the clauses behind it."""
+    code = codes[position]
+    return TrickDecision(position, order[leader][position], CARDS[code],
+                         _TRICK_CLAUSES[SUIT_OF[code] == trump][codes.count(code) > 1])
 
 
 class Deal:
     """The state machine of one deal.  See the module documentation."""
 
-    __slots__ = ("rules", "dealer", "caller", "pack", "cut", "_stock", "_dealt", "_held",
-                 "_phase", "_trump", "_to_act", "_leader", "_trick", "_led",
-                 "_signal", "_tricks", "_won", "_result", "_closed_by", "_order")
+    __slots__ = ("rules", "dealer", "caller", "cut", "_pack", "_stock", "_dealt", "_hands",
+                 "_held", "_phase", "_trump", "_beats", "_to_act", "_leader", "_trick", "_led",
+                 "_best", "_signal", "_tricks", "_built", "_won", "_result", "_closed_by",
+                 "_order", "_next")
 
     def __init__(self, pack: Sequence[Card], dealer: Seat = Seat.NORTH, rules: Rules = Rules(),
                  cut: int = 0) -> None:
         """A deal of ``pack`` (top card first) by ``dealer``, cut ``cut`` cards from the top.
 
-        ``deal.shuffle`` is the caller's (see :meth:`from_seed`); ``deal.cut``: the cut moves
-        the top ``cut`` cards under the rest; ``deal.packets``: packets of three from the
-        seat after the dealer; ``deal.pause-for-trump``: dealing stops after the first packet.
+        ``deal.shuffle`` is the caller's (see :meth:`from_seed`); ``deal.cut``: the player
+        after the dealer (:attr:`cutter`) moves the top ``cut`` cards under the rest;
+        ``deal.packets``: packets of three from the seat after the dealer;
+        ``deal.pause-for-trump``: dealing stops after the first packet.
         """
+        if isinstance(pack, (str, bytes, Mapping)) or not isinstance(pack, Iterable):
+            raise RuleError(f"a pack is a sequence of 144 turub.Card values, not {pack!r:.60}",
+                            clause="pack.composition")
         pack = tuple(pack)
         strangers = [c for c in set(map(type, pack)) if c is not Card]
         if strangers:
@@ -144,37 +198,43 @@ class Deal:
         if len(pack) != 144 or len(counts) != 36 or set(counts.values()) != {4}:
             raise RuleError(f"a pack is 144 cards, four of each; this one has {len(pack)} cards "
                             f"of {len(counts)} kinds", clause="pack.composition")
-        if not isinstance(cut, int) or isinstance(cut, bool) or not 0 <= cut < 144:
+        if type(cut) is not int or not 0 <= cut < 144:
             raise RuleError(f"a cut lifts 0 to 143 cards, not {cut!r}", clause="deal.cut")
         if not isinstance(rules, Rules):
             raise RuleError(f"rules must be a turub.Rules, not {rules!r}", clause="table.direction")
-        self._setup(pack, _seat(dealer, "table.partnerships"), rules, cut)
+        self._setup(tuple(c.index for c in pack), _seat(dealer, "table.partnerships"), rules, cut)
 
-    def _setup(self, pack: tuple[Card, ...], dealer: Seat, rules: Rules, cut: int) -> None:
-        """Start the deal of a pack already checked, up to the pause for trump."""
+    def _setup(self, pack: tuple[int, ...], dealer: Seat, rules: Rules, cut: int) -> None:
+        """Start the deal of a pack of card codes already checked, up to the pause for trump."""
         self.rules = rules
         self.dealer = dealer
-        self.caller = next_seat(self.dealer, rules.direction)
-        self.pack = pack
+        self._order = order = PLAY_ORDER[rules.direction]  # the order of play from each seat
+        self._next = tuple(order[s][1] for s in range(4))
+        self.caller = self._next[dealer]
+        self._pack = pack
         self.cut = cut
         self._stock = pack[cut:] + pack[:cut]
         self._dealt = 0
-        # _held[seat][suit]: {card: copies held}, in the order of CARDS once dealt.
-        self._held: list[list[dict[Card, int]]] = [[{}, {}, {}, {}] for _ in range(4)]
+        # The hands, in one of two forms (the other is None): sorted lists of card codes, or
+        # per suit {card: copies held} in the order of CARDS.  See the module documentation.
+        self._hands: list[list[list[int]]] | None = None
+        self._held: list[list[dict[Card, int]]] | None = None
         self._phase = Phase.CALLING
-        self._trump: Suit | None = None
+        self._trump = -1  # the trump suit's number once named
+        self._beats = b""
         self._to_act: Seat | None = self.caller
         self._leader = self.caller
-        self._trick: list[Card] = []
-        self._led: Suit | None = None  # the suit led to the current trick
+        self._trick: list[int] = []  # the codes played to the current trick
+        self._led = -1  # the suit led to the current trick
+        self._best = 0  # the position of the card winning the current trick so far
         self._signal: Signal | None = None
-        # Completed tricks as plain tuples in Trick's field order (cheaper to build in the
-        # hot path); the ``tricks`` property hands them out as Trick values.
-        self._tricks: list[tuple[Seat, tuple[Card, ...], tuple[Seat, ...], Signal | None, TrickDecision]] = []
+        # Completed tricks, compact: (leader, card codes, signal, winning position).  The
+        # ``tricks`` property builds Trick values from them, once each.
+        self._tricks: list[tuple[Seat, tuple[int, ...], Signal | None, int]] = []
+        self._built: list[Trick] = []
         self._won = [0, 0]
         self._result: DealResult | None = None
         self._closed_by: Seat | None = None
-        self._order = PLAY_ORDER[rules.direction]  # the order of play from each seat
         self._deal_packets(1)
 
     @classmethod
@@ -183,14 +243,45 @@ class Deal:
 
         Deterministic: the same seed always gives the same deal; no global random state.
         """
+        return cls._seeded(seed, dealer, rules)[0]
+
+    @classmethod
+    def _seeded(cls, seed: int, dealer: Seat, rules: Rules) -> tuple[Deal, random.Random]:
+        """:meth:`from_seed`, and the random source it shuffled with (to go on drawing from)."""
+        if type(seed) is not int:
+            raise RuleError(f"a seed is a whole number, not {seed!r:.40}", clause="deal.shuffle")
+        seat = _seat(dealer, "table.partnerships")
+        if not isinstance(rules, Rules):
+            raise RuleError(f"rules must be a turub.Rules, not {rules!r}", clause="table.direction")
         rng = random.Random(seed)
         # A uniform shuffle: sort the pack by 144 independent random 64-bit keys (a tie, which
         # would favour the earlier card, has probability below 1e-15).  Same result as a
-        # Fisher-Yates shuffle in distribution, several times faster in CPython.
-        keys = memoryview(rng.randbytes(8 * 144)).cast("Q")
-        pack = itemgetter(*sorted(range(144), key=keys.__getitem__))(PACK)
+        # Fisher-Yates shuffle in distribution, several times faster in CPython.  A seed must
+        # name the same deal in every version (records, vectors): this never changes.
+        keys = memoryview(rng.randbytes(8 * 144)).cast("Q").tolist()
+        pack = itemgetter(*sorted(range(144), key=keys.__getitem__))(_PACK_CODES)
         deal = cls.__new__(cls)  # a permutation of PACK needs no check of its composition
-        deal._setup(pack, _seat(dealer, "table.partnerships"), rules, rng.randrange(1, 144))
+        deal._setup(pack, seat, rules, rng.randrange(1, 144))
+        return deal, rng
+
+    @classmethod
+    def _shuffled(cls, rng: random.Random, dealer: Seat, rules: Rules) -> Deal:
+        """A deal shuffled and cut by ``rng`` (``deal.shuffle``, ``deal.cut``), for runs of
+        random deals: the same uniform shuffle as :meth:`from_seed`, by a faster route."""
+        seat = _seat(dealer, "table.partnerships")
+        if not isinstance(rules, Rules):
+            raise RuleError(f"rules must be a turub.Rules, not {rules!r}", clause="table.direction")
+        # Sort the pack by random keys, each card's key a float in [1, 2) with 44 random bits
+        # of mantissa and the card's code in its lowest byte, all built as bytes (a tie in the
+        # random bits has probability below 1e-9 and only orders two cards by their codes).
+        keys = bytearray(rng.randbytes(8 * 144))
+        keys[0::8] = _PACK_BYTES
+        keys[6::8] = _KEY_MANTISSA_TOP
+        keys[7::8] = _KEY_EXPONENT
+        order = memoryview(keys).cast("d").tolist()
+        order.sort()
+        deal = cls.__new__(cls)
+        deal._setup(array("d", order).tobytes()[0::8], seat, rules, rng.randrange(1, 144))
         return deal
 
     # --- dealing ----------------------------------------------------------------------
@@ -201,16 +292,51 @@ class Deal:
         # Packet p goes to the p-th seat (mod 4) from the caller: the k-th seat from the caller
         # holds the stock's cards 12r+3k .. 12r+3k+2 of the packets dealt so far.
         stock = self._stock[:self._dealt]
+        if self._dealt == PACKET_SIZE:  # the pause for trump: the caller has the first packet
+            hands = [[[], [], [], []] for _ in range(4)]
+            hands[self.caller] = _by_suit(sorted(stock))
+            self._hands, self._held = hands, None
+            return
+        hands: list[list[list[int]]] = [[], [], [], []]
         for k, seat in enumerate(self._order[self.caller]):
-            cards = stock[3 * k::_ROUND] + stock[3 * k + 1::_ROUND] + stock[3 * k + 2::_ROUND]
-            if not cards:  # before the call only the caller has a packet
-                continue
-            copies = Counter(cards).get
-            # Each hand kept suit by suit in the order of CARDS: spades, hearts, diamonds, clubs.
-            self._held[seat] = [{card: count for card in suit if (count := copies(card))}
-                                for suit in _CARDS_BY_SUIT]
+            hands[seat] = _by_suit(sorted(stock[3 * k::12] + stock[3 * k + 1::12]
+                                          + stock[3 * k + 2::12]))
+        self._hands, self._held = hands, None
+
+    def _as_lists(self) -> list[list[list[int]]]:
+        """The hands as, per suit, a sorted list of card codes (the form :meth:`play_out` draws from)."""
+        if self._hands is None:
+            self._hands = [[[card.index for card, n in suit.items() for _ in range(n)] for suit in hand]
+                           for hand in self._held]  # type: ignore[union-attr]
+            self._held = None
+        return self._hands
+
+    def _as_dicts(self) -> list[list[dict[Card, int]]]:
+        """The hands as {card: copies} per suit (the form :meth:`play` checks against)."""
+        if self._held is None:
+            self._held = [[{CARDS[c]: n for c, n in Counter(suit).items()} for suit in hand]
+                          for hand in self._hands]  # type: ignore[union-attr]
+            self._hands = None
+        return self._held
+
+    def _codes(self, seat: Seat) -> list[int]:
+        """The codes of the cards ``seat`` holds, sorted, whatever the form of the hands."""
+        if self._hands is not None:
+            return [code for suit in self._hands[seat] for code in suit]
+        return [card.index for suit in self._held[seat]  # type: ignore[index]
+                for card, n in suit.items() for _ in range(n)]
 
     # --- reading the state ----------------------------------------------------------------
+
+    @property
+    def cutter(self) -> Seat:
+        """The seat that cuts the pack: the player after the dealer (``deal.cut``)."""
+        return self._next[self.dealer]
+
+    @property
+    def pack(self) -> tuple[Card, ...]:
+        """The pack as shuffled, top card first, before the cut."""
+        return _cards(self._pack)
 
     @property
     def phase(self) -> Phase:
@@ -218,7 +344,7 @@ class Deal:
 
     @property
     def trump(self) -> Suit | None:
-        return self._trump
+        return None if self._trump < 0 else SUITS[self._trump]
 
     @property
     def to_act(self) -> Seat | None:
@@ -232,11 +358,23 @@ class Deal:
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
-        return tuple(map(Trick._make, self._tricks))
+        """The completed tricks, in order."""
+        built = self._built
+        if len(built) < len(self._tricks):
+            trump, order = self._trump, self._order
+            for leader, codes, signal, position in self._tricks[len(built):]:
+                built.append(Trick(leader, _cards(codes), order[leader], signal,
+                                   _decision(leader, codes, position, trump, order)))
+        return tuple(built)
+
+    @property
+    def trick_count(self) -> int:
+        """How many tricks are complete (``len(deal.tricks)`` without building them)."""
+        return len(self._tricks)
 
     @property
     def current_trick(self) -> tuple[tuple[Seat, Card], ...]:
-        return tuple(zip(self._order[self._leader], self._trick))
+        return tuple(zip(self._order[self._leader], _cards(self._trick)))
 
     @property
     def tricks_won(self) -> tuple[int, int]:
@@ -250,15 +388,18 @@ class Deal:
     @property
     def stock(self) -> tuple[Card, ...]:
         """The cards not yet dealt (all but three while trump is being named)."""
-        return self._stock[self._dealt:]
+        return _cards(self._stock[self._dealt:])
 
     def hand(self, seat: Seat) -> tuple[Card, ...]:
         """The cards ``seat`` holds, sorted (``pack.sort-hand``)."""
-        return sort_hand(c for suit in self._held[seat] for c, n in suit.items() for _ in range(n))
+        return sort_hand(_cards(self._codes(_seat(seat, "table.partnerships"))))
 
     def holds(self, seat: Seat, card: Card) -> int:
         """How many copies of ``card`` ``seat`` holds."""
-        return self._held[seat][card.suit].get(card, 0)
+        hand = self._codes(_seat(seat, "table.partnerships"))
+        code = _card(card).index
+        i = bisect_left(hand, code)
+        return bisect_left(hand, code + 1, i) - i
 
     def legal_plays(self, seat: Seat | None = None) -> tuple[Card, ...]:
         """The distinct cards ``seat`` (by default the seat to act) may play now.
@@ -267,24 +408,29 @@ class Deal:
         ``play.void-any-card``.
         """
         to_act = self._to_act
-        if self._phase is not _PLAYING or (seat is not None and seat != to_act):
+        if seat is not None and seat is not to_act:
+            seat = _seat(seat, "table.partnerships")
+            if seat is not to_act:
+                return ()
+        if self._phase is not _PLAYING:
             return ()
-        held = self._held[to_act]
+        hand = (self._held or self._as_dicts())[to_act]  # type: ignore[index]
         led = self._led
-        if led is not None and held[led]:
-            return tuple(held[led])
-        spades, hearts, diamonds, clubs = held
+        if led >= 0 and hand[led]:
+            return tuple(hand[led])
+        spades, hearts, diamonds, clubs = hand
         return (*spades, *hearts, *diamonds, *clubs)
 
     def view(self, seat: Seat) -> SeatView:
         """What ``seat`` may see now.  The caller's view at the call holds three cards."""
+        seat = _seat(seat, "table.partnerships")
         return SeatView(
-            seat=_seat(seat, "table.partnerships"), phase=self._phase, dealer=self.dealer, caller=self.caller,
-            trump=self._trump, hand=self.hand(seat),
-            hand_sizes=tuple(sum(sum(s.values()) for s in h) for h in self._held),  # type: ignore[arg-type]
+            seat=seat, phase=self._phase, dealer=self.dealer, caller=self.caller,
+            trump=self.trump, hand=self.hand(seat),
+            hand_sizes=tuple(len(self._codes(s)) for s in SEATS),  # type: ignore[arg-type]
             to_act=self._to_act, current_trick=self.current_trick, signal=self._signal,
             tricks=self.tricks, tricks_won=self.tricks_won, legal=self.legal_plays(seat),
-            result=self._result)
+            result=self._result, cutter=self.cutter)
 
     # --- actions -----------------------------------------------------------------------
 
@@ -292,22 +438,27 @@ class Deal:
         """``seat`` names ``suit`` trump, and dealing resumes.
 
         ``trump.caller``: only the seat after the dealer calls; ``trump.three-cards``: it has
-        seen its first packet only; ``trump.any-suit``: any suit may be named;
-        ``trump.once``: once per deal.  Then ``deal.full-hands``: the rest is dealt, the
-        dealer's final packet is three (``deal.dealer-check``, always so when the engine
-        deals), and ``play.first-lead``: the caller leads.
+        seen its first packet only; ``trump.any-suit``: any of the four suits may be named,
+        and nothing else; ``trump.once``: once per deal.  Then ``deal.full-hands``: the rest
+        is dealt, the dealer's final packet is three (``deal.dealer-check``, always so when
+        the engine deals), and ``play.first-lead``: the caller leads.
         """
         if self._phase is not Phase.CALLING:
-            if self._trump is not None:
-                raise TrumpCallError(f"trump is already {self._trump.symbol}: it is named once",
+            if self._trump >= 0:
+                raise TrumpCallError(f"trump is already {SUITS[self._trump].symbol}: it is named once",
                                      clause="trump.once")
             raise PhaseError("the deal is over: no trump can be named")
-        if seat != self.caller:
-            raise TrumpCallError(f"{_seat(seat, 'trump.caller')} cannot name trump: "
-                                 f"{self.caller}, after the dealer, does")
-        if not isinstance(suit, Suit):
-            suit = parse_suit(suit)
-        self._trump = suit
+        seat = _seat(seat, "trump.caller")
+        if seat is not self.caller:
+            raise TrumpCallError(f"{seat} cannot name trump: {self.caller}, after the dealer, does")
+        if type(suit) is not Suit:
+            try:
+                suit = parse_suit(suit)  # type: ignore[arg-type]
+            except CardFormatError:
+                raise TrumpCallError(f"{suit!r:.40} is not a suit: trump is one of the four suits "
+                                     "(♠ ♥ ♦ ♣), nothing else", clause="trump.any-suit") from None
+        self._trump = int(suit)
+        self._beats = beats_table(suit)
         self._deal_packets(144 // PACKET_SIZE - 1)
         self._phase = Phase.PLAYING
         self._to_act = self.caller
@@ -322,47 +473,113 @@ class Deal:
         if self._phase is not _PLAYING:
             raise PhaseError("cards are played only after trump is named and before the deal ends"
                              if self._phase is Phase.CALLING else "the deal is over")
-        if seat is not self._to_act and seat != self._to_act:
-            raise OutOfTurnError(f"it is {self._to_act}'s turn, not {_seat(seat, 'play.turn')}'s")
-        if not isinstance(card, Card):
-            card = parse_card(card)
-        held = self._held[seat]
-        same_suit = held[card.suit]
+        if seat is not self._to_act:
+            seat = _seat(seat, "play.turn")
+            if seat is not self._to_act:
+                raise OutOfTurnError(f"it is {self._to_act}'s turn, not {seat}'s")
+        if type(card) is not Card:
+            card = _card(card)
+        hand = (self._held or self._as_dicts())[seat]
+        suit = card.suit
+        same_suit = hand[suit]
         copies = same_suit.get(card)
         if not copies:
-            raise CardNotHeldError(f"{self._to_act} holds no {card}")
+            raise CardNotHeldError(f"{seat} holds no {card}")
         led = self._led
-        if led is not None and card.suit is not led and held[led]:
+        if led >= 0 and suit != led and hand[led]:
             raise MustFollowSuitError(
-                f"{self._to_act} holds {led.symbol} and must follow suit, not play {card}")
-        trick = self._trick
+                f"{seat} holds {SUITS[led].symbol} and must follow suit, not play {card}")
         if copies == 1:
             del same_suit[card]
         else:
             same_suit[card] = copies - 1
-        trick.append(card)
-        if led is None:
-            self._led = card.suit
-        actor = self._to_act
+        code = card.index
+        trick = self._trick
+        if not trick:
+            self._led = suit
+            self._best = 0
+        elif self._beats[36 * code + trick[self._best]]:
+            self._best = len(trick)
+        trick.append(code)
         if len(trick) < 4:
-            self._to_act = self._order[actor][1]
+            self._to_act = self._next[seat]
             return None
         return self._complete_trick()
 
     def _complete_trick(self) -> TrickDecision:
-        assert self._trump is not None
-        cards = tuple(self._trick)
+        codes = tuple(self._trick)
         leader = self._leader
-        decision = decide_trick(cards, self._trump, leader, self.rules.direction)
-        self._tricks.append((leader, cards, self._order[leader], self._signal, decision))
+        decision = _decision(leader, codes, self._best, self._trump, self._order)
+        self._tricks.append((leader, codes, self._signal, self._best))
         self._won[decision.seat & 1] += 1
         self._trick = []
-        self._led = None
+        self._led = -1
         self._signal = None
         self._leader = self._to_act = decision.seat
         if len(self._tricks) == TRICKS_PER_DEAL:
             self._finish(deal_result(self._won[0], self._won[1]))
         return decision
+
+    def play_out(self, rng: random.Random | None = None) -> DealResult:
+        """Play the rest of the deal at random, in one call, and return its result.
+
+        Each seat in turn plays a card drawn uniformly from the cards in its hand it may
+        play, copy by copy: its cards of the led suit if it holds any (``play.follow-suit``),
+        else any card (``play.void-any-card``); the leader any card.  The tricks are decided
+        by the same table as :meth:`play` (``trick.*``), the winner leads
+        (``play.winner-leads``), and after 36 tricks ``result.*`` decides.  No signals.
+        ``rng`` (a ``random.Random``) draws the cards; by default a fresh, unseeded one.
+        """
+        if self._phase is not _PLAYING:
+            raise PhaseError("a deal is played out only after trump is named and before it ends")
+        rng = rng if rng is not None else random.Random()
+        if not isinstance(rng, random.Random):
+            raise RuleError(f"rng must be a random.Random, not {rng!r}", clause="deal.shuffle")
+        rnd = rng.random
+        while self._trick:  # a trick already begun is finished through the checked step
+            legal = self.legal_plays()
+            self.play(self._to_act, legal[int(rnd() * len(legal))])  # type: ignore[arg-type]
+            if self._phase is not _PLAYING:
+                return self._result  # type: ignore[return-value]
+        hands, beats, nxt = self._as_lists(), self._beats, self._next
+        order, tricks, won = self._order, self._tricks, self._won
+        leader = self._leader
+        for left in range(TRICKS_PER_DEAL - len(tricks), 0, -1):  # every hand holds `left` cards
+            hand = hands[leader]
+            i = int(rnd() * left)  # the leader: any card
+            for suit in hand:
+                if i < len(suit):
+                    break
+                i -= len(suit)
+            best = suit[i]
+            del suit[i]
+            led = SUIT_OF[best]
+            codes = [best]
+            position = 0
+            seat = nxt[leader]
+            for k in (1, 2, 3):
+                hand = hands[seat]
+                suit = hand[led]
+                if suit:  # holding the led suit: one of those cards
+                    i = int(rnd() * len(suit))
+                else:  # void: any card
+                    i = int(rnd() * left)
+                    for suit in hand:
+                        if i < len(suit):
+                            break
+                        i -= len(suit)
+                code = suit[i]
+                del suit[i]
+                codes.append(code)
+                if beats[36 * code + best]:
+                    best, position = code, k
+                seat = nxt[seat]
+            tricks.append((leader, tuple(codes), None, position))
+            leader = order[leader][position]
+            won[leader & 1] += 1
+        self._leader = self._to_act = leader
+        self._finish(deal_result(won[0], won[1]))
+        return self._result  # type: ignore[return-value]
 
     def signal(self, seat: Seat, kind: str) -> Signal:
         """The trick's leader knocks or clicks about the suit led.
@@ -373,17 +590,17 @@ class Deal:
         """
         if self._phase is not Phase.PLAYING:
             raise PhaseError("signals are given only while tricks are played")
-        if kind not in SIGNALS:
-            raise SignalError(f"{kind!r} is not a signal: a knock or a click", clause="signal.kinds")
-        if seat != self._leader:
-            raise SignalError(f"{_seat(seat, 'signal.leader-only')} did not lead this trick: "
-                              f"only {self._leader} may signal")
+        if type(kind) is not str or kind not in SIGNALS:
+            raise SignalError(f"{kind!r:.40} is not a signal: a knock or a click", clause="signal.kinds")
+        seat = _seat(seat, "signal.leader-only")
+        if seat is not self._leader:
+            raise SignalError(f"{seat} did not lead this trick: only {self._leader} may signal")
         if len(self._trick) != 1:
             raise SignalError("a signal comes after the lead and before the next card",
                               clause="signal.timing")
         if self._signal is not None:
             raise SignalError("one signal per trick", clause="signal.once-per-trick")
-        self._signal = Signal(self._leader, kind, self._trick[0].suit)
+        self._signal = Signal(self._leader, kind, SUITS[SUIT_OF[self._trick[0]]])
         return self._signal
 
     def close(self, seat: Seat) -> DealResult:
@@ -417,8 +634,8 @@ class Deal:
             if act == "close":
                 return self.close(parse_seat(action["seat"]))
         except KeyError as e:
-            raise RecordError(f"action {action!r} lacks {e.args[0]!r}") from None
-        raise RecordError(f"{action!r} is not an action: 'act' is trump, play, signal or close")
+            raise RecordError(f"action {action!r:.80} lacks {e.args[0]!r}") from None
+        raise RecordError(f"{action!r:.80} is not an action: 'act' is trump, play, signal or close")
 
     # --- record and replay ------------------------------------------------------------------
 
@@ -430,21 +647,23 @@ class Deal:
             "dealer": self.dealer.letter,
             "pack": [card_name(c, ascii=True) for c in self.pack],
             "cut": self.cut,
+            "cutter": self.cutter.letter,
             "actions": [_action_record(*a) for a in self._action_log()],
         }
 
     def _action_log(self) -> list[tuple[str, Seat, Any]]:
         """The actions taken, in order, rebuilt from the state: the call, then each trick's
         cards with its signal right after the lead (``signal.timing``), then the close."""
-        if self._trump is None:
+        if self._trump < 0:
             log: list[tuple[str, Seat, Any]] = []
         else:
-            log = [("trump", self.caller, self._trump)]
-        tricks = [(t.seats, t.cards, t.signal) for t in self.tricks]
-        tricks.append((self._order[self._leader], tuple(self._trick), self._signal))
-        for seats, cards, signal in tricks:
-            for i, (seat, card) in enumerate(zip(seats, cards)):
-                log.append(("play", seat, card))
+            log = [("trump", self.caller, SUITS[self._trump])]
+        order = self._order
+        tricks = [(order[leader], codes, signal) for leader, codes, signal, _ in self._tricks]
+        tricks.append((order[self._leader], tuple(self._trick), self._signal))
+        for seats, codes, signal in tricks:
+            for i, (seat, code) in enumerate(zip(seats, codes)):
+                log.append(("play", seat, CARDS[code]))
                 if i == 0 and signal is not None:
                     log.append(("signal", signal.seat, signal.kind))
         if self._closed_by is not None:
@@ -456,12 +675,21 @@ class Deal:
         """The deal a record describes, every action re-checked by the rules."""
         if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
             raise RecordError(f"not a deal record: expected format {RECORD_FORMAT!r}")
-        try:
-            deal = cls([parse_card(c) for c in record["pack"]], parse_seat(record["dealer"]),
-                       rules_from_dict(record.get("rules", {})), cut=record.get("cut", 0))
-            actions: Iterable[Mapping[str, str]] = record["actions"]
-        except KeyError as e:
-            raise RecordError(f"a deal record needs {e.args[0]!r}") from None
+        for key in ("pack", "dealer", "actions"):
+            if key not in record:
+                raise RecordError(f"a deal record needs {key!r}")
+        pack, actions, options = record["pack"], record["actions"], record.get("rules", {})
+        if not isinstance(pack, list) or not all(isinstance(c, str) for c in pack):
+            raise RecordError(f"a record's pack is a list of card texts, not {pack!r:.60}")
+        if not isinstance(actions, list):
+            raise RecordError(f"a record's actions are a list, not {actions!r:.60}")
+        if not isinstance(options, Mapping):
+            raise RecordError(f"a record's rules are a mapping of options, not {options!r:.60}")
+        deal = cls([parse_card(c) for c in pack], parse_seat(record["dealer"]),
+                   rules_from_dict(options), cut=record.get("cut", 0))
+        if "cutter" in record and record["cutter"] != deal.cutter.letter:
+            raise RecordError(f"the record says {record['cutter']!r:.20} cut, but the player after "
+                              f"the dealer, {deal.cutter.letter}, cuts", clause="deal.cut")
         for action in actions:
             deal.apply(action)
         return deal
@@ -471,12 +699,13 @@ class Deal:
         return {
             "record": self.to_record(),
             "phase": self._phase.value,
-            "trump": self._trump.letter if self._trump else None,
+            "trump": None if self._trump < 0 else SUITS[self._trump].letter,
             "to_act": self._to_act.letter if self._to_act is not None else None,
             "leader": self._leader.letter,
             "hands": {s.letter: [card_name(c, ascii=True) for c in self.hand(s)] for s in Seat},
-            "stock": len(self.stock),
+            "stock": len(self._stock) - self._dealt,
             "trick": [(Seat(s).letter, card_name(c, ascii=True)) for s, c in self.current_trick],
+            "best": self._best if self._trick else None,
             "signal": None if self._signal is None else (self._signal.seat.letter, self._signal.kind),
             "tricks": [(t.leader.letter, [card_name(c, ascii=True) for c in t.cards],
                         t.winner.letter) for t in self.tricks],
@@ -485,19 +714,34 @@ class Deal:
         }
 
     def __repr__(self) -> str:
-        return (f"<Deal dealer={self.dealer.letter} trump={self._trump and self._trump.symbol} "
+        trump = None if self._trump < 0 else SUITS[self._trump].symbol
+        return (f"<Deal dealer={self.dealer.letter} trump={trump} "
                 f"phase={self._phase.value} tricks={len(self._tricks)} won={self._won}>")
 
 
-def play_random_deal(seed: int, dealer: Seat = Seat.NORTH, rules: Rules = Rules(),
+def play_random_deal(seed: int | None = None, dealer: Seat = Seat.NORTH, rules: Rules = Rules(),
                      rng: random.Random | None = None) -> Deal:
-    """A whole deal of random legal play from ``seed``: the caller names a random suit."""
-    rng = rng or random.Random(seed)
-    deal = Deal.from_seed(seed, dealer, rules)
-    deal.name_trump(deal.caller, rng.choice(tuple(Suit)))
-    choice = rng.choice
-    while deal._phase is Phase.PLAYING:
-        seat = deal._to_act
-        deal.play(seat, choice(deal.legal_plays(seat)))  # type: ignore[arg-type]
-    return deal
+    """A whole deal of random legal play, in one call: the fast path of simulations.
 
+    The pack is shuffled and cut from ``seed`` (as :meth:`Deal.from_seed`), the caller names a
+    suit drawn at random, and :meth:`Deal.play_out` plays the 36 tricks.  The trump and the
+    cards are drawn from ``rng`` if given, else from the seed's own random source, so the
+    same arguments always give the same deal.  Without a seed, ``rng`` shuffles too (a run of
+    deals from one ``random.Random``, as ``turub simulate`` plays them).
+
+    >>> deal = play_random_deal(1)
+    >>> deal.phase, sum(deal.result.tricks), deal.to_record() == Deal.replay(deal.to_record()).to_record()
+    (<Phase.FINISHED: 'finished'>, 36, True)
+    """
+    if rng is not None and not isinstance(rng, random.Random):
+        raise RuleError(f"rng must be a random.Random, not {rng!r:.40}", clause="deal.shuffle")
+    if seed is None:
+        if rng is None:
+            raise RuleError("a random deal needs a seed or a random source (rng)", clause="deal.shuffle")
+        deal = Deal._shuffled(rng, dealer, rules)
+    else:
+        deal, seeded = Deal._seeded(seed, dealer, rules)  # type: ignore[assignment]
+        rng = rng if rng is not None else seeded
+    deal.name_trump(deal.caller, SUITS[int(rng.random() * 4)])
+    deal.play_out(rng)
+    return deal

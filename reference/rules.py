@@ -16,8 +16,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
-from .cards import Card, Suit
+from .cards import CARDS, Card, Suit
 from .clauses import cite
+from .kernels import beats as _beats_kernel
 from .errors import FirstDealerError, ResultError
 from .options import Rules
 from .seats import PLAY_ORDER, Direction, Seat, Side, next_seat
@@ -25,7 +26,7 @@ from .seats import PLAY_ORDER, Direction, Seat, Side, next_seat
 __all__ = [
     "TRICKS_PER_DEAL", "legal_plays", "is_legal_play", "trick_winner", "decide_trick",
     "TrickDecision", "DealResult", "deal_result", "NextDealer", "next_dealer",
-    "FirstDealer", "first_dealer", "PacketCheck", "check_packets",
+    "FirstDealer", "first_dealer", "PacketCheck", "check_packets", "beats_table",
 ]
 
 #: Tricks in a complete deal: 144 cards, four to a trick (``play.all-tricks``).
@@ -99,6 +100,31 @@ def trick_winner(cards: Sequence[Card], trump: Suit) -> int:
         elif card.suit is trump:
             best, position = card, i
     return position
+
+
+def beats_table(trump: int) -> bytes:
+    """The rule of :func:`trick_winner` as a table, for the deal state machine's hot path.
+
+    Entry ``36 * challenger + holder`` (card codes, see :data:`turub.cards.SUIT_OF`) is 1 when
+    ``challenger``, played later, takes the trick from ``holder`` with ``trump`` trump:
+    ``trick.highest-led``, ``trick.highest-trump``, ``trick.earliest-identical`` (strictly
+    higher).  The table is the proved kernel :func:`turub.kernels.beats` evaluated on every
+    pair of cards, so the proofs about the kernel hold for the tricks the deal decides.
+
+    >>> from turub.cards import parse_card
+    >>> t = beats_table(Suit.HEARTS)
+    >>> t[36 * parse_card("6♥").index + parse_card("A♣").index], t[36 * parse_card("A♣").index + parse_card("A♣").index]
+    (1, 0)
+    """
+    table = _BEATS[trump]
+    if table is None:
+        pairs = [(int(c.suit), int(c.rank)) for c in CARDS]
+        table = _BEATS[trump] = bytes(bool(_beats_kernel(a, b, int(trump)))
+                                      for a in pairs for b in pairs)
+    return table
+
+
+_BEATS: list[bytes | None] = [None, None, None, None]
 
 
 class TrickDecision(NamedTuple):

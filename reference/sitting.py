@@ -77,13 +77,19 @@ class Sitting:
     ``sheet.one-deal-per-row``, ``sheet.open-ended``: any number of deals.
     """
 
-    __slots__ = ("first_dealer", "rules", "_rows")
+    __slots__ = ("first_dealer", "rules", "_rows", "_last", "_keep")
 
     def __init__(self, first_dealer: Seat = Seat.NORTH, rules: Rules = Rules(),
-                 results: Iterable[DealResult] = ()) -> None:
+                 results: Iterable[DealResult] = (), *, keep_rows: bool = True) -> None:
+        """A sheet starting with ``first_dealer``.  With ``keep_rows=False`` the sheet keeps
+        only its last row (the dealer and the contest derive from it), so a long run of
+        deals takes constant memory; :attr:`rows` and :attr:`contests` then hold the last only.
+        """
         self.first_dealer = Seat(first_dealer)
         self.rules = rules
         self._rows: list[SheetRow] = []
+        self._last: SheetRow | None = None
+        self._keep = keep_rows
         for result in results:
             self.record(result)
 
@@ -94,14 +100,14 @@ class Sitting:
     @property
     def dealer(self) -> Seat:
         """Who deals the next deal (``dealer.after-win``, ``-after-loss``, ``-after-draw``)."""
-        return self._rows[-1].next_dealer.seat if self._rows else self.first_dealer
+        return self._last.next_dealer.seat if self._last else self.first_dealer
 
     @property
     def contest(self) -> Contest:
         """The contest now: the last one, or a fresh one if the last was decided."""
-        if not self._rows or self._rows[-1].contest.is_decided:
+        if not self._last or self._last.contest.is_decided:
             return Contest()
-        return self._rows[-1].contest
+        return self._last.contest
 
     @property
     def contests(self) -> tuple[Contest, ...]:
@@ -115,8 +121,8 @@ class Sitting:
         """Add the next deal's result (``sheet.tap-winner``, ``sheet.end-match-draw``)."""
         if not isinstance(result, DealResult):
             raise TypeError(f"record takes a DealResult (see turub.rules.deal_result), not {result!r}")
-        number = len(self._rows) + 1
-        previous = self._rows[-1] if self._rows else None
+        previous = self._last
+        number = previous.number + 1 if previous else 1
         if previous is None:
             contest_number, contest = 1, Contest()
         elif previous.contest.is_decided:
@@ -127,7 +133,10 @@ class Sitting:
         row = SheetRow(number, dealer, trump, result,
                        next_dealer(dealer, result.winner, self.rules),
                        contest_step(contest, result, self.rules), contest_number)
+        if not self._keep:
+            self._rows.clear()
         self._rows.append(row)
+        self._last = row
         return row
 
     def dealers(self) -> tuple[Seat, ...]:

@@ -52,3 +52,40 @@ def test_bad_arguments_exit_2_with_one_line(argv, capsys):
     assert status == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("turub") and "Traceback" not in err
+
+
+@verifies("trick.highest-trump", "table.direction")
+def test_explain_takes_its_cards_wherever_the_options_are():
+    # --rules takes one value per flag, so the cards after it stay cards.
+    for argv in (["explain", "--trump", "H", "--rules", "direction=counterclockwise", "AC", "6H", "KC", "QC"],
+                 ["explain", "--rules", "direction=counterclockwise", "--trump", "H", "AC", "6H", "KC", "QC"],
+                 ["explain", "AC", "6H", "KC", "QC", "--trump", "H", "--rules", "direction=ccw,stake=per-deal"]):
+        status, text = run(*argv)
+        # Counter-clockwise, the seat after North is West: it plays the second card.
+        assert status == 0 and "second card, 6♥ played by West" in text, argv
+
+
+def test_the_engine_commands_start_without_the_kit_or_hypothesis():
+    import subprocess
+    import sys
+    probe = ("import io, sys; from turub.cli import main; "
+             "main(sys.argv[1:], io.StringIO()); "
+             "print(sorted(m for m in sys.modules if m.startswith(('hypothesis', 'turub.conformance'))))")
+    for argv in (["play", "--seed", "2"], ["explain", "--trump", "H", "AC", "KC"],
+                 ["simulate", "--deals", "3"]):
+        done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip().splitlines()[-1] == "[]", argv
+    for argv in (["--help"], ["explain", "--help"]):
+        done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 0 and "usage: turub" in done.stdout
+        assert "hypothesis" not in done.stdout
+    # The kit's commands are listed, and load when they run.
+    done = subprocess.run([sys.executable, "-m", "turub.cli", "--help"], capture_output=True, text=True,
+                          timeout=60)
+    assert all(name in done.stdout for name in ("check", "vectors", "variants"))
+    done = subprocess.run([sys.executable, "-m", "turub.cli", "vectors", "--help"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and "usage: turub vectors" in done.stdout

@@ -99,10 +99,12 @@ def test_no_card_is_played_before_trump():
     refused(deal, lambda: deal.play(deal.caller, card), PhaseError, "play.order-of-actions")
 
 
-@verifies("pack.card-notation")
-def test_a_bad_suit_name_is_refused():
-    deal = Deal.from_seed(3)
-    refused(deal, lambda: deal.name_trump(deal.caller, "trumps"), CardFormatError, "pack.card-notation")
+@verifies("trump.any-suit")
+def test_only_one_of_the_four_suits_can_be_named_trump():
+    # Any of the four suits may be named, and nothing else: no-trump is not a call.
+    for not_a_suit in ("NT", "no trump", "trumps", "", 1.0, None, ["H"], 1, True):
+        deal = Deal.from_seed(3)
+        refused(deal, lambda: deal.name_trump(deal.caller, not_a_suit), TrumpCallError, "trump.any-suit")
 
 
 @verifies("pack.composition", "deal.cut")

@@ -31,3 +31,11 @@ def test_the_readme_commands_run_as_written_on_a_fresh_machine():
                     words.pop(0)
                 if words and words[0] in tools:
                     raise AssertionError(f"README runs a bare {words[0]!r}: {line.strip()}")
+
+
+def test_the_readme_python_examples_run():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.S)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})

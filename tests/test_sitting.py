@@ -72,3 +72,20 @@ def test_the_drawn_first_dealer_showed_the_highest_card_in_every_round(seed):
             assert len(highest) > 1 and [s for s, _ in fd.rounds[n + 1]] == sorted(highest)
         else:
             assert highest == [fd.seat]
+
+
+@verifies("sheet.open-ended", "dealer.after-win", "dealer.after-loss", "dealer.after-draw",
+          "contest.decided-is-final")
+def test_a_sheet_that_keeps_only_its_last_row_derives_the_same_dealers_and_contests():
+    # A long run (turub simulate) keeps one row: the next dealer and the contest derive from it.
+    from turub import deal_result
+    import random
+    rng = random.Random(8)
+    full, streaming = Sitting(Seat.EAST), Sitting(Seat.EAST, keep_rows=False)
+    for n in range(1, 300):
+        ns = rng.choice([10, 16, 18, 19, 20, 25, 36])
+        result = deal_result(ns, 36 - ns)
+        a, b = full.record(result), streaming.record(result)
+        assert a == b and a.number == n
+        assert (full.dealer, full.contest) == (streaming.dealer, streaming.contest)
+    assert len(streaming.rows) == 1 and len(full.rows) == 299
