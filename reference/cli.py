@@ -36,11 +36,15 @@ _EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = []
 
 #: Sub-commands added by other parts of the project, by name: the module that registers
 #: them (imported only when the command runs) and the one-line help ``turub --help`` shows.
+#: A command not named here nor the engine's own also loads these modules before parsing.
 LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("turub.conformance.cli", "check an implementation against the spec, clause by clause"),
     "vectors": ("turub.conformance.cli", "export the conformance vectors (cases as JSON data)"),
     "variants": ("turub.conformance.cli", "compare rule variants (option sets)"),
+    "schema": ("turub.conformance.cli", "print the protocol's JSON Schema (draft 2020-12)"),
 }
+#: The commands ``turub`` itself defines (they never load the extensions).
+_OWN_COMMANDS = frozenset({"play", "simulate", "explain", "clause"})
 
 
 def register(add: Callable[[argparse._SubParsersAction], None]) -> None:
@@ -246,10 +250,14 @@ def _command_of(argv: Sequence[str]) -> str | None:
 
 
 def _load_extensions(command: str | None) -> None:
-    """Import the module that adds ``command``, if another part of the project adds it."""
-    if command in LAZY_COMMANDS:
+    """Import the modules that add sub-commands, unless ``command`` is the engine's own."""
+    if command is None or command in _OWN_COMMANDS:
+        return
+    modules = ([LAZY_COMMANDS[command][0]] if command in LAZY_COMMANDS
+               else dict.fromkeys(module for module, _ in LAZY_COMMANDS.values()))
+    for module in modules:
         try:
-            importlib.import_module(LAZY_COMMANDS[command][0])  # registers its commands
+            importlib.import_module(module)  # registers its commands
         except ImportError:
             pass
 
