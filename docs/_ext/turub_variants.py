@@ -92,7 +92,6 @@ class VariantDiffDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         from turub.clauses import CLAUSES
-        from turub.conformance.cli import variants_diff
         from turub.options import OPTIONS, Rules
 
         name = self.arguments[0]
@@ -103,7 +102,7 @@ class VariantDiffDirective(SphinxDirective):
         for path in _engine_files():
             self.env.note_dependency(str(path))
         rules = found[name]
-        diff = variants_diff(Rules(), rules)
+        diff = _diff(name, rules)
         changed = diff["clauses"]
         if "clauses-only" in self.options:
             text = ", ".join(f"{{ref}}`{cid}`" if cid in CLAUSES else f"`{cid}`"
@@ -152,6 +151,21 @@ class VariantDiffDirective(SphinxDirective):
         from docutils.statemachine import StringList
 
         return StringList(lines, source=self.env.docname)
+
+
+_DIFFS: dict = {}
+
+
+def _diff(name: str, rules) -> dict:
+    """The engine's variant diff against the standard game, computed once per build process
+    (the variant's page and the options guide both show it)."""
+    from turub.conformance.cli import variants_diff
+    from turub.options import Rules
+
+    key = (name, repr(rules))
+    if key not in _DIFFS:
+        _DIFFS[key] = variants_diff(Rules(), rules)
+    return _DIFFS[key]
 
 
 def _option_fields() -> dict[str, str]:
