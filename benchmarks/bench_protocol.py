@@ -89,8 +89,8 @@ def minimal_client(argv: list[str], n: int, window: int) -> float:
                 *lines, buf = buf.split(b"\n")
                 return lines
 
-    def line(rid: int, op: str, args: dict) -> bytes:
-        return (json.dumps({"id": rid, "op": op, "args": args}, separators=(",", ":")) + "\n").encode()
+    def line(rid: int, op: str, args: dict) -> bytes:  # json's fastest path: no keyword arguments
+        return (json.dumps({"id": rid, "op": op, "args": args}) + "\n").encode()
 
     os.write(fin, line(0, "hello", {"protocol": 1}))
     read_lines()

@@ -69,9 +69,14 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+_DECODER: Final = json.JSONDecoder(parse_constant=_reject_constant)
+_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def _decode(line: bytes) -> Any:
-    """A line as JSON, every string in it made safe (ValueError if it is not JSON)."""
-    msg = json.loads(line, parse_constant=_reject_constant)
+    """A line as JSON (strict UTF-8, no NaN or Infinity), every string in it made safe
+    (ValueError if it is not JSON)."""
+    msg = _DECODER.decode(line.decode("utf-8"))
     return safe_value(msg) if needs_cleaning(line) else msg
 
 
@@ -95,6 +100,7 @@ class _Process:
         self.popen = process.spawn(argv, cwd, env)
         self.line_limit = line_limit
         self.stdin, self.stdout, self.stderr = self.popen.stdin, self.popen.stdout, self.popen.stderr
+        self.fd_in, self.fd_out = self.stdin.fileno(), self.stdout.fileno()
         for f in (self.stdin, self.stdout, self.stderr):
             os.set_blocking(f.fileno(), False)
         self.sel = selectors.DefaultSelector()
@@ -113,6 +119,17 @@ class _Process:
     def send(self, data: bytes) -> None:
         if self.stdin_closed:
             return
+        if not self.out:  # the usual case: the pipe takes it all at once
+            try:
+                n = os.write(self.fd_in, data)
+            except BlockingIOError:
+                n = 0
+            except OSError:
+                self.stdin_closed = True
+                return
+            if n == len(data):
+                return
+            data = data[n:]
         self.out += data
         self._write()
 
@@ -150,6 +167,16 @@ class _Process:
         lines: list[bytes] = []
         if self.eof or self.overflow:
             return lines
+        if not self.writing:  # answers already waiting: no need to ask the selector
+            try:
+                chunk = os.read(self.fd_out, 1 << 16)
+            except BlockingIOError:
+                chunk = None
+            except OSError:
+                chunk = b""
+            if chunk is not None:
+                self._take(chunk, lines)
+                return lines
         for key, _ in self.sel.select(max(0.0, timeout)):
             data = key.data
             if data == "in":
@@ -158,34 +185,38 @@ class _Process:
                 self._read_err()
             else:
                 try:
-                    chunk = os.read(self.stdout.fileno(), 1 << 16)
+                    chunk = os.read(self.fd_out, 1 << 16)
                 except BlockingIOError:
                     continue
                 except OSError:
                     chunk = b""
-                if not chunk:
-                    self.eof = True
-                    self._read_err()
-                    continue
-                if b"\n" in chunk:
-                    if self.buf:
-                        self.buf += chunk
-                        *whole, rest = self.buf.split(b"\n")
-                        self.buf = bytearray(rest)
-                    else:
-                        *whole, rest = chunk.split(b"\n")
-                        self.buf += rest
-                    for line in whole:
-                        if len(line) > self.line_limit:
-                            self.overflow = True
-                            break
-                        lines.append(line)
-                else:
-                    self.buf += chunk
-                if len(self.buf) > self.line_limit:
-                    self.overflow = True
-                    self.buf.clear()
+                self._take(chunk, lines)
         return lines
+
+    def _take(self, chunk: bytes, lines: list) -> None:
+        """Add what was read to the partial line; whole lines go to ``lines``."""
+        if not chunk:
+            self.eof = True
+            self._read_err()
+            return
+        if b"\n" in chunk:
+            if self.buf:
+                self.buf += chunk
+                *whole, rest = self.buf.split(b"\n")
+                self.buf = bytearray(rest)
+            else:
+                *whole, rest = chunk.split(b"\n")
+                self.buf += rest
+            for line in whole:
+                if len(line) > self.line_limit:
+                    self.overflow = True
+                    break
+                lines.append(line)
+        else:
+            self.buf += chunk
+        if len(self.buf) > self.line_limit:
+            self.overflow = True
+            self.buf.clear()
 
     def _read_err(self) -> None:
         while True:
@@ -408,8 +439,7 @@ class ProtocolTarget(Target):
 
     @staticmethod
     def _line(rid: int, op: str, args: dict) -> bytes:
-        return (json.dumps({"id": rid, "op": op, "args": args}, ensure_ascii=False,
-                           separators=(",", ":")) + "\n").encode()
+        return (_ENCODER.encode({"id": rid, "op": op, "args": args}) + "\n").encode()
 
     def _partial(self) -> str:
         if self.proc is not None and self.proc.buf:
@@ -506,6 +536,7 @@ class ProtocolTarget(Target):
         sent: dict[int, float] = {}
         ring = self._ring
         serial = self._serial
+        monotonic = time.monotonic
         anchor = 0.0  # when the oldest request's clock started (see the module's description)
 
         def finish_all(answer: Answer) -> None:
@@ -594,12 +625,15 @@ class ProtocolTarget(Target):
                 if r is not None:
                     del sent[rid]
                     if rid == oldest:
-                        anchor = time.monotonic()
+                        anchor = monotonic()
                         oldest = next(iter(inflight), None)
                     ring[rid] = (r.key, report, serial)
                     if len(ring) > _RING:
-                        ring.popitem(last=False)
-                    report(r.key, self._answer(msg))
+                        ring.popitem(False)
+                    if "result" in msg and "error" not in msg:
+                        report(r.key, Answer(RESULT, msg["result"]))
+                    else:
+                        report(r.key, self._answer(msg))
                 elif rid in ring:
                     key, owner, when = ring[rid]
                     if when != serial:  # its run is over: the verdict was given

@@ -23,7 +23,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .adapter import OPERATIONS, ImplementationError
 from .text import needs_cleaning, safe_text, safe_value
@@ -56,11 +56,11 @@ def as_json_data(value: Any) -> Answer:
     return Answer(RESULT, safe_value(data) if needs_cleaning(text.encode()) else data)
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """What came back for one request."""
+class Answer(NamedTuple):
+    """What came back for one request (an immutable value; a tuple, so cheap to make on the
+    protocol's hot path)."""
 
-    kind: str  # result, unsupported, error-reported, crash, timeout, protocol-violation
+    kind: str  # result, unsupported, error-reported, crash, timeout, protocol-violation, not-run
     value: Any = None
     detail: str = ""
 

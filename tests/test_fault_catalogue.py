@@ -199,6 +199,25 @@ def test_huge_answers_are_refused_at_the_size_cap_and_bounded_in_the_report(tmp_
     assert len((tmp_path / "r.json").read_text()) < 200_000
 
 
+def test_a_run_of_megabyte_answers_stays_under_150_mb(tmp_path):
+    """Every answer about 1 MiB (170,000 strings once parsed, some 10 MB of objects each): the
+    kit judges each as it comes and keeps a bounded part, so its peak stays flat."""
+    marker = f"turub-fault-{uuid.uuid4().hex}"
+    js = tmp_path / "r.json"
+    code = ("import resource, sys; from turub.cli import main; status = main(sys.argv[1:]); "
+            "sys.stderr.write(f'PEAK {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n'); sys.exit(status)")
+    done = subprocess.run([sys.executable, "-c", code, "check", *SMALL, "--scale", "0.1", "--quiet",
+                           "--json", str(js), "--", sys.executable, str(PROG), "megabyte", marker],
+                          capture_output=True, text=True, timeout=120)
+    peak_kb = int(re.search(r"PEAK (\d+)", done.stderr).group(1))
+    report = json.loads(js.read_text())
+    assert done.returncode == 1 and report["summary"]["failed"] == 30  # 30 answers of 1 MiB, all malformed
+    assert peak_kb < 150 * 1024, peak_kb
+    assert all(len(str(c.get("got", ""))) < 4200 for c in report["cases"])  # bounded, marked
+    assert any("…[truncated" in str(c.get("got", "")) for c in report["cases"])
+    assert leftovers(marker) == []
+
+
 # --- options and files, checked before anything runs ------------------------------------------
 
 BAD_OPTIONS = {
