@@ -108,10 +108,11 @@ def test_no_page_overflows_horizontally_at_1280_pixels(site):
     if screenshot.chromium() is None:
         pytest.skip("Chromium is not installed (apt-get install chromium)")
     html, _, _ = site
-    widths = screenshot.overflow(html, width=1280)
-    assert len(widths) >= 25 and "spec/play.html" in widths and "traceability/matrix.html" in widths
-    wider = {page: w for page, w in widths.items() if w[0] > w[1]}
-    assert not wider, f"pages wider than the 1280 px viewport (scrollWidth, viewport): {wider}"
+    for viewport in (1280, 1200, 1400):  # the issue saw overflow between 1200 and 1400 px
+        widths = screenshot.overflow(html, width=viewport)
+        assert len(widths) >= 25 and "spec/play.html" in widths and "traceability/matrix.html" in widths
+        wider = {page: w for page, w in widths.items() if w[0] > w[1]}
+        assert not wider, f"pages wider than the {viewport} px viewport (scrollWidth, viewport): {wider}"
 
 
 @pytest.mark.skipif(find_folder() is None, reason="the source files are not at hand")
