@@ -174,7 +174,7 @@ class ReferenceImplementation:
 
     def referee(self, pack: list[str], dealer: str, cut: int, rules: dict[str, str],
                 actions: list[dict[str, str]]) -> dict[str, Json]:
-        d = Deal(_cards(pack), parse_seat(dealer), rules_from_dict(rules), cut)
+        d = self._deal(pack, dealer, rules, cut)
         responses: list[dict[str, Json]] = []
         for action in actions:
             answer = self.answer_first(d, action)
@@ -189,6 +189,10 @@ class ReferenceImplementation:
         return {"responses": responses, "winners": [t.winner.letter for t in d.tricks],
                 "tricks": list(d.tricks_won),
                 "outcome": None if d.result is None else _outcome(d.result.winner)}
+
+    def _deal(self, pack: list[str], dealer: str, rules: dict[str, str], cut: int) -> Deal:
+        """The deal the referee plays (a variant's reference plays its own)."""
+        return Deal(_cards(pack), parse_seat(dealer), rules_from_dict(rules), cut)
 
     def answer_first(self, deal: Deal, action: dict[str, str]) -> dict[str, Json] | None:
         """A hook for variants built on the reference: answer ``action`` before the engine

@@ -31,6 +31,7 @@ from turub.deal import SIGNALS
 from turub.options import rules_from_dict
 
 from .adapter import OPERATIONS, ReferenceImplementation
+from .oracle import deal_from_seed, new_deal, reference_for, variant_decisions, variant_of
 
 __all__ = ["OPTION_SETS", "RULED_OPS", "Case", "rules_name", "inputs", "expected_case",
            "build_vectors", "generated_cases", "ask_args", "VECTOR_FORMAT"]
@@ -61,6 +62,8 @@ _SUITS = "SHDC"
 
 def rules_name(rules: Rules) -> str:
     """The name of ``rules`` among :data:`OPTION_SETS`, or ``custom:...``."""
+    if getattr(rules, "name", "custom") != "custom":
+        return rules.name  # a named rule variant (turub.variants)
     for name, r in OPTION_SETS.items():
         if r == rules:
             return name
@@ -285,7 +288,7 @@ def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list
     closes the deal after that many tricks.
     """
     rng = rng or random.Random(seed)
-    deal = Deal.from_seed(seed, Seat("NESW".index(dealer)), rules)
+    deal = deal_from_seed(rules, seed, Seat("NESW".index(dealer)))  # played by the variant
     args = {"pack": [_a(c) for c in deal.pack], "dealer": dealer, "cut": deal.cut}
     actions: list[dict] = []
     pending = sorted(inject)
@@ -308,9 +311,16 @@ def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list
 
     injections()
     act({"act": "trump", "seat": deal.caller.letter, "suit": _SUITS[rng.randrange(4)]})
+    # Under a variant that decides the legal plays, held cards it forbids are slipped in
+    # too (drawn apart, so the standard game's streams stay as they are).
+    slip = random.Random(f"{seed}/variant") if variant_of(rules) and rules.decides("legal_plays") else None
     while deal.phase is Phase.PLAYING and len(deal.tricks) < tricks:
         injections()
         legal = deal.legal_plays()
+        if slip is not None and slip.random() < 0.3:
+            forbidden = sorted(set(deal.hand(deal.to_act)) - set(legal), key=lambda c: c.index)
+            if forbidden:
+                act({"act": "play", "seat": deal.to_act.letter, "card": _a(slip.choice(forbidden))})
         pick = next(picks, default_pick)
         card = legal[pick % len(legal)] if pick is not None else rng.choice(legal)
         leading = not deal.current_trick
@@ -389,13 +399,13 @@ def ask_args(op: str, args: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
 
 
 def answer(op: str, args: Mapping[str, Any], rules: Rules) -> Any:
-    """The reference's answer."""
-    return getattr(_REF, op)(**ask_args(op, args, rules))
+    """The reference's answer (under a rule variant, the variant's: see :mod:`.oracle`)."""
+    return getattr(reference_for(rules), op)(**ask_args(op, args, rules))
 
 
 def _referee_why(args: Mapping[str, Any], rules: Rules) -> tuple[dict, list[str]]:
-    deal = Deal([parse_card(c) for c in args["pack"]], Seat("NESW".index(args["dealer"])), rules,
-                args["cut"])
+    deal = new_deal(rules, [parse_card(c) for c in args["pack"]], Seat("NESW".index(args["dealer"])),
+                    args["cut"])
     actions: list[list[str]] = []
     tricks: list[list] = []
     for i, action in enumerate(args["actions"]):
@@ -499,6 +509,11 @@ def expected_case(case_id: str, op: str, args: Mapping[str, Any], rules: Rules,
                   "clauses": clauses, "expected": expected}
     if why is not None:
         case["why"] = why
+    decided = variant_decisions(op, args, rules)  # where a variant's own clause decided
+    if decided:
+        case["variant"] = rules.name
+        case.setdefault("why", {})["variant"] = decided
+        case["clauses"] = sorted(set(case["clauses"]) | set(decided.values()))
     return case
 
 

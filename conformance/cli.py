@@ -29,11 +29,11 @@ from typing import Iterator, TextIO
 
 from turub import cli as _cli
 from turub.errors import RuleError
-from turub.options import PRESETS, Rules, parse_rules
 
 from . import args as checks
 from .args import OptionError
-from .cases import OPTION_SETS, ask_args, build_vectors, rules_name
+from .baseline import compare_reports, render_comparison, run_variant
+from .cases import ask_args, build_vectors, rules_name
 from .kit import CheckOptions, run_check, vector_cases
 from .protocol import DEFAULT_LINE_LIMIT
 from .report import (EXIT_USAGE, XfailError, as_json, diff_reports, finish, load_xfail, render_diff,
@@ -41,28 +41,27 @@ from .report import (EXIT_USAGE, XfailError, as_json, diff_reports, finish, load
 from .resources import sample_command, schema_text
 from .targets import Interrupted
 from .vectors import VECTOR_DIR, render_vectors, write_vectors
+from .variants import PLAYED_DEALS, render_report, variant_report, variants_diff  # noqa: F401
 
-__all__ = ["add_commands", "sample_command"]
+__all__ = ["add_commands", "sample_command", "variants_diff"]
 
 
 class _Usage(Exception):
     pass
 
 
-def _rules(items: list[str]) -> Rules:
+def _rules(items: list[str], variant: str | None = None):
+    """The variant a command runs under (``--variant``, ``--rules``): one table of names."""
+    from turub.variants import select
     try:
-        return parse_rules(items)
+        return select(variant, items)
     except RuleError as e:
         raise _Usage(str(e)) from None
 
 
-def _option_set(text: str) -> Rules:
-    """An option set named on the command line: a set or preset name, or OPTION=VALUE[,...]."""
-    if text in OPTION_SETS:
-        return OPTION_SETS[text]
-    if text in PRESETS:
-        return PRESETS[text]
-    return _rules([t for t in text.split(",") if t])
+def _option_set(text: str):
+    """A variant named on the command line: a name of the table, a file, or OPTION=VALUE[,...]."""
+    return _rules([], text)
 
 
 def _write(path: str, text: str, out: TextIO) -> None:
@@ -144,21 +143,26 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
                 raise _Usage(f"--diff {p}: not a JSON report ({e})") from None
         if not all(isinstance(d, dict) and isinstance(d.get("cases", []), list) for d in docs):
             raise _Usage("--diff needs two JSON reports written by --json")
-        d = diff_reports(*docs)
-        out.write(as_json(d) if args.json == "-" else render_diff(d))
+        d = compare_reports(*docs)
+        for w in d["warnings"]:
+            sys.stderr.write(f"turub check: warning: {w}\n")
+        if args.json:
+            _write(args.json, as_json(d), out)
+        if args.json != "-":
+            out.write(render_comparison(d))
         return 1 if d["regressions"] else 0
     command = checks.program_command(args.command)
     chosen = sum(bool(x) for x in (command, args.python, args.sample))
     if chosen > 1:
         raise _Usage("give one of: -- CMD ARG..., --python module:Object, --sample")
     _validate(args)
+    rules = _rules(args.rules, args.variant)  # first: a variant's clauses may be listed below
     xfail: list[dict] = []
     if args.xfail:
         try:
             xfail = load_xfail(checks.input_text("--xfail", args.xfail))
         except XfailError as e:
             raise _Usage(f"--xfail {args.xfail}: {e}") from None
-    rules = _rules(args.rules)
     if args.python:
         from .loader import AdapterLoadError, split_spec
         try:
@@ -249,7 +253,10 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sample", action="store_true",
                    help="check the bundled JavaScript sample (the reference if Node.js is missing)")
     p.add_argument("--rules", nargs="+", default=[], metavar="OPTION=VALUE",
-                   help="the rule options to check under (or a preset): direction, stake, opponent-dealer")
+                   help="the rule options to check under (or a variant's name): direction, stake, "
+                        "opponent-dealer")
+    p.add_argument("--variant", metavar="NAME", help="check against a rule variant's own expected "
+                   "answers: a name of `turub variants list`, path.py:NAME, path.toml or path.json")
     p.add_argument("--seed", type=int, default=1, help="seed of the generated cases and of differential play")
     p.add_argument("--scale", type=float, default=1.0, help="multiply the number of generated cases")
     p.add_argument("--examples", type=int, default=300, help="drawn deals (and sittings) in differential play")
@@ -293,14 +300,15 @@ def cmd_vectors(args: argparse.Namespace, out: TextIO) -> int:
             out.write("vectors up to date\n" if not stale else
                       "regenerate with `turub vectors --regenerate` and review the diff\n")
             return 1 if stale else 0
-        rules = _rules(args.rules)
+        rules = _rules(args.rules, args.variant)
         cases = [{**c, "args": ask_args(c["op"], c["args"], rules)} for c in vector_cases(rules)
                  if not args.op or c["op"] in args.op]
         if args.format == "jsonl":
             text = "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases)
         else:
             text = json.dumps({"format": "turub-vectors/1", "rules": rules.to_dict(),
-                               "rules_name": rules_name(rules), "cases": cases},
+                               "rules_name": rules_name(rules), "variant": run_variant(rules),
+                               "cases": cases},
                               ensure_ascii=False, indent=1) + "\n"
         _write(args.output, text, out)
         return 0
@@ -312,6 +320,7 @@ def cmd_vectors(args: argparse.Namespace, out: TextIO) -> int:
 def _add_vectors(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("vectors", help="export the conformance vectors (cases as JSON data)")
     p.add_argument("--rules", nargs="+", default=[], metavar="OPTION=VALUE", help="the option set")
+    p.add_argument("--variant", metavar="NAME", help="the expected answers of a rule variant")
     p.add_argument("--op", nargs="+", help="only these operations")
     p.add_argument("--format", choices=("json", "jsonl"), default="json")
     p.add_argument("-o", "--output", default="-", help="file to write (default stdout)")
@@ -321,82 +330,73 @@ def _add_vectors(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=cmd_vectors)
 
 
-# --- turub variants diff ------------------------------------------------------------------------
-
-def variants_diff(a: Rules, b: Rules) -> dict:
-    """The cases (the vectors' inputs) whose expected answers differ under ``a`` and ``b``."""
-    sets = {"A": a, "B": b}
-    if a == b:
-        return {"a": a.to_dict(), "b": b.to_dict(), "cases": [], "clauses": {}}
-    vectors = build_vectors(sets)
-    in_a = {c["id"]: c for c in vectors["A"]}
-    in_b = {c["id"]: c for c in vectors["B"]}
-    cases = []
-    clauses: dict[str, list[str]] = defaultdict(list)
-    from .cases import _OPTION_CLAUSE, answer, expected_case
-    from .judge import judge
-    option_clauses = {_OPTION_CLAUSE[k] for k in a.differences(b)}
-    for cid in sorted(set(in_a) | set(in_b)):
-        case = in_a.get(cid) or in_b[cid]
-        if case["rules"] == "any":
-            continue
-        ea = in_a[cid]["expected"] if cid in in_a else answer(case["op"], case["args"], a)
-        eb = in_b[cid]["expected"] if cid in in_b else answer(case["op"], case["args"], b)
-        if ea == eb:
-            continue
-        # B's answer judged as if it were an implementation's answer under A: the judge names
-        # the clauses of the first point where the two differ, and says where.
-        verdict = judge(expected_case(cid, case["op"], case["args"], a), eb)
-        why = sorted(set(verdict.clauses) | option_clauses)
-        cases.append({"id": cid, "op": case["op"], "args": case["args"], "clauses": why,
-                      "where": verdict.detail, "a": ea, "b": eb})
-        for c in why:
-            clauses[c].append(cid)
-    return {"a": a.to_dict(), "b": b.to_dict(), "differences": a.differences(b), "cases": cases,
-            "clauses": {k: len(v) for k, v in sorted(clauses.items())}}
-
-
-def _short(value, limit: int = 70) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= limit else text[:limit] + "…"
-
+# --- turub variants ----------------------------------------------------------------------------
 
 def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
+    from turub.variants import variant_names
     try:
+        if args.variants_command == "list":
+            names = variant_names()
+            width = max(len(n) for n in names)
+            for name, v in names.items():
+                own = f"; clauses {', '.join(c.id for c in v.all_clauses)}" if v.all_clauses else ""
+                out.write(f"{name:<{width}}  {v.version:<4} {v.description or v.rules.to_dict()}{own}\n")
+            return 0
+        if args.variants_command == "show":
+            v = _option_set(args.name)
+            d = v.describe()
+            if args.json:
+                out.write(as_json(d))
+                return 0
+            out.write(f"{d['name']} {d['version']} ({' <- '.join(d['lineage'])}); {d['source']}\n")
+            if d["description"]:
+                out.write(f"  {d['description']}\n")
+            out.write(f"  options: {', '.join(f'{k}={x}' for k, x in d['options'].items())}\n")
+            for k, (mine, std) in d["options_changed"].items():
+                out.write(f"  changes {k}: {std} -> {mine} (option clause {_option_clause(k)})\n")
+            for c in d["clauses"]:
+                out.write(f"  {c['id']} ({c['relation']} {', '.join(c['targets']) or 'the standard rules'}"
+                          f"{'; decides ' + c['decides'] if c['decides'] else ''}): {c['title']}\n")
+                if c["text"]:
+                    out.write(f"      \"{c['text']}\"\n")
+            return 0
         a, b = _option_set(args.a), _option_set(args.b)
     except _Usage as e:
         sys.stderr.write(f"turub variants: error: {e}\n")
         return 2
-    d = variants_diff(a, b)
+    d = variant_report(a, b, deals=args.deals)
     if args.json:
-        out.write(as_json(d))
-        return 0
-    out.write(f"A: {a.to_dict()}\nB: {b.to_dict()}\n")
-    if not d["cases"]:
-        out.write("No case's expected answer differs.\n")
-        return 0
-    out.write(f"{len(d['cases'])} cases answer differently; by clause:\n")
-    for c, n in sorted(d["clauses"].items(), key=lambda kv: -kv[1]):
-        out.write(f"  {c:<32} {n}\n")
-    out.write("\nCases:\n")
-    for c in d["cases"][: args.limit]:
-        out.write(f"  {c['id']} [{', '.join(c['clauses'])}]\n    {c['where'][:150]}\n")
-    if len(d["cases"]) > args.limit:
-        out.write(f"  … {len(d['cases']) - args.limit} more (--limit, or --json for all)\n")
+        _write(args.json, as_json(d), out)
+        if args.json == "-":
+            return 0
+    out.write(render_report(d))
     return 0
 
 
+def _option_clause(option: str) -> str:
+    from turub.options import OPTIONS
+    return OPTIONS.get(option, "?")
+
+
 def _add_variants(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("variants", help="compare rule variants (option sets)")
+    p = sub.add_parser("variants", help="rule variants: list them, show one, compare two")
     vs = p.add_subparsers(dest="variants_command", metavar="SUBCOMMAND", parser_class=_cli._Parser)
     vs.required = True
-    d = vs.add_parser("diff", help="cases and clauses whose expected answers differ between two option sets")
-    d.add_argument("a", metavar="A", help="an option set: a name (standard, counterclockwise, "
-                   "stake-per-deal, opponent-previous) or OPTION=VALUE[,OPTION=VALUE]")
+    vs.add_parser("list", help="every variant name every command accepts")
+    s = vs.add_parser("show", help="a variant's options and its own clauses")
+    s.add_argument("name", metavar="NAME", help="a name, path.py:NAME, path.toml or OPTION=VALUE[,...]")
+    s.add_argument("--json", action="store_true")
+    d = vs.add_parser("diff", help="each case whose answer differs between two variants, with the "
+                                   "first decision that differs")
+    d.add_argument("a", metavar="A", help="a variant: a name of `turub variants list`, path.py:NAME, "
+                   "path.toml, or OPTION=VALUE[,OPTION=VALUE]")
     d.add_argument("b", metavar="B")
-    d.add_argument("--json", action="store_true")
-    d.add_argument("--limit", type=int, default=20)
-    d.set_defaults(run=cmd_variants)
+    d.add_argument("--deals", type=int, default=PLAYED_DEALS,
+                   help=f"deals played under each and refereed by both (default {PLAYED_DEALS})")
+    d.add_argument("--json", metavar="FILE", help="write the diff as JSON (- for stdout)")
+    for q in (s, d):
+        q.set_defaults(run=cmd_variants)
+    p.set_defaults(run=cmd_variants)
 
 
 def _add_schema(sub: argparse._SubParsersAction) -> None:

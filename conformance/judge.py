@@ -120,7 +120,11 @@ def _refusal(value: Any) -> str | None:
 def judge(case: dict, got: Any) -> Verdict:
     """The verdict on ``got``, the implementation's answer to ``case``."""
     try:
-        return _JUDGES[case["op"]](case, case["expected"], got)
+        verdict = _JUDGES[case["op"]](case, case["expected"], got)
+        if "variant" in case.get("why", ()):
+            from .oracle import reblame  # a variant's clause decided somewhere in this case
+            return reblame(case, verdict)
+        return verdict
     except _Shape as e:
         return Verdict(PROTOCOL, tuple(case["clauses"]), f"malformed answer: {e}")
 

@@ -34,6 +34,7 @@ from .spool import CaseLog
 from .targets import NOT_RUN, Answer, Interrupted, Request, Target
 from .text import bounded, safe_text, shorten
 from .vectors import load_vectors
+from .baseline import digest, request_variant, run_variant, spec_identity
 
 __all__ = ["CheckOptions", "run_check", "vector_cases", "DETAIL_LIMIT", "VALUE_LIMIT"]
 
@@ -51,7 +52,7 @@ class CheckOptions:
     ``properties`` is the number of examples for each property of :mod:`turub.properties`
     run against the implementation, within ``properties_budget`` seconds in all."""
 
-    rules: Rules = Rules()
+    rules: Rules = Rules()  # or a turub.variants.Variant: the variant's expected answers
     vectors: bool = True
     seed: int | None = 1
     scale: float = 1.0
@@ -64,7 +65,8 @@ class CheckOptions:
 
 def vector_cases(rules: Rules) -> list[Case]:
     """The committed vectors of ``rules``, or the same inputs answered now if not committed."""
-    committed = load_vectors(rules)
+    from .oracle import variant_of
+    committed = load_vectors(rules) if variant_of(rules) is None else None
     if committed is not None:
         return committed
     name = "custom"
@@ -112,9 +114,11 @@ def bound_result(out: dict) -> dict:
 
 def _case_result(case: dict, kind: str, answer: Answer | None, rules: Rules) -> dict:
     out: dict[str, Any] = {"id": case["id"], "kind": kind, "op": case["op"],
-                           "clauses": list(case["clauses"]), "rules": case["rules"]}
+                           "clauses": list(case["clauses"]), "rules": case["rules"],
+                           "expected_digest": digest(case["expected"])}
     if answer is None:
         answer = Answer(NOT_RUN, None, "no answer was recorded")
+    out["answer_digest"] = digest(answer.value) if answer.kind == "result" else answer.kind
     if answer.kind == "unsupported":
         out["status"] = "unsupported"
         return out
@@ -160,6 +164,7 @@ class _Cases:
         self.late_amendments: list[str] = []
         self.cut = False
         self.rules_ok = target.supports_rules(rules.to_dict())
+        self.variant_ok = target.supports_variant(run_variant(rules)["name"])
 
     def requests(self, work: Iterator[tuple[str, Case]]) -> Iterator[Request]:
         for i, (kind, case) in enumerate(work):
@@ -167,7 +172,8 @@ class _Cases:
                 self.cut = True
                 return
             self.waiting[i] = (kind, case)
-            if case["op"] not in self.target.operations or (case["op"] in RULED_OPS and not self.rules_ok):
+            if case["op"] not in self.target.operations or not self.variant_ok or (
+                    case["op"] in RULED_OPS and not self.rules_ok):
                 self.record(i, Answer("unsupported"))
             else:
                 yield Request(i, case["op"], ask_args(case["op"], case["args"], self.rules))
@@ -216,6 +222,7 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
     """Run every check on ``target``; the report as plain data (before expected failures)."""
     started = time.monotonic()
     rules = options.rules
+    variant = run_variant(rules)
     results = CaseLog()
     interrupted: int | None = None
     cut = False
@@ -230,7 +237,12 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
     phase: _Cases | None = None
     try:
         failure = target.start()
+        variant_ok = failure is None and target.supports_variant(variant["name"])
+        if failure is None and not variant_ok:
+            target.diagnostics.append(f"it declares the variants {target.variants}, not "
+                                      f"{variant['name']}: nothing is asked under it")
         if failure is None:
+            target.variant = request_variant(rules, target)  # named in every request
             planned = sum(generated_counts(options.scale).values()) if options.seed is not None and options.scale > 0 else 0
 
             def work() -> Iterator[tuple[str, Case]]:
@@ -248,7 +260,7 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
             progress.end()
             cut = phase.cut or getattr(target, "cut", False)
             fatal = getattr(target, "fatal", None)
-            if options.examples > 0:
+            if options.examples > 0 and variant_ok:
                 for prop, op, clauses in ((differential_deals, "referee", OPERATIONS["referee"]),
                                           (differential_sittings, "sitting",
                                            OPERATIONS["next_dealer"] + OPERATIONS["contest"])):
@@ -266,12 +278,12 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
                     seed = options.seed if options.seed is not None else 0
                     results.append(_honest(prop(target, rules, options.examples, seed, left(options.budget))))
                     fatal = getattr(target, "fatal", None)
-            if options.properties > 0 and fatal is None and not past_deadline():
+            if options.properties > 0 and fatal is None and not past_deadline() and variant_ok:
                 if log:
                     log("property suites…")
                 from .properties import property_results
                 results.extend(_honest(r) for r in property_results(target, options.properties,
-                                                                     left(options.properties_budget)))
+                                                                     left(options.properties_budget), rules))
             elif options.properties > 0:
                 cut = cut or past_deadline()
     except Interrupted as e:
@@ -302,6 +314,8 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
                            "protocol": getattr(target, "protocol", 1), **(describe or {})},
         "rules": rules.to_dict(),
         "rules_name": rules_name(rules),
+        "variant": variant,
+        "spec": spec_identity(),
         "seed": options.seed,
         "duration": round(time.monotonic() - started, 3),
         "restarts": target.restarts,

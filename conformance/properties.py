@@ -17,8 +17,6 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
-from turub.options import OPTION_VALUES
-
 from .adapter import OPERATIONS, Implementation
 from .targets import RESULT, UNSUPPORTED, Answer, Target
 
@@ -38,10 +36,12 @@ class TargetFailure(Exception):
 class TargetImplementation:
     """The implementation interface answered by a kit target, one request per call."""
 
-    def __init__(self, target: Target) -> None:
+    def __init__(self, target: Target, only_rules: Any = None) -> None:
         self.target = target
         self.name, self.version = target.name, target.version
         self.calls: deque[tuple[str, dict, Answer]] = deque(maxlen=400)
+        # Under a variant that overrides decisions, only its own option values are asked.
+        self.only_rules = only_rules
 
     def supports(self) -> list[str]:
         return sorted(self.target.operations)
@@ -56,6 +56,11 @@ class TargetImplementation:
         def ask(*args: Any, **kwargs: Any) -> Any:
             bound = _SIGNATURES[op].bind(self, *args, **kwargs)
             params = {k: v for k, v in bound.arguments.items() if k != "self"}
+            if "rules" in params and not self._askable(params["rules"]):
+                from hypothesis import currently_in_test_context, reject
+                if not currently_in_test_context():
+                    raise unittest.SkipTest("asked under options it does not play")
+                reject()  # an example under options it does not play: draw another
             answer = self.target.call(op, params)
             self.calls.append((op, params, answer))
             if answer.kind == RESULT:
@@ -65,6 +70,16 @@ class TargetImplementation:
             raise TargetFailure(op, answer)
 
         return ask
+
+    def _askable(self, rules: Any) -> bool:
+        from turub.options import rules_from_dict
+        try:
+            full = rules_from_dict(dict(rules or {}))
+        except Exception:  # noqa: BLE001 - a property's own invalid options: let it ask
+            return True
+        if self.only_rules is not None and full != self.only_rules:
+            return False
+        return self.target.supports_rules(full.to_dict())
 
 
 def blame_of_calls(calls: Iterable[tuple[str, dict, Answer]]) -> tuple[str | None, str, dict | None]:
@@ -96,26 +111,35 @@ def _counterexample(error: BaseException) -> str:
     return "\n".join(notes).strip()
 
 
-def _supports_every_option(target: Target) -> bool:
-    return all(target.supports_rules({option: value})
-               for option, values in OPTION_VALUES.items() for value in values)
+def _not_applicable(clauses: Iterable[str], rules: Any) -> str | None:
+    """Why a property of the standard game does not hold under a variant (None: it does)."""
+    from turub.variants import DECISIONS, Variant
+    if not isinstance(rules, Variant) or not rules.has_rules:
+        return None
+    for vc in rules.all_clauses:
+        touched = set(vc.targets) | set(DECISIONS.get(vc.decides or "", ()))
+        hit = sorted(touched & set(clauses))
+        if hit:
+            return (f"not applicable under variant {rules.name}: {vc.id} {vc.relation} "
+                    f"{', '.join(hit)} (its cases and differential play check it)")
+    return None
 
 
 def property_result(target: Target, name: str, test: Any, examples: int,
-                    impl: TargetImplementation | None = None) -> dict[str, Any]:
+                    impl: TargetImplementation | None = None, rules: Any = None) -> dict[str, Any]:
     """Run one interface property (``name`` in :func:`~turub.properties.checks.
     interface_properties`) against ``target``, as one result of the report."""
     from hypothesis import HealthCheck
+    from hypothesis.errors import Unsatisfiable
 
     from turub.properties.checks import search
 
     clauses = sorted(getattr(test, "__verifies__", ()))
     out: dict[str, Any] = {"id": f"property/{name}", "kind": "property", "op": name,
                            "clauses": clauses}
-    if not _supports_every_option(target):
-        return {**out, "status": "unsupported",
-                "detail": "the properties draw every rule option; this implementation "
-                          "supports only some"}
+    why_not = _not_applicable(clauses, rules)
+    if why_not:  # under a variant that replaces a clause it verifies
+        return {**out, "status": "unsupported", "detail": why_not}
     impl = impl if impl is not None else TargetImplementation(target)
     impl.calls.clear()
     try:
@@ -123,6 +147,8 @@ def property_result(target: Target, name: str, test: Any, examples: int,
                deadline=None, print_blob=False, suppress_health_check=list(HealthCheck))
     except unittest.SkipTest as e:  # the property's requires(): an operation missing
         return {**out, "status": "unsupported", "detail": str(e)}
+    except Unsatisfiable:  # every example drew options it does not play
+        return {**out, "status": "unsupported", "detail": "no example under the options it plays"}
     except NotImplementedError as e:
         return {**out, "status": "unsupported", "detail": f"{e} is not supported"}
     except TargetFailure as e:
@@ -139,7 +165,7 @@ def property_result(target: Target, name: str, test: Any, examples: int,
     return {**out, "status": "passed", "detail": f"held for up to {examples} drawn examples"}
 
 
-def property_results(target: Target, examples: int, budget: float) -> list[dict[str, Any]]:
+def property_results(target: Target, examples: int, budget: float, rules: Any = None) -> list[dict[str, Any]]:
     """Run every interface property of :mod:`turub.properties` against ``target``.
 
     ``examples`` bounds each property's search; the properties draw their own rule options,
@@ -157,5 +183,5 @@ def property_results(target: Target, examples: int, budget: float) -> list[dict[
                             "clauses": sorted(getattr(test, "__verifies__", ())),
                             "status": "unsupported", "detail": "not run: out of time budget"})
             continue
-        results.append(property_result(target, name, test, examples, impl))
+        results.append(property_result(target, name, test, examples, impl, rules))
     return results

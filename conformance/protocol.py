@@ -428,6 +428,10 @@ class ProtocolTarget(Target):
         self.version = safe_text(hello.get("version", "?"), 100)
         self.operations = frozenset(o for o in ops if o in OPERATIONS)
         self.rules = {str(k): list(v) for k, v in rules.items()}
+        variants = hello.get("variants")
+        if variants is not None and not (isinstance(variants, list) and all(isinstance(v, str) for v in variants)):
+            raise bad("'variants' must be a list of variant names")
+        self.variants = variants
 
     def _diagnose(self, text: str) -> None:
         if len(self.diagnostics) < 20:
@@ -596,7 +600,7 @@ class ProtocolTarget(Target):
                     rid = self._new_id()
                     inflight[rid] = r
                     sent[rid] = now
-                    chunk.append(self._line(rid, r.op, r.args))
+                    chunk.append(self._line(rid, r.op, self.with_variant(r.args)))
                 if chunk:
                     proc.send(b"".join(chunk))
                 if not inflight:

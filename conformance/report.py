@@ -42,7 +42,7 @@ from collections.abc import Iterable
 from typing import Any, Final, TextIO
 from xml.sax.saxutils import escape, quoteattr
 
-from turub.clauses import CLAUSES
+from turub.clauses import CLAUSES, is_clause
 
 from .judge import OUTCOMES
 from .spool import CaseLog, as_list
@@ -73,6 +73,9 @@ EXIT_STATUSES: Final = {
     128 + signal.SIGINT: "INTERRUPTED by SIGINT (reports written, marked interrupted)",
     128 + signal.SIGTERM: "INTERRUPTED by SIGTERM (reports written, marked interrupted)",
 }
+#: The outcome classes an expected failure may stand for: wrong answers, never a program
+#: that crashed, reported an error, hung or broke the protocol.
+_LISTABLE: Final = ("wrong-answer", "illegal-action-accepted", "legal-action-refused")
 
 
 class XfailError(ValueError):
@@ -95,16 +98,28 @@ def load_xfail(text: str) -> list[dict]:
                 or not isinstance(e.get("case", e.get("clause")), str):
             raise XfailError(f"entry {n}: each entry is an object with a 'case' or a 'clause' (text) "
                              f"and a 'reason' (text), not {safe_text(json.dumps(e, ensure_ascii=False), 120)}")
-        if "clause" in e and e["clause"] not in CLAUSES:
-            raise XfailError(f"entry {n}: no clause {safe_text(e['clause'], 80)!r} in the registry")
+        if "clause" in e and not is_clause(e["clause"]):
+            raise XfailError(f"entry {n}: no clause {safe_text(e['clause'], 80)!r} in the registry "
+                             "(nor in the variant checked)")
+        if "outcome" in e and e["outcome"] not in _LISTABLE:
+            raise XfailError(f"entry {n}: outcome {safe_text(e['outcome'], 80)!r}: an expected failure "
+                             f"is one of {', '.join(_LISTABLE)} (a crash, an error, a hang or a "
+                             "protocol violation always fails the run)")
     return entries
 
 
 def xfail_document(report: dict) -> dict:
-    """The current failures as an expected-failures document (one entry per failing case)."""
-    entries = [{"case": c["id"], "reason": safe_text(f"{c.get('outcome')}: {c.get('detail', '')}", 300)}
-               for c in report["cases"] if c["status"] in ("failed", "xfail")]
-    return {"format": XFAIL_FORMAT, "expected_failures": entries}
+    """The current failures as an expected-failures document: one entry per blamed clause and
+    outcome class (so the list survives another seed); failures that blame no clause, or
+    crash, are not listable."""
+    entries: dict[tuple[str, str], dict] = {}
+    for c in report["cases"]:
+        if c["status"] in ("failed", "xfail") and c.get("blamed") and c.get("outcome") in _LISTABLE:
+            key = (c["blamed"], c["outcome"])
+            if key not in entries:
+                entries[key] = {"clause": c["blamed"], "outcome": c["outcome"],
+                                "reason": safe_text(f"e.g. {c['id']}: {c.get('detail', '')}", 300)}
+    return {"format": XFAIL_FORMAT, "expected_failures": list(entries.values())}
 
 
 def finish(report: dict, xfail: Iterable[dict] = ()) -> dict:
@@ -112,7 +127,7 @@ def finish(report: dict, xfail: Iterable[dict] = ()) -> dict:
     exit status.  The cases are read once and logged again with their final status."""
     entries = list(xfail)
     by_case = {e["case"]: e for e in entries if "case" in e}
-    by_clause = {e["clause"]: e for e in entries if "clause" in e}
+    by_clause = {(e["clause"], e.get("outcome")): e for e in entries if "clause" in e}
     used_clauses: set[str] = set()
     seen_cases = set()
     final = CaseLog()
@@ -121,10 +136,14 @@ def finish(report: dict, xfail: Iterable[dict] = ()) -> dict:
         if c["id"] in by_case:
             seen_cases.add(c["id"])
         listed = by_case.get(c["id"])
-        if c["status"] == "failed":
+        if c["status"] == "failed" and c.get("outcome") not in _LISTABLE:
+            listed = None  # a crash, a hang, a protocol violation: never an expected failure
+        elif c["status"] == "failed":
             if listed is None:
                 blamed = [c["blamed"]] if c.get("blamed") else c.get("failing_clauses", [])
-                listed = next((by_clause[x] for x in blamed if x in by_clause), None)
+                listed = next((by_clause.get((x, c.get("outcome"))) or by_clause.get((x, None))
+                               for x in blamed if (x, c.get("outcome")) in by_clause
+                               or (x, None) in by_clause), None)
                 if listed is not None:
                     used_clauses.add(listed["clause"])
             if listed is not None:
@@ -140,7 +159,7 @@ def finish(report: dict, xfail: Iterable[dict] = ()) -> dict:
     report["diagnosis"] = attribute({**report, "cases": failed})
     clauses = _clause_table(final)
     stale = []
-    for cid, e in by_clause.items():
+    for (cid, _outcome), e in by_clause.items():
         if cid not in used_clauses and clauses.get(cid, {}).get("status") == "passed":
             stale.append({"clause": cid, "reason": e["reason"], "why": "no failure is about it any more"})
     missing = [{"case": k, "why": "not run"} for k in by_case if k not in seen_cases]

@@ -67,13 +67,18 @@ def main(argv: list[str]) -> int:
                      "operations": sorted(target.operations)}
             if target.rules is not None:
                 hello["rules"] = {str(k): [str(v) for v in vs] for k, vs in target.rules.items()}
+            if target.variants is not None:
+                hello["variants"] = list(target.variants)
             line = json.dumps({"id": rid, "result": hello}).encode() + b"\n"
         elif op == "bye":
             proto_out.write(json.dumps({"id": rid, "result": None}).encode() + b"\n")
             proto_out.flush()
             return 0
         else:
-            line = _answer_line(rid, target.call(op, args if isinstance(args, dict) else {}))
+            args = dict(args) if isinstance(args, dict) else {}
+            variant = args.pop("variant", None)  # passed on to the methods that take it
+            target.variant = variant if isinstance(variant, str) else None
+            line = _answer_line(rid, target.call(op, args))
         proto_out.write(line)
         proto_out.flush()
     return 0

@@ -84,6 +84,16 @@ class Target:
     restarts: int = 0
     protocol: int = 1  # the protocol version agreed at the handshake
     startup_failure: dict | None = None  # set when it could not be started at all
+    variants: list[str] | None = None  # the rule variants it declares; None: not declared
+    variant: str | None = None  # the variant the run asks under, sent with each request
+
+    def supports_variant(self, name: str) -> bool:
+        """Whether it declares variant ``name`` (one that declares none is asked anyway)."""
+        return self.variants is None or name in self.variants
+
+    def with_variant(self, args: dict) -> dict:
+        """``args`` with the run's variant named (``"variant": NAME``), if the run has one."""
+        return {**args, "variant": self.variant} if self.variant else args
 
     def start(self) -> Answer | None:
         """Start it; an Answer (failure) if it could not be started."""
@@ -131,13 +141,30 @@ class PythonTarget(Target):
                                     and callable(getattr(impl, o, None)))
         rules = getattr(impl, "rules_supported", None)
         self.rules = dict(rules) if rules is not None else None
+        variants = getattr(impl, "variants", None)
+        self.variants = [str(v) for v in variants] if isinstance(variants, (list, tuple)) else None
+        self._takes_variant: dict[str, bool] = {}
+
+    def _variant_args(self, op: str, args: dict) -> dict:
+        """The run's variant is passed to the methods that take a ``variant`` argument."""
+        if not self.variant:
+            return args
+        takes = self._takes_variant.get(op)
+        if takes is None:
+            try:
+                params = inspect.signature(getattr(self.impl, op)).parameters.values()
+                takes = any(p.name == "variant" or p.kind is p.VAR_KEYWORD for p in params)
+            except (TypeError, ValueError):
+                takes = False
+            self._takes_variant[op] = takes
+        return self.with_variant(args) if takes else args
 
     def call(self, op: str, args: dict) -> Answer:
         if op not in self.operations:
             return Answer(UNSUPPORTED)
         start = time.perf_counter()
         try:
-            value = getattr(self.impl, op)(**args)
+            value = getattr(self.impl, op)(**self._variant_args(op, args))
         except NotImplementedError:
             return Answer(UNSUPPORTED)
         except ImplementationError as e:

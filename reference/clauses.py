@@ -337,15 +337,33 @@ VOCABULARY: Final = (
 )
 
 
+#: The clauses of the rule variants loaded so far (``turub.variants``), by ID: namespaced
+#: (``club.must-trump``), never a standard ID.  Filled by :func:`register` only.
+VARIANT_CLAUSES: Final[dict[str, object]] = {}
+
+
+def register(variant_clauses) -> None:
+    """Make a variant's clauses citable (``turub.variants.Variant`` calls this)."""
+    for c in variant_clauses:
+        if c.id in CLAUSES:
+            raise ValueError(f"{c.id!r} is a standard clause: a variant's clause has its own ID")
+        VARIANT_CLAUSES[c.id] = c
+
+
 def is_clause(clause_id: str) -> bool:
-    """True if ``clause_id`` is defined in the registry."""
-    return clause_id in CLAUSES
+    """True if ``clause_id`` is defined in the registry or by a loaded variant."""
+    return clause_id in CLAUSES or clause_id in VARIANT_CLAUSES
 
 
 def clause(clause_id: str) -> Clause:
-    """The clause with this ID; ``KeyError`` names the unknown ID."""
+    """The clause with this ID (a standard one, or a loaded variant's); ``KeyError`` names
+    the unknown ID."""
     try:
         return CLAUSES[clause_id]
+    except KeyError:
+        pass
+    try:
+        return VARIANT_CLAUSES[clause_id]  # type: ignore[return-value]
     except KeyError:
         raise KeyError(f"no clause {clause_id!r} in the registry") from None
 

@@ -23,12 +23,10 @@ from . import __version__
 from .cards import Suit, parse_cards, parse_suit, sort_hand
 from .clauses import clause
 from .contest import Contest
-from .deal import Deal, Phase, play_random_deal
+from .deal import Phase
 from .errors import RuleError
-from .options import parse_rules
-from .rules import decide_trick, next_dealer
 from .seats import Seat, Side, parse_seat
-from .sitting import Sitting, draw_first_dealer
+from .sitting import draw_first_dealer
 
 __all__ = ["main", "register", "LAZY_COMMANDS"]
 
@@ -64,7 +62,16 @@ def _rules_arg(parser: argparse.ArgumentParser) -> None:
                         metavar="OPTION=VALUE",
                         help="rule options, one per flag or comma-separated, e.g. "
                              "--rules direction=counterclockwise --rules stake=per-deal, "
-                             "or a preset (standard, counterclockwise, stake-per-deal)")
+                             "or a variant's name (see `turub variants list`)")
+    parser.add_argument("--variant", metavar="NAME",
+                        help="play by a rule variant: a name of `turub variants list`, "
+                             "path.py:NAME, path.toml or path.json")
+
+
+def variant_of(args: argparse.Namespace):
+    """The variant a command runs under (``--variant``, then ``--rules``): one table of names."""
+    from .variants import select
+    return select(getattr(args, "variant", None), args.rules)
 
 
 def _split_rules(text: str) -> list[str]:
@@ -80,9 +87,10 @@ def _why(clauses: Sequence[str]) -> str:
 
 
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
-    rules = parse_rules(args.rules)
+    variant = variant_of(args)
+    rules = variant.rules
     rng = random.Random(args.seed)
-    deal = Deal.from_seed(args.seed, parse_seat(args.dealer), rules)
+    deal = variant.deal_from_seed(args.seed, parse_seat(args.dealer))
     caller = deal.caller
     seen = deal.view(caller).hand
     trump = Counter(c.suit for c in seen).most_common(1)[0][0]  # the suit the three support best
@@ -94,7 +102,9 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         out.write("\n")
         return 0
     w = out.write
-    w(f"Deal of seed {args.seed} ({rules.direction}); dealer {deal.dealer}, cut {deal.cut}.\n")
+    w(f"Deal of seed {args.seed} ({rules.direction}"
+      + (f", variant {variant.name} {variant.version}" if variant.name != "standard" else "")
+      + f"); dealer {deal.dealer}, cut {deal.cut}.\n")
     w(f"{caller} saw {' '.join(map(str, seen))} and named {trump.symbol} trump.\n\n")
     for seat in Seat:  # the hands as dealt: every card is played once
         dealt = [c for t in deal.tricks for s, c in zip(t.seats, t.cards) if s is seat]
@@ -108,7 +118,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     assert result is not None
     w(f"\nResult: North-South {result.tricks[0]}, East-West {result.tricks[1]}: "
       f"{'draw' if result.winner is None else str(result.winner) + ' win'} ({_why(result.clauses)}).\n")
-    nd = next_dealer(deal.dealer, result.winner, rules)
+    nd = variant.next_dealer(deal.dealer, result.winner)
     w(f"Next dealer: {nd.seat} ({_why(nd.clauses)}).\n")
     return 0
 
@@ -134,11 +144,13 @@ class _Progress:
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     """Play N random legal deals on one score sheet, streaming: memory stays flat in N."""
-    rules = parse_rules(args.rules)
+    variant = variant_of(args)
+    rules = variant.rules
     if args.deals < 1:
         raise _UsageError("--deals must be at least 1")
     rng = random.Random(args.seed)  # one random source shuffles and plays every deal
-    sheet = Sitting(draw_first_dealer(args.seed, rules).seat, rules, keep_rows=False)
+    sheet = variant.sitting(draw_first_dealer(args.seed, rules).seat, keep_rows=False)
+    play = variant.play_random_deal
     progress = _Progress(args.deals)
     margins: Counter[int] = Counter()
     wins: Counter[Side | None] = Counter()
@@ -146,7 +158,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     decided_deals = 0
     record = sheet.record
     for i in range(args.deals):
-        deal = play_random_deal(None, sheet.dealer, rules, rng)
+        deal = play(sheet.dealer, rng)
         result = deal.result
         contest = record(result, deal.trump).contest  # type: ignore[arg-type]
         margins[result.tricks[0]] += 1  # type: ignore[union-attr]
@@ -157,7 +169,8 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         if progress.live:
             progress.update(i + 1)
     w = out.write
-    w(f"{args.deals} deals from seed {args.seed}, rules {rules.to_dict()}\n\n")
+    w(f"{args.deals} deals from seed {args.seed}, rules {rules.to_dict()}"
+      + (f", variant {variant.name} {variant.version}" if variant.name != "standard" else "") + "\n\n")
     w("North-South tricks per deal (East-West has the rest):\n")
     peak = max(margins.values())
     for tricks in range(min(margins), max(margins) + 1):
@@ -186,8 +199,8 @@ def cmd_explain(args: argparse.Namespace, out: TextIO) -> int:
     if not 1 <= len(cards) <= 4:
         raise _UsageError("a trick has one to four cards")
     leader = parse_seat(args.leader)
-    rules = parse_rules(args.rules)
-    d = decide_trick(cards, trump, leader, rules.direction)
+    variant = variant_of(args)
+    d = variant.decide_trick(cards, trump, leader)
     out.write(f"Trump {trump.symbol}; led suit {cards[0].suit.symbol}; "
               f"{' '.join(map(str, cards))}\n")
     out.write(f"The {'first second third fourth'.split()[d.position]} card, {d.card} "

@@ -177,6 +177,11 @@ class Deal:
                  "_best", "_signal", "_tricks", "_built", "_won", "_result", "_closed_by",
                  "_order", "_next")
 
+    # The decisions a rule variant may override (turub.variants): the standard ones here.
+    _check_follow_suit = True
+    _trick_decision = staticmethod(_decision)
+    _judge_result = staticmethod(deal_result)
+
     def __init__(self, pack: Sequence[Card], dealer: Seat = Seat.NORTH, rules: Rules = Rules(),
                  cut: int = 0) -> None:
         """A deal of ``pack`` (top card first) by ``dealer``, cut ``cut`` cards from the top.
@@ -364,7 +369,7 @@ class Deal:
             trump, order = self._trump, self._order
             for leader, codes, signal, position in self._tricks[len(built):]:
                 built.append(Trick(leader, _cards(codes), order[leader], signal,
-                                   _decision(leader, codes, position, trump, order)))
+                                   self._trick_decision(leader, codes, position, trump, order)))
         return tuple(built)
 
     @property
@@ -486,7 +491,7 @@ class Deal:
         if not copies:
             raise CardNotHeldError(f"{seat} holds no {card}")
         led = self._led
-        if led >= 0 and suit != led and hand[led]:
+        if led >= 0 and suit != led and hand[led] and self._check_follow_suit:
             raise MustFollowSuitError(
                 f"{seat} holds {SUITS[led].symbol} and must follow suit, not play {card}")
         if copies == 1:
@@ -509,15 +514,15 @@ class Deal:
     def _complete_trick(self) -> TrickDecision:
         codes = tuple(self._trick)
         leader = self._leader
-        decision = _decision(leader, codes, self._best, self._trump, self._order)
-        self._tricks.append((leader, codes, self._signal, self._best))
+        decision = self._trick_decision(leader, codes, self._best, self._trump, self._order)
+        self._tricks.append((leader, codes, self._signal, decision.position))
         self._won[decision.seat & 1] += 1
         self._trick = []
         self._led = -1
         self._signal = None
         self._leader = self._to_act = decision.seat
         if len(self._tricks) == TRICKS_PER_DEAL:
-            self._finish(deal_result(self._won[0], self._won[1]))
+            self._finish(self._judge_result(self._won[0], self._won[1]))
         return decision
 
     def play_out(self, rng: random.Random | None = None) -> DealResult:
@@ -612,7 +617,7 @@ class Deal:
             raise PhaseError("the deal is already over")
         closer = _seat(seat, "sheet.any-player-closes")  # checked before anything changes
         self._closed_by = closer
-        self._finish(deal_result(self._won[0], self._won[1], closed_early=True))
+        self._finish(self._judge_result(self._won[0], self._won[1], closed_early=True))
         assert self._result is not None
         return self._result
 

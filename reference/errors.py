@@ -47,9 +47,14 @@ class CardFormatError(RuleError):
 
 
 class RulesOptionError(RuleError):
-    """An unknown rule option or value."""
+    """An unknown rule option or value.  Its message names the option, not a clause: a bad
+    argument breaks no rule of the game."""
 
     default_clause = "table.direction"
+
+    def __init__(self, message: str, *, clause: str | None = None) -> None:
+        super().__init__(message, clause=clause)
+        self.args = (message,)
 
 
 class IllegalActionError(RuleError):

@@ -78,6 +78,9 @@ class Sitting:
     """
 
     __slots__ = ("first_dealer", "rules", "_rows", "_last", "_keep")
+    # The decisions a rule variant may override (turub.variants): the standard ones here.
+    _next_dealer = staticmethod(next_dealer)
+    _contest_step = staticmethod(contest_step)
 
     def __init__(self, first_dealer: Seat = Seat.NORTH, rules: Rules = Rules(),
                  results: Iterable[DealResult] = (), *, keep_rows: bool = True) -> None:
@@ -131,8 +134,8 @@ class Sitting:
             contest_number, contest = previous.contest_number, previous.contest
         dealer = self.dealer
         row = SheetRow(number, dealer, trump, result,
-                       next_dealer(dealer, result.winner, self.rules),
-                       contest_step(contest, result, self.rules), contest_number)
+                       self._next_dealer(dealer, result.winner, self.rules),
+                       self._contest_step(contest, result, self.rules), contest_number)
         if not self._keep:
             self._rows.clear()
         self._rows.append(row)
