@@ -97,13 +97,13 @@ def render_diagnosis(report: dict) -> list[str]:
     d = report.get("diagnosis")
     if not d or not (d["blamed"] or d["unblamed"]):
         return []
-    from turub.clauses import CLAUSES
+    from turub.clauses import CLAUSES, VARIANT_CLAUSES
 
     from .situation import draw, question_of
     by_id = {c["id"]: c for c in report["cases"]}
     lines = ["Diagnosis: the likely broken rule" + ("s" if len(d["blamed"]) > 1 else "")]
     for k, b in enumerate(d["blamed"]):
-        clause = CLAUSES.get(b["clause"])
+        clause = CLAUSES.get(b["clause"]) or VARIANT_CLAUSES.get(b["clause"])
         title = clause.title if clause else "(not in the registry)"
         lines.append(f"  {k + 1}. {b['clause']} — {title}: {b['failures']} failure"
                      f"{'s' if b['failures'] != 1 else ''} point to it")

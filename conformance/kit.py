@@ -66,11 +66,20 @@ class CheckOptions:
 def vector_cases(rules: Rules) -> list[Case]:
     """The committed vectors of ``rules``, or the same inputs answered now if not committed."""
     from .oracle import variant_of
-    committed = load_vectors(rules) if variant_of(rules) is None else None
+    variant = variant_of(rules)
+    committed = load_vectors(rules) if variant is None else None
     if committed is not None:
         return committed
+    if variant is not None and variant in _VARIANT_VECTORS:
+        return _VARIANT_VECTORS[variant]
     name = "custom"
-    return build_vectors({"standard": Rules(), name: rules})[name]
+    cases = build_vectors({"standard": Rules(), name: rules})[name]
+    if variant is not None:  # a variant's own expected answers, computed once per process
+        _VARIANT_VECTORS[variant] = cases
+    return cases
+
+
+_VARIANT_VECTORS: dict = {}
 
 
 class _Progress:

@@ -61,8 +61,8 @@ def _short(value: Any, limit: int = 100) -> str:
 def _rule(clause: str | None) -> str:
     if not clause:
         return "rule: none blamed"
-    from turub.clauses import CLAUSES
-    c = CLAUSES.get(clause)
+    from turub.clauses import CLAUSES, VARIANT_CLAUSES
+    c = CLAUSES.get(clause) or VARIANT_CLAUSES.get(clause)
     return f"rule {clause}: {c.title}" if c else f"rule {clause}"
 
 

@@ -18,6 +18,7 @@ NaN) is a malformed answer, and every string is made safe (:mod:`~turub.conforma
 
 from __future__ import annotations
 
+import inspect
 import json
 import time
 import traceback
