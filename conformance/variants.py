@@ -248,10 +248,17 @@ def variant_report(a: str | Variant, b: str | Variant, deals: int = PLAYED_DEALS
                       "decision": text, "replaced": causes, "affected": downstream, "args": dict(args)})
         replaced.update(causes)
         affected.update(downstream)
+    touched: Counter[str] = Counter()
+    for c in cases:
+        c["clauses"] = sorted(set(c["replaced"]) | set(c["affected"]))  # every clause it touches
+        c["where"] = c["decision"]
+        touched.update(c["clauses"])
     return {"a": va.describe(), "b": vb.describe(),
+            "differences": {k: list(x) for k, x in va.rules.differences(vb.rules).items()},
             "changes": [{k: v for k, v in ch.items() if k != "probe"} for ch in changes],
             "cases": cases, "replaced": dict(replaced.most_common()),
             "affected": dict(affected.most_common()),
+            "clauses": dict(sorted(touched.items())),  # replaced or affected, by cases
             "questions": {"vectors": "the committed vectors' questions", "played_deals": 2 * deals}}
 
 

