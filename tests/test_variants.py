@@ -23,7 +23,7 @@ from turub.conformance.kit import CheckOptions, run_check, vector_cases
 from turub.conformance.report import XfailError, finish, load_xfail
 from turub.conformance.targets import PythonTarget
 from turub.conformance.variants import render_report, variant_report
-from turub.rules import decide_trick, deal_result
+from turub.rules import deal_result
 from turub.variants import BUILTIN, Variant, VariantClause, VariantError, resolve, select
 
 HERE = Path(__file__).parent / "variants"
@@ -136,7 +136,9 @@ def test_a_void_player_holding_trump_must_trump_under_the_club_rule():
 def test_a_variant_without_rules_costs_the_standard_engine_nothing():
     for v in BUILTIN.values():
         assert v.deal_class is Deal
-    assert Deal._decide is decide_trick and Deal._judge_result is deal_result
+    from turub.deal import _decision
+    assert Deal._trick_decision is _decision and Deal._judge_result is deal_result
+    assert Deal._check_follow_suit is True
 
 
 def test_a_draw_ends_the_sequence_under_the_club_draws_rule():
