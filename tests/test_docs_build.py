@@ -76,6 +76,7 @@ def test_the_gate_fails_on_an_uncovered_clause_and_on_a_check_citing_no_clause(t
     run, _ = sphinx(tmp_path, "--keep-going",
                     "-D", "turub_inject_clause=fake.uncovered-rule",
                     "-D", "turub_inject_check=test_of_nothing=nowhere.no-such-clause",
+                    "-D", "turub_inject_citation=play.turn=000 §03 paragraph 2",
                     "-D", f"turub_sources={tmp_path}")
     log = run.stdout + run.stderr
     assert run.returncode != 0
@@ -83,6 +84,7 @@ def test_the_gate_fails_on_an_uncovered_clause_and_on_a_check_citing_no_clause(t
     assert "normative clause without a check: failed" in log
     assert "fake:uncovered-rule" in log
     assert "nowhere.no-such-clause" in log and "not a clause of the registry" in log
+    assert "clause play.turn: citation '000 §03 paragraph 2': not a locator" in log
     # Without the sources the build still renders every clause, with its locators only.
     play = (tmp_path / "html" / "spec/play.html").read_text()
     assert "Where the sources say it" in play and "What the sources say" not in play

@@ -52,6 +52,11 @@ class Trace:
         self.clauses = dict(CLAUSES)
         for cid in filter(None, (app.config.turub_inject_clause or "").split(",")):
             self.clauses[cid] = Clause(cid, "rule", "A clause injected to test the gate", ())
+        for spec in filter(None, (app.config.turub_inject_citation or "").split(";")):
+            cid, _, citation = spec.partition("=")
+            if cid in self.clauses:
+                c = self.clauses[cid]
+                self.clauses[cid] = Clause(c.id, c.kind, c.title, c.cites + (citation,))
         self.normative = NORMATIVE_KINDS
         self.options = OPTIONS
         prefixes = frozenset(cid.split(".")[0] for cid in self.clauses)
@@ -204,6 +209,10 @@ def sources_markdown(env, cid: str) -> str:
     for c in clause.cites:
         link = f"{{ref}}`{c} <{citation_label(c)}>`"
         if folder is None:
+            try:
+                sources.parse(c)  # without the files, at least the locator's form is checked
+            except sources.CitationError as e:
+                logger.warning("clause %s: %s", cid, e, type="turub", subtype="citation")
             lines.append(f"- {link}")
             continue
         try:
@@ -645,6 +654,7 @@ def reset(app: Sphinx, exception) -> None:
 def setup(app: Sphinx) -> dict:
     app.add_config_value("turub_inject_clause", "", "env", types=(str,))
     app.add_config_value("turub_inject_check", "", "env", types=(str,))
+    app.add_config_value("turub_inject_citation", "", "env", types=(str,))
     app.add_config_value("turub_pending_citations", {}, "env", types=(dict,))
     app.add_config_value("turub_sources", "", "env", types=(str,))
     app.add_node(details, html=(visit_details_html, depart_details_html),
