@@ -29,9 +29,19 @@ CASES_SHOWN = 8
 
 
 def variants() -> dict[str, object]:
-    """Every variant by name: the presets, then each single option value not a preset."""
+    """Every variant by name, as the engine's table of names has them
+    (``turub.variants.variant_names``: the built-ins and any installed), without ``standard``;
+    each maps to its :class:`~turub.options.Rules`.  Where that table is missing, the presets
+    and each single option value not a preset."""
     from turub.options import OPTION_VALUES, PRESETS, Rules, parse_rules
 
+    try:
+        from turub.variants import variant_names
+    except ImportError:
+        variant_names = None
+    if variant_names is not None:
+        return {name: v.rules for name, v in variant_names().items()
+                if name != "standard" and getattr(v, "rules", None) is not None}
     found: dict[str, Rules] = {}
     for name, rules in PRESETS.items():
         if rules != Rules():
@@ -164,7 +174,13 @@ def _diff(name: str, rules) -> dict:
 
     key = (name, repr(rules))
     if key not in _DIFFS:
-        _DIFFS[key] = variants_diff(Rules(), rules)
+        try:
+            from turub.variants import variant_names
+
+            target = variant_names().get(name, rules)
+        except ImportError:
+            target = rules
+        _DIFFS[key] = variants_diff(Rules(), target)
     return _DIFFS[key]
 
 
