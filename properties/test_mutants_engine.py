@@ -186,7 +186,7 @@ def test_a_row_keeps_the_trump_named_in_its_deal():
     sheet = Sitting(N)
     assert sheet.record(deal_result(20, 16), Suit.CLUBS).trump is Suit.CLUBS
     assert sheet.record(deal_result(18, 18)).trump is None
-    with pytest.raises(TypeError) as refused:
+    with pytest.raises(RuleError) as refused:
         sheet.record((20, 16))
     assert "not (20, 16)" in str(refused.value)
 
@@ -341,7 +341,7 @@ def test_each_refused_signal_says_which_rule_of_signals_it_breaks():
         "one signal per trick")
 
 
-@verifies("pack.composition", "deal.cut", "table.direction")
+@verifies("pack.composition", "deal.cut", "table.rule-options")
 def test_a_deal_refuses_a_pack_of_text_a_wrong_count_a_cut_not_a_number_and_rules_not_rules():
     texts = [str(card) for card in PACK]
     assert refusal(lambda: Deal(texts), CardFormatError, "pack.composition") == (
@@ -354,8 +354,8 @@ def test_a_deal_refuses_a_pack_of_text_a_wrong_count_a_cut_not_a_number_and_rule
         assert refusal(lambda: Deal(PACK, cut=cut), RuleError, "deal.cut") == (
             f"a cut lifts 0 to 143 cards, not {cut!r}")
     not_rules = {"direction": "ccw"}
-    assert refusal(lambda: Deal(PACK, rules=not_rules), RuleError, "table.direction") == (
-        "rules must be a turub.Rules, not {'direction': 'ccw'}")
+    assert refusal(lambda: Deal(PACK, rules=not_rules), RuleError, "table.rule-options") == (
+        "rules must be a turub.Rules (see turub.parse_rules), not {'direction': 'ccw'}")
     # Without a cut the pack is dealt from its top card.
     assert Deal(PACK).cut == 0 and Counter(Deal(PACK).view(E).hand) == Counter(PACK[:3])
 

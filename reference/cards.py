@@ -104,10 +104,11 @@ class Card:
     _interned: dict[tuple[int, int], Card] = {}
 
     def __new__(cls, suit: Suit | int, rank: Rank | int) -> Card:
-        try:
-            return cls._interned[(suit, rank)]
-        except KeyError:
-            raise CardFormatError(f"no card with suit {suit!r} and rank {rank!r}") from None
+        if type(suit) in (Suit, int) and type(rank) in (Rank, int):
+            card = cls._interned.get((suit, rank))
+            if card is not None:
+                return card
+        raise CardFormatError(f"no card with suit {suit!r:.40} and rank {rank!r:.40}")
 
     @classmethod
     def _make(cls, suit: Suit, rank: Rank) -> Card:
@@ -173,6 +174,8 @@ def parse_card(text: str) -> Card:
 
 def card_name(card: Card, *, ascii: bool = False) -> str:
     """The card as text, ``A♣`` (or ``AC`` with ``ascii=True``); inverse of :func:`parse_card`."""
+    if type(card) is not Card:
+        raise CardFormatError(f"card_name takes a turub.Card, not {card!r:.40}")
     return card.rank.symbol + (card.suit.letter if ascii else card.suit.symbol)
 
 
@@ -190,12 +193,19 @@ def parse_suit(text: str) -> Suit:
 
 def suit_name(suit: Suit, *, ascii: bool = False) -> str:
     """The suit as text; inverse of :func:`parse_suit`."""
+    if type(suit) is not Suit:
+        raise CardFormatError(f"suit_name takes a turub.Suit, not {suit!r:.40}")
     return suit.letter if ascii else suit.symbol
 
 
 def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     """Several cards, from a space-separated string or an iterable of card texts."""
-    items = text.split() if isinstance(text, str) else list(text)
+    if isinstance(text, str):
+        items = text.split()
+    elif isinstance(text, Iterable) and not isinstance(text, (bytes, dict)):
+        items = list(text)
+    else:
+        raise CardFormatError(f"cards are written as one text or a list of texts, not {text!r:.40}")
     return tuple(parse_card(t) for t in items)
 
 
@@ -219,6 +229,10 @@ def sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
     >>> " ".join(map(str, sort_hand(parse_cards("6♦ A♠ K♥ 10♣ A♦ 9♠"))))
     'A♠ 9♠ K♥ 10♣ A♦ 6♦'
     """
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise CardFormatError(f"sort_hand takes turub.Card values, not {cards!r:.40}")
     cards = list(cards)
+    if any(type(c) is not Card for c in cards):
+        raise CardFormatError(f"sort_hand takes turub.Card values, not {next(c for c in cards if type(c) is not Card)!r:.40}")
     position = {s: i for i, s in enumerate(_alternating_suits(c.suit for c in cards))}
     return tuple(sorted(cards, key=lambda c: (position[c.suit], -c.rank)))

@@ -91,6 +91,8 @@ _ALL = (
     _c("table.left-of-dealer", "interpretation", "'Left of the dealer' is the next seat in the direction of play",
        "000 §02 ¶1 s3", "000 §02 ¶1 s5", "000 §03 ¶1 s1", "001 The deal ¶2 s1",
        "001 The deal ¶2 s3", "002 §02 ¶1 s3", "002 §02 ¶1 s5", "002 §03 ¶1 s1"),
+    _c("table.rule-options", "interpretation",
+       "A table's choices are the documented rule options, each with its documented values"),
     # --- choosing the first dealer ---------------------------------------------------
     _c("dealer.first-draw", "rule", "Each player is shown one card; the highest rank deals first",
        "000 §02 ¶1 s1", "001 The deal ¶1 s1", "002 §02 ¶1 s1"),

@@ -21,7 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .clauses import cite
-from .errors import ContestDecidedError
+from . import arguments
+from .errors import ContestDecidedError, RuleError
 from .options import Rules
 from .rules import TRICKS_PER_DEAL, DealResult
 from .seats import Side
@@ -81,6 +82,7 @@ def contest_step(contest: Contest, result: DealResult, rules: Rules = Rules()) -
         post: rules.stake == "per-deal" or (__return__.winner is not None) == (result.winner is not None and result.winner is contest.holder and result.tricks[result.winner] > contest.mark)
         post: __return__.winner is None or __return__.winner is result.winner
     """
+    _check(contest, result, rules)
     if contest.winner is not None:
         raise ContestDecidedError(
             f"the contest was decided for {contest.winner} after {contest.deals} deal(s): "
@@ -107,7 +109,7 @@ def contest_step(contest: Contest, result: DealResult, rules: Rules = Rules()) -
 def contest_of(results: Iterable[DealResult], rules: Rules = Rules()) -> Contest:
     """The contest after a sequence of results, from an open contest."""
     contest = Contest()
-    for result in results:
+    for result in _results(results):
         contest = contest_step(contest, result, rules)
     return contest
 
@@ -120,8 +122,23 @@ def contests_after(results: Iterable[DealResult], rules: Rules = Rules()) -> Ite
     won deal settles a stake, and the next result opens the next one).
     """
     contest = Contest()
-    for result in results:
+    for result in _results(results):
         if contest.is_decided:
             contest = Contest()
         contest = contest_step(contest, result, rules)
         yield contest
+
+
+def _check(contest: object, result: object, rules: object) -> None:
+    """The arguments of :func:`contest_step`, checked before anything is decided."""
+    if not isinstance(contest, Contest):
+        raise RuleError(f"a contest is a turub.Contest (derived from the sheet), not {contest!r:.60}",
+                        clause="sheet.contest-derived")
+    if not isinstance(result, DealResult):
+        raise RuleError(f"a result is a turub.DealResult (see turub.deal_result), not {result!r:.60}",
+                        clause="result.more-tricks-wins")
+    arguments.rules(rules)
+
+
+def _results(results: object) -> list[DealResult]:
+    return arguments.sequence(results, "result.more-tricks-wins", "the results")

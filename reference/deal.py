@@ -37,6 +37,7 @@ from operator import itemgetter
 from typing import Any, Final, NamedTuple
 
 from .cards import CARDS, PACK, SUIT_OF, SUIT_START, SUITS, Card, Suit, card_name, parse_card, parse_suit, sort_hand
+from . import arguments
 from .errors import (CardFormatError, CardNotHeldError, MustFollowSuitError, OutOfTurnError,
                      PhaseError, RecordError, RuleError, SignalError, TrumpCallError)
 from .options import Rules, rules_from_dict
@@ -79,27 +80,8 @@ def _action_record(act: str, seat: Seat, what: Any) -> dict[str, str]:
     return record
 
 
-def _seat(seat: object, clause: str) -> Seat:
-    """``seat`` as a :class:`Seat`, or a refusal naming ``clause``.
-
-    A seat is a :class:`Seat` or its number 0-3; a ``bool``, a :class:`~turub.seats.Side` or
-    any other value is not a seat.
-    """
-    if type(seat) is Seat:
-        return seat
-    if type(seat) is int and 0 <= seat < 4:
-        return SEATS[seat]
-    raise RuleError(f"{seat!r} is not a seat (0-3, North East South West)", clause=clause)
-
-
-def _card(card: object, clause: str = "pack.card-notation") -> Card:
-    """``card`` as a :class:`Card`: a card, or its text (``pack.card-notation``)."""
-    if type(card) is Card:
-        return card
-    if isinstance(card, str):
-        return parse_card(card)
-    raise CardFormatError(f"a card is a turub.Card or its text such as 'A♣' or '10H', not {card!r}",
-                          clause=clause)
+_seat = arguments.seat
+_card = arguments.card
 
 
 class Phase(Enum):
@@ -206,7 +188,7 @@ class Deal:
         if type(cut) is not int or not 0 <= cut < 144:
             raise RuleError(f"a cut lifts 0 to 143 cards, not {cut!r}", clause="deal.cut")
         if not isinstance(rules, Rules):
-            raise RuleError(f"rules must be a turub.Rules, not {rules!r}", clause="table.direction")
+            arguments.rules(rules)
         self._setup(tuple(c.index for c in pack), _seat(dealer, "table.partnerships"), rules, cut)
 
     def _setup(self, pack: tuple[int, ...], dealer: Seat, rules: Rules, cut: int) -> None:
@@ -257,7 +239,7 @@ class Deal:
             raise RuleError(f"a seed is a whole number, not {seed!r:.40}", clause="deal.shuffle")
         seat = _seat(dealer, "table.partnerships")
         if not isinstance(rules, Rules):
-            raise RuleError(f"rules must be a turub.Rules, not {rules!r}", clause="table.direction")
+            arguments.rules(rules)
         rng = random.Random(seed)
         # A uniform shuffle: sort the pack by 144 independent random 64-bit keys (a tie, which
         # would favour the earlier card, has probability below 1e-15).  Same result as a
@@ -275,7 +257,7 @@ class Deal:
         random deals: the same uniform shuffle as :meth:`from_seed`, by a faster route."""
         seat = _seat(dealer, "table.partnerships")
         if not isinstance(rules, Rules):
-            raise RuleError(f"rules must be a turub.Rules, not {rules!r}", clause="table.direction")
+            arguments.rules(rules)
         # Sort the pack by random keys, each card's key a float in [1, 2) with 44 random bits
         # of mantissa and the card's code in its lowest byte, all built as bytes (a tie in the
         # random bits has probability below 1e-9 and only orders two cards by their codes).

@@ -50,7 +50,7 @@ class RulesOptionError(RuleError):
     """An unknown rule option or value.  Its message names the option, not a clause: a bad
     argument breaks no rule of the game."""
 
-    default_clause = "table.direction"
+    default_clause = "table.rule-options"
 
     def __init__(self, message: str, *, clause: str | None = None) -> None:
         super().__init__(message, clause=clause)

@@ -106,29 +106,51 @@ def _value(name: str, text: str) -> object:
 
 
 def rules_from_dict(options: Mapping[str, str], base: Rules | None = None) -> Rules:
-    """Rules from ``{name: value}`` text (names with hyphens or underscores)."""
+    """Rules from ``{name: value}`` text (names with hyphens or underscores).
+
+    ``table.rule-options``: only the documented options, each with one of its values (as
+    text); anything else is refused, naming the option.
+    """
+    if not isinstance(options, Mapping):
+        raise RulesOptionError(f"rule options are a mapping {{name: value}}, not {options!r:.60}",
+                               clause="table.rule-options")
+    if base is not None and not isinstance(base, Rules):
+        raise RulesOptionError(f"base must be a turub.Rules, not {base!r:.60}", clause="table.rule-options")
     rules = base or Rules()
     changes: dict[str, object] = {}
     for key, text in options.items():
-        name = key.strip().lower().replace("-", "_")
+        name = key.strip().lower().replace("-", "_") if isinstance(key, str) else None
         if name not in _CHOICES:
             raise RulesOptionError(
-                f"there is no rule option {key!r}: the options are " + ", ".join(OPTIONS),
-                clause="table.direction")
-        changes[name] = _value(name, str(text))
+                f"there is no rule option {key!r:.40}: the options are " + ", ".join(OPTIONS),
+                clause="table.rule-options")
+        if not isinstance(text, str):
+            raise RulesOptionError(f"option {_key(name)} takes a text value ("  # type: ignore[arg-type]
+                                   + ", ".join(OPTION_VALUES[_key(name)]) + f"), not {text!r:.40}",  # type: ignore[arg-type]
+                                   clause=OPTIONS[_key(name)])  # type: ignore[arg-type]
+        changes[name] = _value(name, text)  # type: ignore[index]
     return replace(rules, **changes)
 
 
 def parse_rules(items: Iterable[str] = ()) -> Rules:
     """Rules from ``OPTION=VALUE`` strings, or preset names, applied left to right."""
+    if isinstance(items, str):
+        items = [items]
+    if not isinstance(items, Iterable) or isinstance(items, Mapping):
+        raise RulesOptionError(f"rule options are OPTION=VALUE texts, not {items!r:.60}",
+                               clause="table.rule-options")
     rules = Rules()
     for item in items:
+        if not isinstance(item, str):
+            raise RulesOptionError(f"a rule option is an OPTION=VALUE text, not {item!r:.40}",
+                                   clause="table.rule-options")
         if "=" not in item:
             if item in PRESETS:
                 rules = PRESETS[item]
                 continue
             raise RulesOptionError(
-                f"{item!r} is neither OPTION=VALUE nor a preset ({', '.join(PRESETS)})")
+                f"{item!r:.40} is neither OPTION=VALUE nor a preset ({', '.join(PRESETS)})",
+                clause="table.rule-options")
         key, _, value = item.partition("=")
         rules = rules_from_dict({key: value}, rules)
     return rules

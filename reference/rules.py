@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 from .cards import CARDS, Card, Suit
+from . import arguments
 from .clauses import cite
 from .kernels import beats as _beats_kernel
-from .errors import FirstDealerError, ResultError
+from .errors import FirstDealerError, ResultError, RuleError
 from .options import Rules
 from .seats import PLAY_ORDER, Direction, Seat, Side, next_seat
 
@@ -53,7 +54,8 @@ def legal_plays(hand: Iterable[Card], led: Suit | None) -> frozenset[Card]:
         post: led is None or any(c.suit is led for c in hand) or __return__ == frozenset(hand)
         post: led is not None or __return__ == frozenset(hand)
     """
-    cards = frozenset(hand)
+    cards = frozenset(_hand(hand))
+    led = _led(led)
     if led is None:
         return cards
     following = frozenset(c for c in cards if c.suit is led)
@@ -62,7 +64,9 @@ def legal_plays(hand: Iterable[Card], led: Suit | None) -> frozenset[Card]:
 
 def is_legal_play(hand: Iterable[Card], led: Suit | None, card: Card) -> tuple[bool, str]:
     """Whether ``card`` may be played from ``hand``, and the clause that decides it."""
-    cards = list(hand)
+    cards = _hand(hand)
+    led = _led(led)
+    card = arguments.card(card)
     if card not in cards:
         return False, "play.card-in-hand"
     if led is None:
@@ -90,6 +94,8 @@ def trick_winner(cards: Sequence[Card], trump: Suit) -> int:
         post: all(c.rank <= cards[__return__].rank for c in cards if c.suit is cards[__return__].suit)
         post: cards[__return__] not in cards[:__return__]
     """
+    cards = _trick(cards)
+    trump = arguments.suit(trump, "trump.any-suit", text=False)  # type: ignore[assignment]
     best = cards[0]
     position = 0
     for i in range(1, len(cards)):
@@ -139,6 +145,9 @@ class TrickDecision(NamedTuple):
 def decide_trick(cards: Sequence[Card], trump: Suit, leader: Seat,
                  direction: Direction = Direction.CLOCKWISE) -> TrickDecision:
     """The winner of a complete or partial trick led by ``leader``, and why."""
+    cards = _trick(cards)
+    leader = arguments.seat(leader, "play.first-lead")
+    direction = arguments.direction(direction)
     position = trick_winner(cards, trump)
     card = cards[position]
     # Cards are interned, so equal means identical: a twin in the trick brings in the tie rule.
@@ -198,6 +207,7 @@ def deal_result(north_south: int, east_west: int, *, closed_early: bool = False)
         post: (__return__.winner is None) == (closed_early or north_south == east_west)
         post: __return__.winner is None or __return__.tricks[__return__.winner] > 18
     """
+    arguments.flag(closed_early, "result.closed-early", "closed_early")
     counts = (north_south, east_west)
     if any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in counts):
         raise ResultError(f"trick counts must be whole numbers from 0, not {counts}")
@@ -239,6 +249,9 @@ def next_dealer(dealer: Seat, winner: Side | None, rules: Rules = Rules()) -> Ne
         post: winner is None or winner is not dealer.side or __return__.seat is next_seat(dealer, rules.direction) or rules.opponent_dealer == "previous"
         post: winner is None or winner is dealer.side or __return__.seat is dealer.partner
     """
+    dealer = arguments.seat(dealer, "dealer.after-draw")
+    winner = arguments.side(winner, "result.more-tricks-wins", none=True)
+    arguments.rules(rules)
     if winner is None:
         return NextDealer(dealer, cite("dealer.after-draw"))
     if winner is not dealer.side:
@@ -269,6 +282,7 @@ def first_dealer(rounds: Iterable[Mapping[Seat, Card]]) -> FirstDealer:
     round given after the draw is decided: nobody is tied then, so nobody draws again.
     """
     contenders = set(Seat)
+    rounds = _rounds(rounds)
     shown: list[tuple[tuple[Seat, Card], ...]] = []
     for shown_round in rounds:
         if len(contenders) == 1:
@@ -314,6 +328,7 @@ def check_packets(packets: Sequence[tuple[Seat, int]], dealer: Seat) -> PacketCh
     scratch.  The packet sizes may be given as counts or as sequences of cards.  The hand
     sizes are reported too, for the record.
     """
+    packets, dealer = _packets(packets), arguments.seat(dealer, "deal.dealer-check")
     sizes = [0, 0, 0, 0]
     fault: str | None = None
     seats: list[Seat] = []
@@ -337,3 +352,53 @@ def check_packets(packets: Sequence[tuple[Seat, int]], dealer: Seat) -> PacketCh
                            cite("deal.dealer-check"))
     return PacketCheck(False, f"{fault}: deal again", hand_sizes,  # type: ignore[arg-type]
                        cite("deal.dealer-check", "deal.redeal"))
+
+
+# --- the arguments of these functions, checked once here (see turub.arguments) ---------------
+
+def _hand(hand: object) -> list[Card]:
+    return list(arguments.cards(hand, "play.card-in-hand", what="a hand"))
+
+
+def _led(led: object) -> Suit | None:
+    return arguments.suit(led, "play.follow-suit", none=True, text=False)
+
+
+def _trick(cards: object) -> Sequence[Card]:
+    """A trick so far: one to four cards, one a seat (``play.turn``)."""
+    if isinstance(cards, (list, tuple)) and 1 <= len(cards) <= 4 and all(isinstance(c, Card) for c in cards):
+        return cards
+    return arguments.cards(cards, "pack.card-notation", what="a trick", at_least=1, at_most=4,
+                           size_clause="play.turn")
+
+
+def _rounds(rounds: object) -> Iterable[Mapping[Seat, Card]]:
+    """Rounds of cards shown, each a mapping of seat to card (``dealer.first-draw``)."""
+    if isinstance(rounds, (str, bytes, Mapping)) or not isinstance(rounds, Iterable):
+        raise FirstDealerError(f"the draw is a sequence of rounds, not {rounds!r:.60}",
+                               clause="dealer.first-draw")
+
+    def checked() -> Iterable[Mapping[Seat, Card]]:
+        for shown in rounds:  # type: ignore[union-attr]
+            if not isinstance(shown, Mapping):
+                raise FirstDealerError(f"a round maps each seat to the card shown, not {shown!r:.60}",
+                                       clause="dealer.first-draw")
+            yield {arguments.seat(seat, "dealer.first-draw"): arguments.card(card, "dealer.first-draw")
+                   for seat, card in shown.items()}
+    return checked()
+
+
+def _packets(packets: object) -> list[tuple[Seat, int | Sequence[Card]]]:
+    """Packets as dealt: ``(seat, cards)`` pairs, the cards a count or a sequence of cards."""
+    checked = []
+    for packet in arguments.sequence(packets, "deal.dealer-check", "the packets"):
+        if not isinstance(packet, (list, tuple)) or len(packet) != 2:
+            raise RuleError(f"a packet is a (seat, cards) pair, not {packet!r:.60}", clause="deal.dealer-check")
+        seat, cards = packet
+        seat = arguments.seat(seat, "deal.dealer-check")
+        if type(cards) is not int:
+            cards = arguments.cards(cards, "deal.dealer-check", what="a packet")
+        elif cards < 0:
+            raise RuleError(f"a packet holds a count of cards from 0, not {cards}", clause="deal.dealer-check")
+        checked.append((seat, cards))
+    return checked

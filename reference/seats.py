@@ -37,6 +37,11 @@ class Seat(IntEnum):
     def letter(self) -> str:
         return self.name[0]
 
+    @classmethod
+    def _missing_(cls, value: object) -> Seat:
+        raise RulesOptionError(f"{value!r:.40} is not a seat (0-3, North East South West)",
+                               clause="table.partnerships")
+
     def __repr__(self) -> str:
         return f"Seat.{self.name}"
 
@@ -62,6 +67,11 @@ class Side(IntEnum):
     def short(self) -> str:
         return ("NS", "EW")[self]
 
+    @classmethod
+    def _missing_(cls, value: object) -> Side:
+        raise RulesOptionError(f"{value!r:.40} is not a side (0 North-South, 1 East-West)",
+                               clause="table.partnerships")
+
     def __repr__(self) -> str:
         return f"Side.{self.name}"
 
@@ -74,6 +84,11 @@ class Direction(Enum):
 
     CLOCKWISE = 1
     COUNTERCLOCKWISE = -1
+
+    @classmethod
+    def _missing_(cls, value: object) -> Direction:
+        raise RulesOptionError(f"{value!r:.40} is not a direction (1 clockwise, -1 counter-clockwise)",
+                               clause="table.direction")
 
     def __repr__(self) -> str:
         return f"Direction.{self.name}"
@@ -89,11 +104,17 @@ _SEAT_BY_TEXT: Final = {s.name: s for s in Seat} | {s.letter: s for s in Seat}
 
 def next_seat(seat: Seat, direction: Direction) -> Seat:
     """The seat after ``seat`` in the direction of play: its 'left' (``table.left-of-dealer``)."""
-    return PLAY_ORDER[direction][seat][1]
+    return seats_from(seat, direction)[1]
 
 
 def seats_from(first: Seat, direction: Direction) -> tuple[Seat, Seat, Seat, Seat]:
     """The four seats in the order of play, starting with ``first``."""
+    if type(direction) is not Direction:
+        raise RulesOptionError(f"{direction!r:.40} is not a direction (Direction.CLOCKWISE or "
+                               "Direction.COUNTERCLOCKWISE)", clause="table.direction")
+    if type(first) is not Seat and not (type(first) is int and 0 <= first < 4):
+        raise RulesOptionError(f"{first!r:.40} is not a seat (0-3, North East South West)",
+                               clause="table.partnerships")
     return PLAY_ORDER[direction][first]
 
 

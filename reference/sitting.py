@@ -19,6 +19,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from .cards import PACK, Card, Suit
+from . import arguments
+from .errors import RuleError
 from .contest import Contest, contest_step
 from .options import Rules
 from .rules import DealResult, FirstDealer, NextDealer, first_dealer, next_dealer
@@ -39,6 +41,8 @@ def draw_first_dealer(seed: int, rules: Rules = Rules()) -> FirstDealer:
     >>> fd.seat, len(fd.rounds), fd.clauses
     (Seat.EAST, 2, ('dealer.first-draw', 'dealer.first-draw-ties'))
     """
+    arguments.whole(seed, "dealer.first-draw", "a seed", at_least=-(2 ** 10000))
+    arguments.rules(rules)
     rng = random.Random(seed)
 
     def rounds() -> Iterator[Mapping[Seat, Card]]:
@@ -88,12 +92,12 @@ class Sitting:
         only its last row (the dealer and the contest derive from it), so a long run of
         deals takes constant memory; :attr:`rows` and :attr:`contests` then hold the last only.
         """
-        self.first_dealer = Seat(first_dealer)
-        self.rules = rules
+        self.first_dealer = arguments.seat(first_dealer, "dealer.first-draw")
+        self.rules = arguments.rules(rules)
         self._rows: list[SheetRow] = []
         self._last: SheetRow | None = None
-        self._keep = keep_rows
-        for result in results:
+        self._keep = arguments.flag(keep_rows, "sheet.open-ended", "keep_rows")
+        for result in arguments.sequence(results, "sheet.one-deal-per-row", "the results"):
             self.record(result)
 
     @property
@@ -123,7 +127,9 @@ class Sitting:
     def record(self, result: DealResult, trump: Suit | None = None) -> SheetRow:
         """Add the next deal's result (``sheet.tap-winner``, ``sheet.end-match-draw``)."""
         if not isinstance(result, DealResult):
-            raise TypeError(f"record takes a DealResult (see turub.rules.deal_result), not {result!r}")
+            raise RuleError(f"record takes a DealResult (see turub.rules.deal_result), not {result!r:.60}",
+                            clause="sheet.one-deal-per-row")
+        trump = arguments.suit(trump, "trump.any-suit", none=True, text=False)
         previous = self._last
         number = previous.number + 1 if previous else 1
         if previous is None:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from turub import Direction, Rules, Seat, Side, Sitting, deal_result
+from turub import Direction, RuleError, Rules, Seat, Side, Sitting, deal_result
 from turub.properties.tags import verifies
 
 
@@ -53,7 +53,7 @@ def test_the_contest_is_derived_from_the_sheet_and_a_new_one_follows_a_decision(
 @verifies("sheet.one-deal-per-row")
 def test_recording_something_that_is_not_a_result_changes_nothing():
     sheet = Sitting(Seat.NORTH)
-    with pytest.raises(TypeError):
+    with pytest.raises(RuleError):
         sheet.record((20, 16))
     assert sheet.rows == () and sheet.dealer is Seat.NORTH
 
