@@ -202,7 +202,7 @@ def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     """Several cards, from a space-separated string or an iterable of card texts."""
     if isinstance(text, str):
         items = text.split()
-    elif isinstance(text, Iterable) and not isinstance(text, (bytes, dict)):
+    elif isinstance(text, Iterable) and not isinstance(text, (bytes, dict, set, frozenset)):
         items = list(text)
     else:
         raise CardFormatError(f"cards are written as one text or a list of texts, not {text!r:.40}")

@@ -136,7 +136,7 @@ def parse_rules(items: Iterable[str] = ()) -> Rules:
     """Rules from ``OPTION=VALUE`` strings, or preset names, applied left to right."""
     if isinstance(items, str):
         items = [items]
-    if not isinstance(items, Iterable) or isinstance(items, Mapping):
+    if not isinstance(items, Iterable) or isinstance(items, (Mapping, bytes)):
         raise RulesOptionError(f"rule options are OPTION=VALUE texts, not {items!r:.60}",
                                clause="table.rule-options")
     rules = Rules()
