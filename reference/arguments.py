@@ -94,9 +94,10 @@ def cards(value: object, clause: str = "pack.card-notation", *, what: str = "car
 
 
 def rules(value: object) -> Rules:
-    """A :class:`~turub.options.Rules` value (``table.rule-options``)."""
-    if isinstance(value, Rules):
-        return value
+    """A :class:`~turub.options.Rules` value, or a rule variant standing for one (a value whose
+    ``rules`` is a :class:`~turub.options.Rules`, see :mod:`turub.variants`) (``table.rule-options``)."""
+    if isinstance(value, Rules) or isinstance(getattr(value, "rules", None), Rules):
+        return value  # type: ignore[return-value]
     raise RuleError(f"rules must be a turub.Rules (see turub.parse_rules), not {_shown(value)}",
                     clause="table.rule-options")
 
