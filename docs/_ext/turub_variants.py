@@ -132,10 +132,12 @@ class VariantDiffDirective(SphinxDirective):
         if changed:
             lines += [f"{len(diff['cases'])} of the conformance cases expect a different answer "
                       "under this variant.  By clause, in the order of the specification:", "",
-                      "| clause | cases |", "|---|---|"]
+                      "| clause | cases | replaced by the variant | affected downstream |",
+                      "|---|---|---|---|"]
             for cid in _spec_order(changed):
                 link = f"{{ref}}`{cid}`" if cid in CLAUSES else f"`{cid}`"
-                lines.append(f"| {link} | {changed[cid]} |")
+                lines.append(f"| {link} | {changed[cid]} | {diff.get('replaced', {}).get(cid, 0)} "
+                             f"| {diff.get('affected', {}).get(cid, 0)} |")
         else:
             lines.append("No case's expected answer differs.")
         lines += ["", f"## Clauses the specification says the option controls ({len(declared)})", ""]
