@@ -280,3 +280,31 @@ def test_a_comparison_separates_program_changes_from_spec_changes_and_warns():
     assert all(c["origin"] != "unknown" or c["id"].startswith(("differential/", "property/"))
                for c in d["cases"])
     assert any(c["origin"] in ("spec", "both") for c in d["cases"])
+
+
+def test_every_request_under_a_house_rule_fits_the_published_schema():
+    from jsonschema import Draft202012Validator
+
+    from turub.conformance.resources import schema_text
+    schema = json.loads(schema_text())
+    message = Draft202012Validator(schema)
+    problems, asked = [], []
+
+    class Recording(PythonTarget):
+        def call(self, op, args):
+            request = {"id": len(asked) + 1, "op": op, "args": self.with_variant(args)}
+            asked.append(request)
+            answer = super().call(op, args)
+            for what, value in (("request", request), ("answer", {"id": 1, "result": answer.value})):
+                error = next(iter(message.iter_errors(value)), None)
+                if error is not None and len(problems) < 3:
+                    problems.append(f"{what} {json.dumps(value)[:150]}: {error.message[:200]}")
+            return answer
+    run_check(Recording(P.ClubApp()), CheckOptions(rules=resolve(CLUB), scale=0.05, examples=0,
+                                                   properties=0, vectors=False))
+    assert asked and all(r["args"]["variant"] == "club" for r in asked)
+    assert problems == []
+    hello = {"protocol": 1, "name": "club-app", "version": "1", "operations": ["referee"],
+             "variants": ["club"]}
+    assert not list(Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/result_hello"})
+                    .iter_errors(hello))
