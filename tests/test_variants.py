@@ -308,3 +308,24 @@ def test_every_request_under_a_house_rule_fits_the_published_schema():
              "variants": ["club"]}
     assert not list(Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/result_hello"})
                     .iter_errors(hello))
+
+
+def test_an_installed_package_offers_its_variant_by_entry_point(monkeypatch):
+    import importlib.metadata
+
+    import turub.variants as V
+
+    class EntryPoint:  # what importlib.metadata yields for a package's [project.entry-points]
+        name, value = "pub", "pubrules:PUB"
+
+        def load(self):
+            return Variant("pub", "3", "counterclockwise", description="The pub's rules")
+
+    monkeypatch.setattr(importlib.metadata, "entry_points",
+                        lambda group=None: [EntryPoint()] if group == V.ENTRY_POINT_GROUP else [])
+    monkeypatch.setattr(V, "_ENTRY_POINTS_LOADED", [False])
+    monkeypatch.setattr(V, "_REGISTERED", {})
+    assert "pub" in V.variant_names()
+    pub = select("pub")
+    assert pub.version == "3" and pub.rules.direction is Direction.COUNTERCLOCKWISE
+    assert pub.describe()["source"] == "entry point pubrules:PUB"
