@@ -39,6 +39,7 @@ from .protocol import DEFAULT_LINE_LIMIT
 from .report import (EXIT_USAGE, XfailError, as_json, diff_reports, finish, load_xfail, render_diff,
                      startup_message, write_json, write_junit, write_text, xfail_document)
 from .resources import sample_command, schema_text
+from .select import Selection, SelectionError
 from .targets import Interrupted
 from .vectors import VECTOR_DIR, render_vectors, write_vectors
 from .variants import PLAYED_DEALS, render_report, variant_report, variants_diff  # noqa: F401
@@ -169,6 +170,23 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
             split_spec(args.python)
         except AdapterLoadError as e:
             raise _Usage(str(e)) from None
+    if args.jobs < 1:
+        raise _Usage("--jobs must be at least 1")
+    try:
+        selection = Selection(args.keyword, tuple(args.clause or ()), tuple(args.op or ()))
+    except SelectionError as e:
+        raise _Usage(str(e)) from None
+    options = CheckOptions(rules=rules, vectors=not args.no_vectors,
+                           seed=None if args.no_generated else args.seed, scale=args.scale,
+                           examples=args.examples, budget=args.budget, properties=args.properties,
+                           selection=selection, exitfirst=args.exitfirst)
+    if args.quick:
+        options.scale, options.examples = min(options.scale, 0.2), min(options.examples, 30)
+        options.properties = min(options.properties, 10)
+    if args.list:
+        from .listing import planned_checks, render_list
+        out.write(render_list(planned_checks(options)))
+        return 0
     started = time.monotonic()
     deadline = started + args.time_limit
     # what the checks may use, leaving time to stop the program and write the reports
@@ -181,29 +199,34 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     describe: dict = {}
     if command:
         from .protocol import ProtocolTarget
-        target = ProtocolTarget(command, timeout=args.timeout, max_restarts=args.max_restarts,
-                                deadline=checks_deadline, window=args.window, line_limit=args.max_line)
+
+        def make():
+            return ProtocolTarget(command, timeout=args.timeout, max_restarts=args.max_restarts,
+                                  deadline=checks_deadline, window=args.window, line_limit=args.max_line)
         describe = {"command": command}
     elif args.python:
         from .protocol import ProtocolTarget
         shim = [sys.executable, "-P", "-m", "turub.conformance.shim", args.python]
-        target = ProtocolTarget(shim, timeout=args.timeout, max_restarts=args.max_restarts,
-                                deadline=checks_deadline, window=args.window, line_limit=args.max_line,
-                                trusted=True)
+
+        def make():
+            return ProtocolTarget(shim, timeout=args.timeout, max_restarts=args.max_restarts,
+                                  deadline=checks_deadline, window=args.window, line_limit=args.max_line,
+                                  trusted=True)
         describe = {"python": args.python}
     else:
         from .kit import reference_target
-        target = reference_target(args.timeout)
+
+        def make():
+            return reference_target(args.timeout)
         describe = {"python": "turub.conformance.adapter:ReferenceImplementation"}
+    if args.jobs > 1:  # -j N: N instances answer together (turub.conformance.parallel)
+        from .parallel import ParallelTarget
+        target = ParallelTarget([make() for _ in range(args.jobs)])
+    else:
+        target = make()
     if note:
         sys.stderr.write(f"turub check: {note}\n")
         describe["note"] = note
-    options = CheckOptions(rules=rules, vectors=not args.no_vectors,
-                           seed=None if args.no_generated else args.seed, scale=args.scale,
-                           examples=args.examples, budget=args.budget, properties=args.properties)
-    if args.quick:
-        options.scale, options.examples = min(options.scale, 0.2), min(options.examples, 30)
-        options.properties = min(options.properties, 10)
     progress = sys.stderr if not args.quiet else None
     log = (lambda m: sys.stderr.write(m + "\n")) if progress and sys.stderr.isatty() else None
     with _signals_interrupt():
@@ -278,6 +301,19 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--write-xfail", metavar="FILE", help="write the current failures as an expected-failures file")
     p.add_argument("--diff", nargs=2, metavar=("OLD.json", "NEW.json"), help="what changed between two reports")
     p.add_argument("--quiet", action="store_true", help="no table on stdout")
+    g = p.add_argument_group("choosing checks (turub.conformance.select)")
+    g.add_argument("--list", action="store_true",
+                   help="list the checks (ID, operation, clauses) a run would make, and run nothing")
+    g.add_argument("-k", dest="keyword", metavar="EXPR",
+                   help="only checks whose ID, operation or clauses match EXPR: words with and, "
+                        "or, not, parentheses (as pytest -k)")
+    g.add_argument("--clause", action="append", metavar="ID",
+                   help="only checks about this clause; repeatable; play.* for a prefix")
+    g.add_argument("--op", action="append", metavar="NAME", help="only checks of this operation; repeatable")
+    g.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failure")
+    g.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                   help="N instances of the implementation answer the cases together; same "
+                        "verdict and report order as one (default 1)")
     p.set_defaults(run=cmd_check)
 
 

@@ -27,7 +27,7 @@ from .cases import INJECTIONS, ask_args, expected_case, play_stream
 from .judge import Verdict, judge
 from .targets import RESULT, Request, Target
 
-__all__ = ["differential_deals", "differential_sittings", "describe_deal"]
+__all__ = ["differential_deals", "differential_sittings", "describe_deal", "SEARCHES"]
 
 
 class _Stop(BaseException):
@@ -187,6 +187,14 @@ def differential_sittings(target: Target, rules: Rules, examples: int, seed: int
     return _result("differential/sitting", "sitting", clauses, "failed", verdict, detail=verdict.detail,
                    minimal=text, args=case["args"], expected=case["expected"], got=best["got"],
                    rules=rules.to_dict(), plan=plan)
+
+
+#: The two searches as checks of the report: search → (ID, operation, clauses).
+SEARCHES: dict[Any, tuple[str, str, tuple[str, ...]]] = {
+    differential_deals: ("differential/deal", "referee", tuple(sorted(OPERATIONS["referee"]))),
+    differential_sittings: ("differential/sitting", "sitting",
+                            tuple(sorted(OPERATIONS["next_dealer"] + OPERATIONS["contest"]))),
+}
 
 
 def describe_deal(case: dict, verdict: Verdict, got: Any) -> str:

@@ -18,6 +18,7 @@ run it cuts says so (``cut``) and keeps what it has, the rest ``not-run``.  A si
 
 from __future__ import annotations
 
+import heapq
 import sys
 import time
 from collections import OrderedDict
@@ -29,7 +30,8 @@ from turub import Rules
 
 from .adapter import OPERATIONS
 from .cases import RULED_OPS, Case, ask_args, build_vectors, generated_counts, iter_generated_cases, rules_name
-from .differential import differential_deals, differential_sittings, verdict_of
+from .differential import SEARCHES, differential_deals, differential_sittings, verdict_of
+from .select import Selection
 from .spool import CaseLog
 from .targets import NOT_RUN, Answer, Interrupted, Request, Target
 from .text import bounded, safe_text, shorten
@@ -61,6 +63,8 @@ class CheckOptions:
     progress: bool = False
     properties: int = 0  # examples per property of turub.properties (0: don't; the CLI asks 25)
     properties_budget: float = 30.0
+    selection: Selection = Selection()  # -k, --clause, --op (turub.conformance.select)
+    exitfirst: bool = False  # -x: stop at the first failure
 
 
 def vector_cases(rules: Rules) -> list[Case]:
@@ -162,14 +166,19 @@ def _honest(result: dict) -> dict:
 
 class _Cases:
     """The per-case phase: requests drawn lazily from the work, answers judged as they come,
-    results held back a little (a duplicate answer amends its request) then logged."""
+    results held back a little (a duplicate answer amends its request) then logged in the
+    order of the cases, whatever the order of the answers (so ``-j N`` reports as ``-j 1``).
+    With ``exitfirst`` (``-x``) no request follows the first failure, and nothing after it
+    is logged."""
 
     def __init__(self, target: Target, rules: Rules, log: CaseLog, progress: _Progress,
-                 deadline: float | None) -> None:
+                 deadline: float | None, exitfirst: bool = False) -> None:
         self.target, self.rules, self.log, self.progress = target, rules, log, progress
         self.deadline = deadline
+        self.exitfirst, self.failed, self.logged_failure = exitfirst, False, False
         self.waiting: dict[int, tuple[str, Case]] = {}
         self.recent: OrderedDict[int, tuple[str, Case, dict]] = OrderedDict()
+        self.order: list[int] = []  # heap of the keys held back, the earliest case first
         self.late_amendments: list[str] = []
         self.cut = False
         self.rules_ok = target.supports_rules(rules.to_dict())
@@ -177,6 +186,8 @@ class _Cases:
 
     def requests(self, work: Iterator[tuple[str, Case]]) -> Iterator[Request]:
         for i, (kind, case) in enumerate(work):
+            if self.exitfirst and self.failed:
+                return
             if self.deadline is not None and time.monotonic() >= self.deadline:
                 self.cut = True
                 return
@@ -199,16 +210,28 @@ class _Cases:
             else:
                 self.late_amendments.append("")
             return
-        self.recent[key] = (kind, case, _case_result(case, kind, answer, self.rules))
+        result = _case_result(case, kind, answer, self.rules)
+        self.recent[key] = (kind, case, result)
+        heapq.heappush(self.order, key)
+        self.failed = self.failed or result["status"] == "failed"
         if len(self.recent) > _AMEND_WINDOW:
-            self.log.append(self.recent.popitem(last=False)[1][2])
+            self._log_earliest()
+
+    def _log_earliest(self) -> None:
+        key = heapq.heappop(self.order)
+        while key not in self.recent:  # pushed again by an amendment
+            key = heapq.heappop(self.order)
+        result = self.recent.pop(key)[2]
+        if not (self.exitfirst and self.logged_failure):
+            self.log.append(result)
+            self.logged_failure = self.logged_failure or result["status"] == "failed"
 
     def flush(self, why: str | None = None) -> None:
         """Log everything held back; what is still waiting is ``not-run`` (``why``)."""
         for key in list(self.waiting):
             self.record(key, Answer(NOT_RUN, None, why or "no answer was recorded"))
         while self.recent:
-            self.log.append(self.recent.popitem(last=False)[1][2])
+            self._log_earliest()
 
 
 def _stray_output(target: Target, late: list[str]) -> dict | None:
@@ -262,18 +285,23 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
                     for c in iter_generated_cases(options.seed, rules, options.scale):
                         yield "generated", c
 
+            chosen = ((kind, c) for kind, c in work()
+                      if options.selection.matches(c["id"], c["op"], c["clauses"]))
             progress = _Progress(planned + (400 if options.vectors else 0), progress_stream)
-            phase = _Cases(target, rules, results, progress, deadline)
-            target.run(phase.requests(work()), phase.record)
+            phase = _Cases(target, rules, results, progress, deadline, options.exitfirst)
+            target.run(phase.requests(chosen), phase.record)
             phase.flush("not answered before the whole-run time limit" if phase.cut else None)
             progress.end()
             cut = phase.cut or getattr(target, "cut", False)
             fatal = getattr(target, "fatal", None)
-            if options.examples > 0 and variant_ok:
+            stopped = phase.logged_failure if options.exitfirst else False
+            if options.examples > 0 and variant_ok and not stopped:
                 for prop, op, clauses in ((differential_deals, "referee", OPERATIONS["referee"]),
                                           (differential_sittings, "sitting",
                                            OPERATIONS["next_dealer"] + OPERATIONS["contest"])):
                     name = prop.__name__.split("_")[1]
+                    if stopped or not options.selection.matches(*SEARCHES[prop]):
+                        continue
                     if fatal is not None or past_deadline():
                         cut = cut or past_deadline()
                         why = "the whole-run time limit came first" if past_deadline() else \
@@ -285,14 +313,18 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
                     if log:
                         log(f"differential play: {name}…")
                     seed = options.seed if options.seed is not None else 0
-                    results.append(_honest(prop(target, rules, options.examples, seed, left(options.budget))))
+                    searched = _honest(prop(target, rules, options.examples, seed, left(options.budget)))
+                    results.append(searched)
                     fatal = getattr(target, "fatal", None)
-            if options.properties > 0 and fatal is None and not past_deadline() and variant_ok:
+            if stopped:
+                pass  # -x: nothing runs after the first failure
+            elif options.properties > 0 and fatal is None and not past_deadline() and variant_ok:
                 if log:
                     log("property suites…")
                 from .properties import property_results
-                results.extend(_honest(r) for r in property_results(target, options.properties,
-                                                                     left(options.properties_budget), rules))
+                results.extend(_honest(r) for r in property_results(
+                    target, options.properties, left(options.properties_budget), rules,
+                    select=options.selection.matches, exitfirst=options.exitfirst))
             elif options.properties > 0:
                 cut = cut or past_deadline()
     except Interrupted as e:

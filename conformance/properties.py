@@ -14,7 +14,7 @@ import inspect
 import time
 import unittest
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .adapter import OPERATIONS, Implementation
@@ -165,12 +165,16 @@ def property_result(target: Target, name: str, test: Any, examples: int,
     return {**out, "status": "passed", "detail": f"held for up to {examples} drawn examples"}
 
 
-def property_results(target: Target, examples: int, budget: float, rules: Any = None) -> list[dict[str, Any]]:
+def property_results(target: Target, examples: int, budget: float, rules: Any = None,
+                     select: Callable[[str, str, list[str]], bool] | None = None,
+                     exitfirst: bool = False) -> list[dict[str, Any]]:
     """Run every interface property of :mod:`turub.properties` against ``target``.
 
     ``examples`` bounds each property's search; the properties draw their own rule options,
     so a target that supports only some options gets them reported as unsupported.  Searches
     are derandomized, so two runs on the same implementation ask the same questions.
+    ``select(id, name, clauses)`` chooses the properties to run (``-k``, ``--clause``);
+    ``exitfirst`` stops after the first that fails.
     """
     from turub.properties.checks import interface_properties
 
@@ -178,6 +182,11 @@ def property_results(target: Target, examples: int, budget: float, rules: Any = 
     results: list[dict[str, Any]] = []
     stop_at = time.monotonic() + budget
     for name, test in interface_properties().items():
+        if select is not None and not select(f"property/{name}", name,
+                                             sorted(getattr(test, "__verifies__", ()))):
+            continue
+        if exitfirst and results and results[-1]["status"] == "failed":
+            break
         if time.monotonic() > stop_at:
             results.append({"id": f"property/{name}", "kind": "property", "op": name,
                             "clauses": sorted(getattr(test, "__verifies__", ())),
