@@ -1,16 +1,18 @@
 """``-j N``: N instances of the implementation under test, answering one run together.
 
-:class:`ParallelTarget` looks like one target to the kit.  A batch of requests is dealt
-out in contiguous shares, one per instance, each sent by its own thread; every answer is
-reported under its request's key, so the kit's report (built in the order of its cases,
-not of the answers) has the same verdict and the same order as with one instance.  Single
-calls (differential play, the property suites) go to the first instance.
+:class:`ParallelTarget` looks like one target to the kit.  Each instance has a thread that
+draws the next requests from the run's one (lazy) stream of requests, so the cases are
+handed out in order; answers are passed on in the order of their requests, whichever
+instance answered first, so the kit sees what one instance would show it and the report
+has the same verdict and the same order as with one instance.  Single calls (differential
+play, the property suites) go to the first instance.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from .targets import Answer, Request, Target
@@ -36,18 +38,31 @@ class ParallelTarget(Target):
     def fatal(self) -> Answer | None:
         return next((f for t in self.targets if (f := getattr(t, "fatal", None)) is not None), None)
 
+    @property
+    def cut(self) -> bool:
+        return any(getattr(t, "cut", False) for t in self.targets)
+
+    @property
+    def noise(self) -> dict:
+        parts = [getattr(t, "noise", None) or {"lines": 0, "examples": []} for t in self.targets]
+        return {"lines": sum(p["lines"] for p in parts),
+                "examples": [e for p in parts for e in p["examples"]]}
+
     def _sync(self) -> None:
         first = self.first
-        self.name, self.version = first.name, first.version
+        self.name, self.version, self.protocol = first.name, first.version, first.protocol
         self.operations, self.rules = first.operations, first.rules
+        self.startup_failure = next((t.startup_failure for t in self.targets if t.startup_failure), None)
         self.restarts = sum(t.restarts for t in self.targets)
-        self.diagnostics = [f"instance {i + 1}: {d}" if len(self.targets) > 1 else d
-                            for i, t in enumerate(self.targets) for d in t.diagnostics]
+        self.diagnostics = [f"instance {i + 1}: {d}" for i, t in enumerate(self.targets)
+                            for d in t.diagnostics]
 
     def start(self) -> Answer | None:
         failure = None
         for t in self.targets:
-            failure = failure or t.start()
+            failure = t.start()
+            if failure is not None:
+                break
         self._sync()
         if failure is None and any(t.operations != self.first.operations for t in self.targets):
             self.diagnostics.append("the instances announced different operations")
@@ -57,29 +72,50 @@ class ParallelTarget(Target):
         return all(t.supports_rules(rules) for t in self.targets)
 
     def run(self, requests: Iterable[Request], report: Callable[[Any, Answer], None]) -> None:
-        batch = list(requests)
-        n = len(self.targets)
-        size = -(-len(batch) // n) if batch else 0
-        lock = threading.Lock()
+        source = iter(requests)
+        lock = threading.Lock()  # one lock: drawing requests may record answers too
+        order: deque[Any] = deque()  # keys handed out, not yet passed on
+        ready: dict[Any, Answer] = {}
+        passed: set[Any] = set()
 
-        def locked(key: Any, answer: Answer) -> None:
+        def draw() -> Iterator[Request]:
+            while True:
+                with lock:
+                    request = next(source, None)
+                    if request is None:
+                        return
+                    order.append(request.key)
+                yield request
+
+        def deliver(key: Any, answer: Answer) -> None:
             with lock:
-                report(key, answer)
+                if key in passed:  # a second answer to a request: the kit amends it
+                    report(key, answer)
+                    return
+                ready[key] = answer
+                while order and order[0] in ready:
+                    done = order.popleft()
+                    passed.add(done)
+                    report(done, ready.pop(done))
 
         errors: list[BaseException] = []
 
-        def work(target: Target, share: list[Request]) -> None:
+        def work(target: Target) -> None:
             try:
-                target.run(share, locked)
+                target.run(draw(), deliver)
             except BaseException as e:  # noqa: BLE001 - raised again in the caller's thread
                 errors.append(e)
 
-        threads = [threading.Thread(target=work, args=(t, batch[i * size:(i + 1) * size]), daemon=True)
-                   for i, t in enumerate(self.targets) if batch[i * size:(i + 1) * size]]
+        threads = [threading.Thread(target=work, args=(t,), daemon=True) for t in self.targets]
         for th in threads:
             th.start()
         for th in threads:
-            th.join()
+            while th.is_alive():
+                th.join(0.1)  # wakes up for signals (the kit's Interrupted)
+        with lock:  # answers held behind a request that got none: passed on all the same
+            for key in list(order):
+                if key in ready:
+                    report(key, ready.pop(key))
         self._sync()
         if errors:
             raise errors[0]
@@ -88,6 +124,14 @@ class ParallelTarget(Target):
         answer = self.first.call(op, args)
         self._sync()
         return answer
+
+    def abort(self) -> None:
+        for t in self.targets:
+            if hasattr(t, "abort"):
+                t.abort()
+            else:
+                t.close()
+        self._sync()
 
     def close(self) -> None:
         for t in self.targets:

@@ -34,7 +34,8 @@ from turub.options import PRESETS, Rules, parse_rules
 from .cases import RULED_OPS, Case, ask_args, generated_cases
 from .differential import describe_deal, differential_deals, differential_sittings, verdict_of
 from .kit import vector_cases
-from .targets import Answer, PythonTarget, Target, load_python
+from .loader import AdapterLoadError, load_adapter
+from .targets import Answer, PythonTarget, Target
 
 __all__ = ["ConformanceFailure"]
 
@@ -134,9 +135,9 @@ class _Run:
         timeout = self.option("timeout")
         if self.option("python"):
             try:
-                return PythonTarget(load_python(self.option("python")), timeout)
-            except (ImportError, AttributeError, ValueError) as e:
-                raise pytest.UsageError(f"--turub-python {self.option('python')}: {e}") from None
+                return PythonTarget(load_adapter(self.option("python")), timeout)
+            except AdapterLoadError as e:
+                raise pytest.UsageError(f"--turub-python: {e}") from None
         from .protocol import ProtocolTarget
         if self.option("sample"):
             from .resources import sample_command

@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import settings
 
-from turub.conformance.targets import load_python
+from turub.conformance.loader import AdapterLoadError, load_adapter
 from turub.properties import profiles
 
 profiles.load()
@@ -33,9 +33,9 @@ def load_implementation(spec: str):
     """The implementation named ``module:Object`` or ``path/file.py:Object`` (a class is
     instantiated), as ``turub check --python`` and ``pytest --turub-python`` read it."""
     try:
-        return load_python(spec)
-    except (ImportError, AttributeError, ValueError) as e:
-        raise pytest.UsageError(f"--impl {spec}: {e}") from None
+        return load_adapter(spec)
+    except AdapterLoadError as e:
+        raise pytest.UsageError(f"--impl: {e}") from None
 
 
 @pytest.fixture(scope="session")
