@@ -59,6 +59,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 help="multiply the number of generated cases (default: %(default)s)")
     g.addoption("--turub-examples", type=int, default=300, metavar="N",
                 help="drawn deals and sittings in differential play, 0 to skip (default: %(default)s)")
+    g.addoption("--turub-searches", type=int, default=1, metavar="K",
+                help="split differential play into K searches of each kind, seeds from "
+                     "--turub-seed on, so -n spreads them over cores (default: %(default)s)")
     g.addoption("--turub-properties", type=int, default=25, metavar="N",
                 help="examples per property of the project's suites, 0 to skip (default: %(default)s)")
     g.addoption("--turub-timeout", type=float, default=5.0, metavar="SECONDS",
@@ -82,6 +85,8 @@ def pytest_configure(config: pytest.Config) -> None:
     for name in ("turub_examples", "turub_properties"):
         if config.getoption(name) < 0:
             raise pytest.UsageError(f"--{name.replace('_', '-')} cannot be negative")
+    if config.getoption("turub_searches") < 1:
+        raise pytest.UsageError("--turub-searches must be at least 1")
     config.stash[_RUN] = _Run(config, rules)
 
 
@@ -193,9 +198,12 @@ class Conformance(pytest.Collector):
             out.append(CaseItem.from_parent(self, name=_item_name(case["op"], case["id"]),
                                             case=case, kind=kind, clauses=case["clauses"]))
         if run.option("examples") > 0:
+            searches, seed = run.option("searches"), run.option("seed")
             for what, search in (("deal", differential_deals), ("sitting", differential_sittings)):
-                out.append(SearchItem.from_parent(self, name=f"differential/{what}", search=search,
-                                                  clauses=_differential_clauses(what)))
+                for s in range(seed, seed + searches):
+                    name = f"differential/{what}" + (f"/seed-{s}" if searches > 1 else "")
+                    out.append(SearchItem.from_parent(self, name=name, search=search, seed=s,
+                                                      clauses=_differential_clauses(what)))
         if run.option("properties") > 0:
             from turub.properties.checks import interface_properties
             for name, test in interface_properties().items():
@@ -280,9 +288,9 @@ class CaseItem(_KitItem):
 class SearchItem(_KitItem):
     """Differential play: drawn deals or sittings, refereed by both, shrunk on a difference."""
 
-    def __init__(self, *, search: Any, **kwargs: Any) -> None:
+    def __init__(self, *, search: Any, seed: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.search = search
+        self.search, self.seed = search, seed
 
     def runtest(self) -> None:
         run = self.run
@@ -291,7 +299,7 @@ class SearchItem(_KitItem):
         if failure is not None:
             self.finish({"id": self.name, "status": "failed", "outcome": failure.kind,
                          "failing_clauses": self.clauses, "detail": failure.detail})
-        self.finish(self.search(target, run.rules, run.option("examples"), run.option("seed")))
+        self.finish(self.search(target, run.rules, run.option("examples"), self.seed))
 
 
 class PropertyItem(_KitItem):

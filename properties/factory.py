@@ -10,8 +10,8 @@ A property of the suites is declared once, with its strategies and its worked ex
 
 The result is an ordinary ``@given`` test, with the settings of the Hypothesis profile
 loaded when it is built (``scale`` takes that share of the profile's examples, for the
-costlier properties): pytest and HypoFuzz run it as it is.  Its ``build(**settings)``
-makes a new ``@given`` test of the same property with other settings
+costlier properties): pytest runs it as it is.  Its ``build(**settings)`` makes a new
+``@given`` test of the same property with other settings
 (``max_examples=25, derandomize=True``...), which is how the conformance kit and
 :func:`turub.properties.checks.search` run a property on their own terms.  Everything
 goes through Hypothesis's public API: ``given``, ``example`` and ``settings``.  (A
@@ -22,12 +22,13 @@ worked example is kept as data and made into a fresh ``example`` at each build: 
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from hypothesis import example, given, settings
-from hypothesis.strategies import SearchStrategy
+from hypothesis.strategies import SearchStrategy, just
 
 __all__ = ["PropertyTest", "Worked", "property_test", "worked"]
 
@@ -50,7 +51,8 @@ class PropertyTest(Protocol):
 
     def __call__(self, *args: Any, **kwargs: Any) -> None: ...
 
-    def build(self, **overrides: Any) -> Callable[..., None]: ...
+    def build(self, *, fixed: Mapping[str, Any] | None = None,
+              **overrides: Any) -> Callable[..., None]: ...
 
 
 def property_test(*, examples: Sequence[Worked] = (), scale: float = 1.0,
@@ -62,7 +64,10 @@ def property_test(*, examples: Sequence[Worked] = (), scale: float = 1.0,
         raise ValueError(f"scale is a share of the profile's examples, in (0, 1], not {scale}")
 
     def declare(body: Callable[..., None]) -> PropertyTest:
-        def build(**overrides: Any) -> Callable[..., None]:
+        def build(*, fixed: Mapping[str, Any] | None = None, **overrides: Any) -> Callable[..., None]:
+            """The property as a new ``@given`` test with ``overrides`` (Hypothesis settings);
+            ``fixed`` arguments (``impl=...``) are given, not drawn, so the test needs no
+            fixture (HypoFuzz's targets, ``turub.properties.fuzz_targets``)."""
             base = settings()  # the profile loaded now
             budget = {"max_examples": max(5, int(base.max_examples * scale))}
 
@@ -71,8 +76,13 @@ def property_test(*, examples: Sequence[Worked] = (), scale: float = 1.0,
                 body(*args, **kwargs)
 
             for w in reversed(examples):  # listed first, tried first
-                run = example(*w.args, **w.kwargs)(run)
-            return settings(base, **{**budget, **overrides})(given(**strategies)(run))
+                if fixed:  # then every argument by name, the fixed ones included
+                    drawn = [p for p in inspect.signature(body).parameters if p in strategies]
+                    run = example(**dict(zip(drawn, w.args)), **w.kwargs, **fixed)(run)
+                else:
+                    run = example(*w.args, **w.kwargs)(run)
+            given_now = {**strategies, **{k: just(v) for k, v in (fixed or {}).items()}}
+            return settings(base, **{**budget, **overrides})(given(**given_now)(run))
 
         test = build()
         test.build = build  # type: ignore[attr-defined]

@@ -43,6 +43,11 @@ def test_a_correct_implementation_passes_every_item(tmp_path):
     for item in ("turub::trick_winner/worked-duplicate-aces", "turub::legal_plays/generated-1-r000",
                  "turub::differential/deal", "turub::property/test_tricks."):
         assert item in listed
+    # a deep run splits differential play into searches, one seed each, for -n to spread
+    split = pytest_in(tmp_path, "-q", "--collect-only", "--turub-python", REFERENCE, *LIGHT,
+                      "--turub-searches", "3", "--turub-seed", "7").stdout
+    assert [f"turub::differential/{what}/seed-{s}" in split
+            for what in ("deal", "sitting") for s in (7, 8, 9)] == [True] * 6
 
 
 @verifies("play.follow-suit")
