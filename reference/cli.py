@@ -50,7 +50,26 @@ def register(add: Callable[[argparse._SubParsersAction], None]) -> None:
     _EXTENSIONS.append(add)
 
 
+class _Help(argparse.ArgumentDefaultsHelpFormatter):
+    """Every help shows each option's default, unless there is none to show (a flag, an
+    option without a default) or the help already says it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default in (None, False, [], argparse.SUPPRESS) or "default" in (action.help or ""):
+            return action.help
+        return super()._get_help_string(action)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args, **kwargs):
+        if kwargs.get("help") is None and kwargs.get("default") not in (None, False, []):
+            kwargs["help"] = "default: %(default)s"  # an option without help still shows it
+        return super().add_argument(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"turub: error: {message}\n")
 
