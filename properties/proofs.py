@@ -12,8 +12,8 @@ Two kinds of check, both returning a :class:`Verdict`:
   limit, never as proved and never as a broken rule.
 
 The solver's budget is a resource limit (z3's ``rlimit``: a count of its basic steps), not
-a wall-clock timeout, so a proof's outcome does not depend on the machine or its load: the
-same z3 on the same question always stops at the same point.
+a wall-clock timeout, so a slow or loaded machine does not run out of it sooner; it is set
+well above what each proof was seen to use.
 
 Each check takes the function it checks as a keyword argument, so a test can hand it a
 broken rule and watch it fail.  Run all of them with ``python -m turub.properties.proofs``
@@ -51,10 +51,10 @@ __all__ = ["Verdict", "Z3", "RLIMIT", "CHECKS", "DEEP_CHECKS", "run_all", "main"
 #: The kernels' connectives on z3 terms.
 Z3: Final = Logic(z3.If, z3.And, z3.Or, z3.Not)
 #: The solver's resource limit per proof (z3 ``rlimit``, counted from the start of each
-#: check).  The costliest proof, the contest over 12 deals, uses 15 to 18 million with
-#: z3-solver 4.15 and 5.4 (a little more or less depending on what the process solved
-#: before; ``python -m turub.properties.proofs`` prints each proof's count); the others
-#: under half a million.  Reaching the limit gives ``unknown``.
+#: check).  The costliest proof, the contest over 12 deals, used 15 to 30 million with
+#: z3-solver 5.4 (the count varies a little with what the process solved before, and from
+#: run to run on a loaded machine; ``python -m turub.properties.proofs`` prints each
+#: proof's count); the others under half a million.  Reaching the limit gives ``unknown``.
 RLIMIT: Final = 200_000_000
 #: Deals unrolled in the bounded check of the contest.
 CONTEST_DEALS: Final = 12
