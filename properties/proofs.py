@@ -51,11 +51,12 @@ __all__ = ["Verdict", "Z3", "RLIMIT", "CHECKS", "DEEP_CHECKS", "run_all", "main"
 #: The kernels' connectives on z3 terms.
 Z3: Final = Logic(z3.If, z3.And, z3.Or, z3.Not)
 #: The solver's resource limit per proof (z3 ``rlimit``, counted from the start of each
-#: check).  The costliest proof, the contest over 12 deals, used 15 to 30 million with
-#: z3-solver 5.4 (the count varies a little with what the process solved before, and from
-#: run to run on a loaded machine; ``python -m turub.properties.proofs`` prints each
-#: proof's count); the others under half a million.  Reaching the limit gives ``unknown``.
-RLIMIT: Final = 200_000_000
+#: check).  The costliest proof, the contest over 12 deals, used 15.6 million on an idle
+#: machine and 27 to 43 million in ten runs at a load average of 13 to 15 (z3-solver 5.4:
+#: the count grows somewhat with load, far less than the time does); the others under half
+#: a million.  ``python -m turub.properties.proofs`` prints each proof's count.  Reaching
+#: the limit gives ``unknown``.
+RLIMIT: Final = 1_000_000_000
 #: Deals unrolled in the bounded check of the contest.
 CONTEST_DEALS: Final = 12
 
