@@ -156,6 +156,21 @@ def _case_result(case: dict, kind: str, answer: Answer | None, rules: Rules) -> 
     return bound_result(out)
 
 
+def _kit_failure(result: dict, what: str, e: Exception) -> dict:
+    """A check the kit itself could not complete: never a pass, never the program's fault."""
+    return {**result, "status": NOT_RUN,
+            "detail": safe_text(f"not judged: the kit failed while {what}: {type(e).__name__}: {e}", DETAIL_LIMIT)}
+
+
+def _judged(case: dict, kind: str, answer: Answer, rules: Rules) -> dict:
+    """:func:`_case_result`, or a ``not-run`` row if the kit cannot judge the answer."""
+    try:
+        return _case_result(case, kind, answer, rules)
+    except Exception as e:  # noqa: BLE001 - a kit bug must not lose the report
+        return _kit_failure({"id": case["id"], "kind": kind, "op": case["op"],
+                             "clauses": list(case["clauses"]), "rules": case["rules"]}, "judging the answer", e)
+
+
 def _honest(result: dict) -> dict:
     """A check result whose only "failure" is that it was not run is ``not-run``."""
     if result.get("status") == "failed" and result.get("outcome") == NOT_RUN:
@@ -210,7 +225,7 @@ class _Cases:
             else:
                 self.late_amendments.append("")
             return
-        result = _case_result(case, kind, answer, self.rules)
+        result = _judged(case, kind, answer, self.rules)
         self.recent[key] = (kind, case, result)
         heapq.heappush(self.order, key)
         self.failed = self.failed or result["status"] == "failed"
@@ -313,7 +328,11 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
                     if log:
                         log(f"differential play: {name}…")
                     seed = options.seed if options.seed is not None else 0
-                    searched = _honest(prop(target, rules, options.examples, seed, left(options.budget)))
+                    try:
+                        searched = _honest(prop(target, rules, options.examples, seed, left(options.budget)))
+                    except Exception as e:  # noqa: BLE001 - a kit bug must not lose the report
+                        searched = _kit_failure({"id": f"differential/{name[:-1]}", "kind": "differential",
+                                                 "op": op, "clauses": sorted(clauses)}, "playing", e)
                     results.append(searched)
                     fatal = getattr(target, "fatal", None)
             if stopped:
@@ -322,9 +341,13 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
                 if log:
                     log("property suites…")
                 from .properties import property_results
-                results.extend(_honest(r) for r in property_results(
-                    target, options.properties, left(options.properties_budget), rules,
-                    select=options.selection.matches, exitfirst=options.exitfirst))
+                try:
+                    found = property_results(target, options.properties, left(options.properties_budget), rules,
+                                             select=options.selection.matches, exitfirst=options.exitfirst)
+                except Exception as e:  # noqa: BLE001 - a kit bug must not lose the report
+                    found = [_kit_failure({"id": "property/*", "kind": "property", "op": "properties",
+                                           "clauses": []}, "running the property suites", e)]
+                results.extend(_honest(r) for r in found)
             elif options.properties > 0:
                 cut = cut or past_deadline()
     except Interrupted as e:

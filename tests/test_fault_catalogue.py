@@ -353,3 +353,23 @@ def test_a_signal_to_the_kit_stops_everything_and_still_writes_the_reports(sig, 
     assert report["interrupted"] == sig and report["verdict"] == "INTERRUPTED"
     assert report["summary"]["passed"] >= 1 and report["summary"]["not-run"] >= 1
     assert leftovers(marker) == []
+
+
+def test_a_kit_failure_while_judging_is_not_run_never_a_pass_nor_a_lost_report(monkeypatch):
+    """Should the judge itself fail on some answer, the run goes on, the case is 'not run'
+    with the reason, and the report is written."""
+    from turub.conformance import kit
+    from turub.conformance.kit import CheckOptions, run_check
+    from turub.conformance.report import finish
+    from turub.conformance.targets import PythonTarget
+    sys.path.insert(0, str(FAULTS))
+    from adapters import Good
+
+    def broken_judge(case, answer):
+        raise RuntimeError("a bug in the judge")
+
+    monkeypatch.setattr(kit, "verdict_of", broken_judge)
+    report = finish(run_check(PythonTarget(Good()), CheckOptions(vectors=False, scale=0.05, examples=0)))
+    rows = [c for c in report["cases"] if c["op"] == "trick_winner"]
+    assert rows and all(c["status"] == "not-run" and "a bug in the judge" in c["detail"] for c in rows)
+    assert report["exit_status"] == 4 and report["verdict"] == "NOTHING CHECKED"
