@@ -34,9 +34,10 @@ _UNSAFE_KEEP_LINES: Final = re.compile(
     "\u2066-\u2069\ufeff\ufff9-\ufffb\ufffe\uffff]")
 
 # In a raw JSON line (bytes): anything that can decode to an unsafe character.  JSON forbids
-# raw C0 controls inside strings, so those arrive as \u escapes; the others may come raw.
+# raw C0 controls inside strings, so those arrive as escapes (\u001b, and the short \b \f \n
+# \r \t); the others may come raw.
 _RAW_SUSPECT: Final = re.compile(
-    rb"\\u|\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]"
+    rb"\\[bfnrtu]|\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]"
     rb"|\xef\xbb\xbf|\xef\xbf[\xb9-\xbb\xbe\xbf]")
 
 

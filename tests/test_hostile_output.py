@@ -17,7 +17,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from turub import Rules
@@ -83,6 +83,7 @@ def reports_of(results: list[dict]) -> tuple[str, str, str]:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(value=hostile_values, ascii_only=st.booleans(), message=hostile_text)
+@example(value={"\r": None}, ascii_only=False, message="")  # JSON's short escapes (\r, \t, \b)
 def test_any_answer_line_becomes_safe_data_and_valid_reports(value, ascii_only, message):
     line = line_of(value, ascii_only)
     try:
