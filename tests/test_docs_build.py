@@ -163,7 +163,11 @@ def test_each_variant_has_a_page_listing_the_clauses_the_engine_diff_changes(sit
     from turub.options import Rules
 
     html, _, _ = site
-    found = turub_variants.variants()
+    from turub.variants import BUILTIN
+
+    # The site is built in another process: variants that other tests register at run time in
+    # this one have no page there, so only the built-in ones are compared.
+    found = {k: v for k, v in turub_variants.variants().items() if k in BUILTIN}
     assert {"counterclockwise", "stake-per-deal"} <= set(found)
     for name, rules in found.items():
         page = (html / "variants" / f"{name}.html").read_text()
