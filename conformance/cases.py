@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 from turub import (CARDS, Contest, Deal, Phase, RuleError, Rules, Seat, decide_trick,
-                   deal_result, is_legal_play, parse_card)
+                   deal_result, parse_card)
 from turub.cards import card_name
 from turub.deal import SIGNALS
 from turub.options import rules_from_dict
@@ -230,9 +230,131 @@ INJECTIONS: Final = ("out-of-turn", "not-held", "revoke", "signal-not-leader", "
                      "signal-twice", "signal-unknown", "trump-twice", "trump-wrong-seat",
                      "play-before-trump", "bad-card", "after-close")
 
+#: Actions that break two rules at once (``play.refusal-order``): every pair one action can
+#: break together, so that a referee naming them in another order is caught.
+PAIRS: Final = ("turn+held", "turn+notation", "turn+revoke", "held+revoke", "order+turn",
+                "order+held", "after-close+turn", "once+caller", "caller+suit", "once+suit",
+                "kinds+leader", "kinds+timing", "kinds+twice", "leader+timing", "leader+twice",
+                "timing+twice", "order+kinds")
+
+
+def rules_broken(deal: Deal, action: Mapping[str, Any]) -> list[str]:
+    """Every rule ``action`` breaks in ``deal`` now, each judged on its own (whatever the
+    order of refusals would name first)."""
+    broken: list[str] = []
+    kind = action.get("act")
+    seat_text = action.get("seat")
+    seat = Seat("NESW".index(seat_text)) if seat_text in ("N", "E", "S", "W") else None
+    phase = deal.phase
+    if kind == "trump":
+        if phase is not Phase.CALLING:
+            broken.append("trump.once" if deal.trump is not None else "play.order-of-actions")
+        if seat != deal.caller:
+            broken.append("trump.caller")
+        if str(action.get("suit", "")).upper() not in ("S", "H", "D", "C", "♠", "♥", "♦", "♣"):
+            broken.append("trump.any-suit")
+        return broken
+    if kind == "play":
+        if phase is not Phase.PLAYING:
+            broken.append("play.order-of-actions")
+        if seat != (deal.to_act if phase is Phase.PLAYING else deal.caller):
+            broken.append("play.turn")
+        try:
+            card = parse_card(action.get("card"))
+        except Exception:  # noqa: BLE001 - text that is no card
+            return broken + ["pack.card-notation"]
+        if seat is not None and not deal.holds(seat, card):
+            broken.append("play.card-in-hand")
+        trick = deal.current_trick
+        if seat is not None and phase is Phase.PLAYING and trick:
+            led = trick[0][1].suit
+            if card.suit is not led and any(c.suit is led for c in deal.hand(seat)):
+                broken.append("play.follow-suit")
+        return broken
+    if kind == "signal":
+        if phase is not Phase.PLAYING:
+            return ["play.order-of-actions"] + ([] if action.get("signal") in SIGNALS else ["signal.kinds"])
+        if action.get("signal") not in SIGNALS:
+            broken.append("signal.kinds")
+        if seat != deal.leader:
+            broken.append("signal.leader-only")
+        if len(deal.current_trick) != 1:
+            broken.append("signal.timing")
+        if deal.view(deal.leader).signal is not None:
+            broken.append("signal.once-per-trick")
+        return broken
+    if kind == "close" and phase is Phase.FINISHED:
+        return ["play.order-of-actions"]
+    return broken
+
+
+def _pair(deal: Deal, kind: str, rng: random.Random) -> dict | None:
+    """An action breaking both rules of ``kind`` now, or None if there is none yet."""
+    to_act, trick, phase = deal.to_act, deal.current_trick, deal.phase
+    others = [s for s in Seat if s != to_act]
+    if kind == "order+turn" and phase is Phase.CALLING:
+        seat = rng.choice([s for s in Seat if s != deal.caller])
+        return {"act": "play", "seat": seat.letter, "card": "AS"}
+    if kind == "order+held" and phase is Phase.CALLING:
+        missing = [c for c in CARDS if not deal.holds(deal.caller, c)]
+        return {"act": "play", "seat": deal.caller.letter, "card": _a(rng.choice(missing))}
+    if kind == "order+kinds" and phase is Phase.CALLING:
+        return {"act": "signal", "seat": deal.caller.letter, "signal": "wink"}
+    if kind == "after-close+turn" and phase is Phase.FINISHED:
+        return {"act": "play", "seat": rng.choice(_SEATS), "card": "ZZ"}
+    if kind == "caller+suit" and phase is Phase.CALLING:
+        seat = rng.choice([s for s in Seat if s != deal.caller])
+        return {"act": "trump", "seat": seat.letter, "suit": "X"}
+    if kind == "once+caller" and phase is Phase.PLAYING:
+        seat = rng.choice([s for s in Seat if s != deal.caller])
+        return {"act": "trump", "seat": seat.letter, "suit": rng.choice(_SUITS)}
+    if kind == "once+suit" and phase is Phase.PLAYING:
+        return {"act": "trump", "seat": deal.caller.letter, "suit": "X"}
+    if phase is not Phase.PLAYING or to_act is None:
+        return None
+    if kind == "turn+held":
+        seat = rng.choice(others)
+        missing = [c for c in CARDS if not deal.holds(seat, c)]
+        return missing and {"act": "play", "seat": seat.letter, "card": _a(rng.choice(missing))}
+    if kind == "turn+notation":
+        return {"act": "play", "seat": rng.choice(others).letter, "card": rng.choice(("ZZ", "1H", "11S"))}
+    if kind == "turn+revoke" and trick:
+        led = trick[0][1].suit
+        played = {s for s, _ in trick}
+        for seat in [s for s in others if s not in played]:
+            hand = deal.hand(seat)
+            off = [c for c in hand if c.suit is not led]
+            if off and any(c.suit is led for c in hand):
+                return {"act": "play", "seat": seat.letter, "card": _a(rng.choice(off))}
+        return None
+    if kind == "held+revoke" and trick:
+        led = trick[0][1].suit
+        if any(c.suit is led for c in deal.hand(to_act)):
+            missing = [c for c in CARDS if c.suit is not led and not deal.holds(to_act, c)]
+            return missing and {"act": "play", "seat": to_act.letter, "card": _a(rng.choice(missing))}
+        return None
+    leader = deal.leader
+    signalled = deal.view(leader).signal is not None
+    not_leader = rng.choice([s for s in Seat if s != leader]).letter
+    if kind == "kinds+leader" and len(trick) == 1:
+        return {"act": "signal", "seat": not_leader, "signal": "wink"}
+    if kind == "kinds+timing" and len(trick) >= 2:
+        return {"act": "signal", "seat": leader.letter, "signal": "cough"}
+    if kind == "kinds+twice" and len(trick) == 1 and signalled:
+        return {"act": "signal", "seat": leader.letter, "signal": "wink"}
+    if kind == "leader+timing" and len(trick) >= 2:
+        return {"act": "signal", "seat": not_leader, "signal": "knock"}
+    if kind == "leader+twice" and len(trick) == 1 and signalled:
+        return {"act": "signal", "seat": not_leader, "signal": "click"}
+    if kind == "timing+twice" and len(trick) >= 2 and signalled:
+        return {"act": "signal", "seat": leader.letter, "signal": "knock"}
+    return None
+
 
 def _illegal(deal: Deal, kind: str, rng: random.Random) -> dict | None:
     """An action of ``kind`` that the deal refuses now, or None if there is none."""
+    if "+" in kind:
+        return _pair(deal, kind, rng)
     to_act = deal.to_act
     if kind == "trump-wrong-seat" and deal.phase is Phase.CALLING:
         seat = rng.choice([s for s in Seat if s != deal.caller])
@@ -280,7 +402,7 @@ def _illegal(deal: Deal, kind: str, rng: random.Random) -> dict | None:
 def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list[int] = (),
                 signal_rate: float = 0.3, inject: list[tuple[int, str]] = (),
                 close_at: int | None = None, rng: random.Random | None = None,
-                default_pick: int | None = None) -> dict:
+                default_pick: int | None = None, finished: list | None = None) -> dict:
     """The referee arguments of a deal of seeded legal play, with illegal actions slipped in.
 
     ``tricks`` tricks are played (legal plays chosen by ``choices`` in turn, else by ``rng``),
@@ -293,13 +415,11 @@ def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list
     actions: list[dict] = []
     pending = sorted(inject)
     picks = iter(choices)
+    trace = RefereeTrace(deal)
 
-    def act(action: dict) -> None:
+    def act(action: dict, card: Any = None) -> None:
         actions.append(action)
-        try:
-            deal.apply(action)
-        except RuleError:
-            pass
+        trace.apply(action, card)
 
     def injections() -> None:
         # an injection waits until the deal reaches a moment where it is possible
@@ -314,7 +434,7 @@ def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list
     # Under a variant that decides the legal plays, held cards it forbids are slipped in
     # too (drawn apart, so the standard game's streams stay as they are).
     slip = random.Random(f"{seed}/variant") if variant_of(rules) and rules.decides("legal_plays") else None
-    while deal.phase is Phase.PLAYING and len(deal.tricks) < tricks:
+    while deal.phase is Phase.PLAYING and len(trace.winners) < tricks:
         injections()
         legal = deal.legal_plays()
         if slip is not None and slip.random() < 0.3:
@@ -324,7 +444,7 @@ def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list
         pick = next(picks, default_pick)
         card = legal[pick % len(legal)] if pick is not None else rng.choice(legal)
         leading = not deal.current_trick
-        act({"act": "play", "seat": deal.to_act.letter, "card": _a(card)})
+        act({"act": "play", "seat": deal.to_act.letter, "card": _a(card)}, card)
         if leading and rng.random() < signal_rate:
             act({"act": "signal", "seat": deal.leader.letter, "signal": rng.choice(list(SIGNALS))})
     injections()
@@ -332,10 +452,13 @@ def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list
         act({"act": "close", "seat": rng.choice(_SEATS)})
     injections()
     args["actions"] = actions
+    if finished is not None:
+        finished.append(deal)
+        finished.append(trace)
     return args
 
 
-def _referee_inputs(rng: random.Random, n: int, rules: Rules) -> Iterator[tuple[str, dict]]:
+def _referee_inputs(rng: random.Random, n: int, rules: Rules, rare: int = 2) -> Iterator[tuple[str, dict]]:
     yield "full-deal", play_stream(rng.getrandbits(32), "N", rules, 36, rng=rng)
     yield "full-deal-many-signals", play_stream(rng.getrandbits(32), "E", rules, 36,
                                                 signal_rate=0.9, rng=rng)
@@ -349,11 +472,36 @@ def _referee_inputs(rng: random.Random, n: int, rules: Rules) -> Iterator[tuple[
             close = 3 if kind == "after-close" else None
             yield f"illegal-{kind}-{k}", play_stream(
                 seed, _SEATS[(j + k) % 4], rules, 4, inject=[(at, kind)], close_at=close, rng=rng)
+    for j, kind in enumerate(PAIRS):
+        at = 0 if kind in ("order+turn", "order+held", "order+kinds", "caller+suit") else rng.randint(2, 14)
+        seed = rng.getrandbits(32)
+        close = 2 if kind == "after-close+turn" else None
+        yield f"order-{kind}", play_stream(seed, _SEATS[j % 4], rules, 3, inject=[(at, kind)],
+                                           close_at=close, rng=rng, signal_rate=0.6)
+    yield from _rare_deals(rng, rare, rules)
     for i in range(n):
         seed = rng.getrandbits(32)
         kinds = [(rng.randint(0, 40), rng.choice(INJECTIONS)) for _ in range(rng.randint(0, 3))]
         yield f"r{i:03d}", play_stream(seed, rng.choice(_SEATS), rules, rng.choice((3, 6, 36)),
                                        inject=kinds, rng=rng)
+
+
+def _rare_deals(rng: random.Random, n: int, rules: Rules) -> Iterator[tuple[str, dict]]:
+    """Deals that luck seldom plays: ``n`` full deals ending 18-18 (about one in eight does),
+    and deals closed early, one with a side already past 18 tricks.  Found by playing seeded
+    deals until one ends as wanted: built on purpose, never left to chance."""
+    def search(want: Callable[[Deal], bool], tricks: int, close: bool) -> dict:
+        while True:
+            seed = rng.getrandbits(32)
+            end: list[Deal] = []
+            args = play_stream(seed, rng.choice(_SEATS), rules, tricks, rng=random.Random(seed),
+                               signal_rate=0.2, close_at=tricks if close else None, finished=end)
+            if want(end[0]):
+                return args
+    for k in range(n):
+        yield f"eighteen-all-{k}", search(lambda d: d.tricks_won == (18, 18), 36, False)
+    yield "closed-past-18", search(lambda d: max(d.tricks_won) > 18, 30, True)
+    yield "closed-level", search(lambda d: d.tricks_won[0] == d.tricks_won[1], 24, True)
 
 
 _INPUTS: Final[dict[str, Callable[[random.Random, int], Iterator[tuple[str, dict]]]]] = {
@@ -368,7 +516,7 @@ _INPUTS: Final[dict[str, Callable[[random.Random, int], Iterator[tuple[str, dict
 }
 
 #: How many seeded cases of each operation the committed vectors hold (besides worked ones).
-VECTOR_COUNTS: Final = {"trick_winner": 60, "legal_plays": 40, "deal": 4, "check_packets": 10,
+VECTOR_COUNTS: Final = {"eighteen-all": 20, "trick_winner": 60, "legal_plays": 40, "deal": 4, "check_packets": 10,
                         "deal_result": 0, "next_dealer": 0, "first_dealer": 16, "contest": 30,
                         "referee": 8}
 
@@ -385,8 +533,11 @@ def inputs(seed: int, counts: Mapping[str, int], rules: Rules | None = None
             yield f"{op}/{slug}", op, args
     if rules is not None and "referee" in counts:
         rng = random.Random(f"{seed}/referee/{rules.direction}")
-        for slug, args in _referee_inputs(rng, counts["referee"], rules):
+        for slug, args in _referee_inputs(rng, counts["referee"], rules, counts.get("eighteen-all", 2)):
             yield f"referee/{slug}", "referee", args
+            # the deal of the same pack: when the implementation deals it wrong, the refereed
+            # deal fails as a consequence of that, not of a rule of play
+            yield f"deal/of-{slug}", "deal", {k: args[k] for k in ("pack", "dealer", "cut")}
 
 
 # --- the reference's answers ------------------------------------------------------------------
@@ -403,44 +554,82 @@ def answer(op: str, args: Mapping[str, Any], rules: Rules) -> Any:
     return getattr(reference_for(rules), op)(**ask_args(op, args, rules))
 
 
+class RefereeTrace:
+    """The reference refereeing a deal action by action, keeping what the kit needs in one
+    pass: the expected answer (responses, trick winners, tricks, outcome) and the ``why``
+    (the clauses behind each action and trick, the rules an illegal action breaks)."""
+
+    def __init__(self, deal: Deal) -> None:
+        self.deal = deal
+        self.responses: list[dict] = []
+        self.actions: list[list[str]] = []
+        self.tricks: list[list] = []
+        self.winners: list[str] = []
+        self.broken: list[list[str]] = []
+
+    def apply(self, action: Any, card: Any = None) -> None:
+        """Referee ``action``; ``card``: its card already parsed (a play the caller made)."""
+        deal = self.deal
+        i = len(self.responses)
+        trick = deal.current_trick
+        leading = not trick
+        led = None if leading else trick[0][1].suit
+        try:
+            done = deal.apply(action) if card is None else deal.play(deal.to_act, card)
+        except RuleError as e:
+            self.responses.append({"refused": e.clause})
+            self.actions.append([e.clause])
+            also = rules_broken(deal, action) if isinstance(action, Mapping) else []
+            self.broken.append(also if len(also) > 1 else [])
+            return
+        self.responses.append({"ok": True})
+        self.broken.append([])
+        kind = action["act"]
+        if kind == "trump":
+            self.actions.append(["trump.caller", "trump.any-suit"])
+        elif kind == "play":
+            card = card if card is not None else parse_card(action["card"])
+            # accepted: of the led suit (or a lead) it followed; of another, the player was void
+            clauses = ["play.turn", "play.follow-suit" if led is None or card.suit is led
+                       else "play.void-any-card"]
+            if leading:
+                clauses.append("play.first-lead" if not self.winners else "play.winner-leads")
+            self.actions.append(clauses)
+            if done is not None:
+                self.tricks.append([i, list(done.clauses)])
+                self.winners.append(done.seat.letter)
+        elif kind == "signal":
+            self.actions.append(["signal.leader-only", "signal.timing", "signal.kinds"])
+        else:
+            self.actions.append(["sheet.any-player-closes", "result.closed-early"])
+
+    def expected(self) -> dict:
+        result = self.deal.result
+        return {"responses": self.responses, "winners": list(self.winners),
+                "tricks": list(self.deal.tricks_won),
+                "outcome": None if result is None else ("draw" if result.winner is None else result.winner.short)}
+
+    def why(self) -> tuple[dict, list[str]]:
+        result = self.deal.result
+        clauses_r = list(result.clauses) if result else []
+        if result and not result.closed_early:
+            clauses_r.append("play.all-tricks")
+        why = {"actions": self.actions, "tricks": self.tricks, "result": clauses_r}
+        if any(self.broken):
+            why["broken"] = self.broken
+        clauses = {c for a in self.actions for c in a} | {c for _, cs in self.tricks for c in cs} | set(clauses_r)
+        clauses |= {"play.refusal-order"} if any(self.broken) else set()
+        clauses |= {"table.partnerships"} if self.tricks else set()
+        return why, sorted(clauses)
+
+
 def _referee_why(args: Mapping[str, Any], rules: Rules) -> tuple[dict, list[str]]:
     deal = new_deal(rules, [parse_card(c) for c in args["pack"]], Seat("NESW".index(args["dealer"])),
                     args["cut"])
-    actions: list[list[str]] = []
-    tricks: list[list] = []
-    for i, action in enumerate(args["actions"]):
-        before = deal.phase, deal.to_act, deal.current_trick, len(deal.tricks)
-        try:
-            done = deal.apply(action)
-        except RuleError as e:
-            actions.append([e.clause])
-            continue
-        kind = action["act"]
-        if kind == "trump":
-            actions.append(["trump.caller", "trump.any-suit"])
-        elif kind == "play":
-            seat = before[1]
-            trick = before[2]
-            led = trick[0][1].suit if trick else None
-            card = parse_card(action["card"])
-            hand = list(deal.hand(seat)) + [card]
-            clauses = ["play.turn", is_legal_play(hand, led, card)[1]]
-            if not trick:
-                clauses.append("play.first-lead" if before[3] == 0 else "play.winner-leads")
-            actions.append(clauses)
-            if done is not None:
-                tricks.append([i, list(done.clauses)])
-        elif kind == "signal":
-            actions.append(["signal.leader-only", "signal.timing", "signal.kinds"])
-        else:
-            actions.append(["sheet.any-player-closes", "result.closed-early"])
-    result = list(deal.result.clauses) if deal.result else []
-    if deal.result and not deal.result.closed_early:
-        result.append("play.all-tricks")
-    why = {"actions": actions, "tricks": tricks, "result": result}
-    clauses = {c for a in actions for c in a} | {c for _, cs in tricks for c in cs} | set(result)
-    clauses |= {"table.partnerships"} if tricks else set()
-    return why, sorted(clauses)
+    trace = RefereeTrace(deal)
+    for action in args["actions"]:
+        trace.apply(action)
+    return trace.why()
 
 
 def _why(op: str, args: Mapping[str, Any], rules: Rules, expected: Any) -> tuple[dict | None, list[str]]:
@@ -500,10 +689,15 @@ def _why(op: str, args: Mapping[str, Any], rules: Rules, expected: Any) -> tuple
 
 
 def expected_case(case_id: str, op: str, args: Mapping[str, Any], rules: Rules,
-                  rules_tag: Any = None) -> Case:
-    """The case ``case_id`` with the reference's answer under ``rules``."""
-    expected = answer(op, args, rules)
-    why, clauses = _why(op, args, rules, expected)
+                  rules_tag: Any = None, trace: RefereeTrace | None = None) -> Case:
+    """The case ``case_id`` with the reference's answer under ``rules`` (for a refereed deal
+    already played by the reference, its ``trace`` gives the answer without a replay)."""
+    if trace is not None:
+        expected = trace.expected()
+        why, clauses = trace.why()
+    else:
+        expected = answer(op, args, rules)
+        why, clauses = _why(op, args, rules, expected)
     case: Case = {"id": case_id, "op": op, "args": dict(args),
                   "rules": rules.to_dict() if rules_tag is None else rules_tag,
                   "clauses": clauses, "expected": expected}
@@ -539,7 +733,8 @@ def build_vectors(sets: Mapping[str, Rules] = OPTION_SETS, seed: int = VECTOR_SE
         if key in seen_directions:
             continue
         seen_directions[key] = name
-        for case_id, op, args in inputs(seed, {"referee": counts.get("referee", 0)}, rules):
+        for case_id, op, args in inputs(seed, {"referee": counts.get("referee", 0),
+                                               "eighteen-all": counts.get("eighteen-all", 2)}, rules):
             streams.append((case_id + ("" if key == "clockwise" else "-" + key), op, args, name))
     standard = next(iter(sets.values()))
     for case_id, op, args, *origin in [(*x,) for x in plain] + streams:
@@ -565,7 +760,7 @@ def build_vectors(sets: Mapping[str, Rules] = OPTION_SETS, seed: int = VECTOR_SE
 
 
 #: How many cases of each operation ``turub check --seed`` generates by default.
-GENERATED_COUNTS: Final = {"trick_winner": 300, "legal_plays": 200, "deal": 8, "check_packets": 30,
+GENERATED_COUNTS: Final = {"eighteen-all": 2, "trick_winner": 300, "legal_plays": 200, "deal": 8, "check_packets": 30,
                            "deal_result": 0, "next_dealer": 0, "first_dealer": 60, "contest": 150,
                            "referee": 40}
 

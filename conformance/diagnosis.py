@@ -55,6 +55,21 @@ def _mark_consequences(cases: list[dict]) -> None:
                 c["failing_clauses"] = []
 
 
+def _order_or_rule(failed: list[dict]) -> None:
+    """A refusal named out of order is blamed on the order of refusals, unless the rule it
+    should have named is shown misread elsewhere (accepted when broken alone): then the
+    program does not see that rule at all, and the failure is that rule's."""
+    misread = {c["blamed"] for c in failed if c.get("blamed") and c.get("blamed") != "play.refusal-order"}
+    for c in failed:
+        if c.get("blamed") != "play.refusal-order":
+            continue
+        detail = c.get("detail", "")
+        first = detail.split("expected refused for ", 1)[1].split(",", 1)[0] if "expected refused for " in detail else None
+        if first in misread:
+            c["blamed"] = first
+            c["failing_clauses"] = [first]
+
+
 def _size(result: dict) -> tuple:
     """Smaller is a better example: shrunk first, then the shortest question."""
     from .situation import question_of
@@ -76,6 +91,7 @@ def attribute(report: dict) -> dict:
         misreadings = explain(failed, report.get("rules") or {})
     except ImportError:
         pass
+    _order_or_rule(failed)
     blamed = Counter(c["blamed"] for c in failed if c.get("blamed"))
     ranked = []
     from .situation import question_of

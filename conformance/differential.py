@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from turub import Deal, Rules, Seat, deal_result, parse_card
+from turub import Deal, Rules, Seat, deal_result, next_dealer, parse_card, parse_seat
 from turub.cards import card_name
 
 from .adapter import OPERATIONS
-from .cases import INJECTIONS, ask_args, expected_case, play_stream
+from .cases import INJECTIONS, PAIRS, ask_args, expected_case, play_stream
 from .judge import Verdict, judge
 from .targets import RESULT, Request, Target
 
@@ -48,8 +48,9 @@ def deal_plans(draw) -> dict:
         "seed": draw(st.integers(0, 2**32 - 1)),
         "dealer": draw(st.sampled_from("NESW")),
         "tricks": tricks,
-        "choices": draw(st.lists(st.integers(0, 35), max_size=4 * tricks)),
-        "inject": draw(st.lists(st.tuples(st.integers(0, 160), st.sampled_from(INJECTIONS)), max_size=3)),
+        # the first cards chosen; the rest follow from the seed (a short list draws fast)
+        "choices": draw(st.lists(st.integers(0, 35), max_size=min(4 * tricks, 12))),
+        "inject": draw(st.lists(st.tuples(st.integers(0, 160), st.sampled_from(INJECTIONS + PAIRS)), max_size=3)),
         "close_at": draw(st.one_of(st.none(), st.just(0))),
         "signal_rate": draw(st.sampled_from((0.0, 0.3, 1.0))),
     }
@@ -95,9 +96,10 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
     stop_at = time.monotonic() + budget
 
     def test(plan: dict) -> None:
+        played: list = []
         args = play_stream(plan["seed"], plan["dealer"], rules, plan["tricks"], plan["choices"],
-                           plan["signal_rate"], plan["inject"], plan["close_at"], default_pick=0)
-        case = expected_case("differential/deal", "referee", args, rules)
+                           plan["signal_rate"], plan["inject"], plan["close_at"], finished=played)
+        case = expected_case("differential/deal", "referee", args, rules, trace=played[1])
         answer = target.call("referee", ask_args("referee", args, rules))
         ran[0] += 1
         if answer.kind == "unsupported":
@@ -106,6 +108,14 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
         verdict = verdict_of(case, answer)
         if verdict.passed:
             return
+        if answer.kind == RESULT and "deal" in target.operations:
+            # a wrong deal makes every later trick differ: then the deal is the failure
+            deal_args = {k: args[k] for k in ("pack", "dealer", "cut")}
+            deal_case = expected_case("differential/deal", "deal", deal_args, rules)
+            dealt = target.call("deal", ask_args("deal", deal_args, rules))
+            deal_verdict = verdict_of(deal_case, dealt)
+            if not deal_verdict.passed:
+                case, answer, verdict = deal_case, dealt, deal_verdict
         size = len(args["actions"])
         if "size" not in best or size <= best["size"]:
             best.update(size=size, case=case, verdict=verdict, got=answer.value, plan=plan)
@@ -120,6 +130,10 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
         return _result("differential/deal", "referee", clauses, "passed",
                        detail=f"{ran[0]} drawn deals refereed alike")
     case, verdict = best["case"], best["verdict"]
+    if case["op"] == "deal":  # the drawn deal's dealing was wrong
+        return {**_result("differential/deal", "deal", clauses, "failed", verdict, detail=verdict.detail,
+                          args=ask_args("deal", case["args"], rules), expected=case["expected"],
+                          got=best["got"], rules=rules.to_dict()), "op": "deal"}
     text = describe_deal(case, verdict, best["got"])
     return _result("differential/deal", "referee", clauses, "failed", verdict,
                    detail=verdict.detail, minimal=text, args=case["args"],
@@ -129,7 +143,8 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
 @st.composite
 def sitting_plans(draw) -> dict:
     played = st.integers(0, 36).map(lambda ns: [ns, 36 - ns, False])
-    closed = st.integers(0, 35).flatmap(lambda t: st.integers(0, t).map(lambda ns: [ns, t - ns, True]))
+    closed = st.tuples(st.integers(0, 35), st.integers(0, 35)).map(
+        lambda ab: [min(ab), max(ab) - min(ab), True])  # tricks played max(ab), of them min(ab) to NS
     return {"first": draw(st.sampled_from("NESW")),
             "results": draw(st.lists(st.one_of(played, closed), min_size=1, max_size=10))}
 
@@ -152,9 +167,11 @@ def differential_sittings(target: Target, rules: Rules, examples: int, seed: int
             for i, (ns, ew, closed) in enumerate(plan["results"]):
                 r = deal_result(ns, ew, closed_early=closed)
                 outcome = "draw" if r.winner is None else r.winner.short
-                case = expected_case(f"deal {i + 1}", "next_dealer", {"dealer": dealer, "outcome": outcome}, rules)
-                cases.append(case)
-                dealer = case["expected"]
+                nd = next_dealer(parse_seat(dealer), r.winner, rules)  # the reference, asked once
+                cases.append({"id": f"deal {i + 1}", "op": "next_dealer", "rules": rules.to_dict(),
+                              "args": {"dealer": dealer, "outcome": outcome}, "clauses": list(nd.clauses),
+                              "expected": nd.seat.letter})
+                dealer = nd.seat.letter
         if "contest" in ops:
             cases.append(expected_case("contest", "contest", {"results": plan["results"]}, rules))
         answers: dict[int, Any] = {}

@@ -309,6 +309,8 @@ def _referee_blame_refused(case: dict, i: int, got_clause: str, moment: dict | N
             return "table.direction" if ccw else "trump.caller"
         return got_clause if got_clause in ("trump.any-suit", "trump.once") else "trump.caller"
     if kind == "signal":
+        if got_clause == "signal.leader-only" and moment is not None:
+            return "play.first-lead" if moment["tricks"] == 0 else "play.winner-leads"  # who led
         return got_clause if got_clause.startswith("signal.") else "signal.timing"
     if kind == "close":
         return "sheet.any-player-closes"
@@ -415,12 +417,18 @@ def _referee(case, expected, got) -> Verdict:
             return _fail(LEGAL_REFUSED, blame, case, f"{where}: legal, got refused for {g}", action=i)
         if g == "ok":
             blame = e
-            if _direction(case) != "clockwise" and e in ("play.turn", "trump.caller"):
+            if _direction(case) != "clockwise" and blame in ("play.turn", "trump.caller"):
                 blame = "table.direction"
             return _fail(ILLEGAL_ACCEPTED, blame, case, f"{where}: expected refused for {e}, got accepted",
                          action=i)
         broken = set(why.get("broken", [[]] * len(actions))[i] or ()) if why.get("broken") else set()
-        blame = "play.refusal-order" if g in broken else e
+        if g in broken:
+            blame = "play.refusal-order"
+        elif g in _KNOWN and g not in ("pack.card-notation",):
+            # it saw a rule broken that is not: the clause that makes the action right there
+            blame = _referee_blame_refused(case, i, g, _moment(case, i))
+        else:
+            blame = e
         return _fail(WRONG, blame, case, f"{where}: expected refused for {e}, got refused for {g}"
                      + (" (it breaks both: the order of refusals decides)" if g in broken else ""),
                      action=i)
@@ -555,8 +563,7 @@ def _contest(case, expected, got) -> Verdict:
             if "contest.decided-is-final" in steps[i] and g["winner"] is not None and \
                     i > 0 and g["winner"] == (expected[i - 1] or {}).get("winner"):
                 decided = "contest.decided-is-final"  # the decided contest went on taking results
-            elif drawn and g["holder"] is not None and g["holder"] == ("NS" if ns > ew else "EW") \
-                    and ns != ew and g["holder"] != e["holder"]:
+            elif drawn and ns != ew and ("NS" if ns > ew else "EW") in (g["holder"], g["winner"]):
                 decided = result_blame(ns, ew, closed)  # the draw was counted as a win
             return _fail(WRONG, decided, case, f"{where}: expected {_short(e)}, got "
                          f"{_short({k: g[k] for k in ('holder', 'mark', 'winner')})}", step=i)

@@ -82,10 +82,13 @@ class TargetImplementation:
         return self.target.supports_rules(full.to_dict())
 
 
-def blame_of_calls(calls: Iterable[tuple[str, dict, Answer]]) -> tuple[str | None, str, dict | None]:
+def blame_of_calls(calls: Iterable[tuple[str, dict, Answer]], target: Target | None = None
+                   ) -> tuple[str | None, str, dict | None]:
     """The clause of the falsified assertion: the latest call whose answer the reference
     does not give (the last example run is the shrunk one that failed), judged as a case.
-    Returns ``(clause, detail, situation)``; ``(None, "", None)`` when no answer disagrees."""
+    A refereed deal whose dealing the target gets wrong is blamed on the dealing (asked of
+    ``target``).  Returns ``(clause, detail, situation)``; ``(None, "", None)`` when no
+    answer disagrees."""
     from turub.options import rules_from_dict
 
     from .cases import expected_case
@@ -100,6 +103,14 @@ def blame_of_calls(calls: Iterable[tuple[str, dict, Answer]]) -> tuple[str | Non
         except Exception:  # noqa: BLE001 - a call the reference cannot answer names nothing
             continue
         verdict = judge(case, answer.value)
+        if not verdict.passed and op == "referee" and target is not None and "deal" in target.operations:
+            deal_args = {k: args[k] for k in ("pack", "dealer", "cut")}
+            deal_params = {**deal_args, "rules": params.get("rules") or {}}
+            dealt = target.call("deal", deal_params)
+            deal_case = expected_case("property-call", "deal", deal_args, rules)
+            if dealt.kind == RESULT and not (v := judge(deal_case, dealt.value)).passed:
+                return v.blame, f"deal: {v.detail}", {"op": "deal", "args": deal_params,
+                                                     "expected": deal_case["expected"], "got": dealt.value}
         if not verdict.passed:
             return verdict.blame, f"{op}: {verdict.detail}", {
                 "op": op, "args": dict(params), "expected": case["expected"], "got": answer.value}
@@ -157,7 +168,7 @@ def property_result(target: Target, name: str, test: Any, examples: int,
                 "minimal": _counterexample(e)}
     except Exception as e:  # noqa: BLE001 - a falsified property is the verdict
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-        blamed, why, situation = blame_of_calls(impl.calls)
+        blamed, why, situation = blame_of_calls(impl.calls, target)
         return {**out, "status": "failed", "outcome": "wrong-answer",
                 "failing_clauses": [blamed] if blamed else clauses, "blamed": blamed,
                 "detail": first[:500] + (f" (first wrong answer: {why})" if why else ""),

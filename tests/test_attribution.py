@@ -28,25 +28,13 @@ _spec.loader.exec_module(I)
 #: The option set under which a bug shows (it breaks an option's rule); default: standard.
 SHOWS_UNDER = {"always-clockwise": "counterclockwise", "per-deal-ignored": "stake-per-deal"}
 
-#: Bugs the kit does not yet pin on their clause, with the reason (kept honest, not hidden).
-NOT_YET = {
-    "packets-of-four": "refereed deals fail on cards not held before the deal's own case is linked",
-    "no-cut": "refereed deals fail on cards not held before the deal's own case is linked",
-    "right-of-dealer-calls": "the refused trump call is charged to trump.caller",
-    "suits-break-ties": "a refused later round cannot tell suits breaking ties from a full redraw",
-    "signal-before-kind": "the order of refusals has no cases yet",
-    "card-before-turn": "the order of refusals has no cases yet",
-}
-
-
 def _check(bug, rules_name="standard"):
     options = CheckOptions(rules=OPTION_SETS[rules_name], examples=0, properties=0)
     return finish(run_check(PythonTarget(I.Independent(bug)), options))
 
 
 @verifies("play.follow-suit", "trick.earliest-identical", "result.draw-18", "contest.insufficient-win")
-@pytest.mark.parametrize("bug", [pytest.param(b, marks=pytest.mark.xfail(reason=NOT_YET[b], strict=True))
-                                 if b in NOT_YET else b for b in I.BUGS])
+@pytest.mark.parametrize("bug", list(I.BUGS))
 def test_the_broken_rule_is_the_most_blamed_clause(bug):
     clause = I.BUGS[bug][0]
     report = _check(bug, SHOWS_UNDER.get(bug, "standard"))
@@ -111,3 +99,72 @@ def test_the_engine_refuses_by_the_first_rule_in_the_order():
     assert refusal({"act": "signal", "seat": leader.letter, "signal": "wink"}) == "signal.kinds"
     order = list(REFUSAL_ORDER)
     assert order.index("play.turn") < order.index("play.card-in-hand") < order.index("play.follow-suit")
+
+
+def _pairs_in_vectors():
+    """Every pair of rules one action of the standard vectors breaks together, with the rule
+    the reference names first."""
+    from turub.conformance.kit import vector_cases
+    from turub import Rules
+    pairs = set()
+    for case in vector_cases(Rules()):
+        for i, broken in enumerate(case.get("why", {}).get("broken", [])):
+            named = case["expected"]["responses"][i].get("refused")
+            pairs |= {(named, other) for other in broken if other != named}
+    return sorted(pairs)
+
+
+class _SwappedOrder:
+    """The reference, except that when an action breaks both rules of ``pair`` it names the
+    second: a referee with that one pair of refusals in the other order."""
+
+    def __new__(cls, pair):
+        from turub.conformance.adapter import ReferenceImplementation
+        from turub.conformance.cases import rules_broken
+
+        class Swapped(ReferenceImplementation):
+            name = f"swapped {pair[0]} / {pair[1]}"
+
+            def answer_first(self, deal, action):
+                broken = rules_broken(deal, action)
+                if pair[0] in broken and pair[1] in broken:
+                    from turub import RuleError
+                    try:
+                        deal.apply(action)
+                    except RuleError as e:
+                        if e.clause == pair[0]:
+                            return {"refused": pair[1]}
+                return None
+        return Swapped()
+
+
+@verifies("play.refusal-order")
+@pytest.mark.parametrize("pair", _pairs_in_vectors(), ids="/".join)
+def test_every_pair_of_refusals_has_a_case_and_a_swap_is_blamed_on_the_order(pair):
+    options = CheckOptions(examples=0, properties=0, seed=None)
+    report = finish(run_check(PythonTarget(_SwappedOrder(pair)), options))
+    assert report["exit_status"] == 1, f"swapping {pair} went unnoticed"
+    assert top_blamed(report) == "play.refusal-order" and failed_rows(report) == ["play.refusal-order"]
+
+
+def test_every_pair_the_guide_orders_is_covered():
+    # the pairs one action can break together, from the order of refusals (clause
+    # play.refusal-order): each is met by the vectors
+    found = {frozenset(p) for p in _pairs_in_vectors()}
+    for pair in [("play.order-of-actions", "play.turn"), ("play.order-of-actions", "play.card-in-hand"),
+                 ("play.turn", "play.card-in-hand"), ("play.turn", "pack.card-notation"),
+                 ("play.turn", "play.follow-suit"), ("play.card-in-hand", "play.follow-suit"),
+                 ("trump.once", "trump.caller"), ("trump.caller", "trump.any-suit"),
+                 ("trump.once", "trump.any-suit"), ("signal.kinds", "signal.leader-only"),
+                 ("signal.kinds", "signal.timing"), ("signal.kinds", "signal.once-per-trick"),
+                 ("signal.leader-only", "signal.timing"), ("signal.leader-only", "signal.once-per-trick"),
+                 ("signal.timing", "signal.once-per-trick"), ("play.order-of-actions", "signal.kinds"),
+                 ("play.order-of-actions", "pack.card-notation")]:
+        assert frozenset(pair) in found, pair
+
+
+@verifies("result.draw-18")
+def test_eighteen_all_to_the_dealers_side_fails_dozens_of_cases():
+    report = _check("draw-to-dealer")
+    failed = [c for c in report["cases"] if c["status"] == "failed"]
+    assert len(failed) >= 20 and {c["blamed"] for c in failed} == {"result.draw-18"}
