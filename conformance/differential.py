@@ -48,9 +48,10 @@ def deal_plans(draw) -> dict:
         "seed": draw(st.integers(0, 2**32 - 1)),
         "dealer": draw(st.sampled_from("NESW")),
         "tricks": tricks,
-        # the first cards chosen; the rest follow from the seed (a short list draws fast)
+        # the first cards chosen, then the first legal card (a short list draws fast)
         "choices": draw(st.lists(st.integers(0, 35), max_size=min(4 * tricks, 12))),
-        "inject": draw(st.lists(st.tuples(st.integers(0, 160), st.sampled_from(INJECTIONS + PAIRS)), max_size=3)),
+        "inject": draw(st.lists(st.tuples(st.integers(0, 160), st.sampled_from(INJECTIONS)), max_size=3))
+        + draw(st.lists(st.tuples(st.integers(0, 160), st.sampled_from(PAIRS)), max_size=1)),
         "close_at": draw(st.one_of(st.none(), st.just(0))),
         "signal_rate": draw(st.sampled_from((0.0, 0.3, 1.0))),
     }
@@ -98,7 +99,8 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
     def test(plan: dict) -> None:
         played: list = []
         args = play_stream(plan["seed"], plan["dealer"], rules, plan["tricks"], plan["choices"],
-                           plan["signal_rate"], plan["inject"], plan["close_at"], finished=played)
+                           plan["signal_rate"], plan["inject"], plan["close_at"], default_pick=0,
+                           finished=played)
         case = expected_case("differential/deal", "referee", args, rules, trace=played[1])
         answer = target.call("referee", ask_args("referee", args, rules))
         ran[0] += 1
