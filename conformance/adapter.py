@@ -83,8 +83,9 @@ class Implementation(Protocol):
     def trick_winner(self, cards: list[str], trump: str) -> int:
         """The position (0 = the lead) of the winning card of a trick of 1 to 4 cards."""
 
-    def legal_plays(self, hand: list[str], trick: list[str]) -> list[str]:
-        """The distinct cards of ``hand`` that may be played to ``trick`` (cards so far)."""
+    def legal_plays(self, hand: list[str], trick: list[str], trump: str | None = None) -> list[str]:
+        """The distinct cards of ``hand`` that may be played to ``trick`` (cards so far);
+        ``trump`` (protocol version 2): the trump suit, or None before it is named."""
 
     def deal(self, pack: list[str], dealer: str, cut: int, rules: dict[str, str]) -> dict[str, Json]:
         """Deal ``pack`` (top first) after cutting ``cut`` cards from the top to the bottom.
@@ -106,8 +107,9 @@ class Implementation(Protocol):
         (``outcome`` is null while the deal is unfinished).
         """
 
-    def deal_result(self, ns: int, ew: int, closed_early: bool) -> dict[str, Json]:
-        """``{"outcome": "NS"|"EW"|"draw"}`` or ``{"refused": CLAUSE}``."""
+    def deal_result(self, ns: int, ew: int, closed_early: bool, dealer: str | None = None) -> dict[str, Json]:
+        """``{"outcome": "NS"|"EW"|"draw"}`` or ``{"refused": CLAUSE}``; ``dealer`` (protocol
+        version 2): who dealt the deal."""
 
     def next_dealer(self, dealer: str, outcome: str, rules: dict[str, str]) -> str:
         """The seat that deals after ``dealer``'s deal ended with ``outcome``."""
@@ -115,8 +117,10 @@ class Implementation(Protocol):
     def first_dealer(self, rounds: list[dict[str, str]]) -> dict[str, Json]:
         """``{"dealer": SEAT}`` from rounds of cards shown, or ``{"refused": CLAUSE}``."""
 
-    def contest(self, results: list[list[Json]], rules: dict[str, str]) -> list[dict[str, Json]]:
-        """The contest after each of ``[[ns, ew, closed_early], ...]``: a list of
+    def contest(self, results: list[list[Json]], rules: dict[str, str],
+                dealer: str | None = None) -> list[dict[str, Json]]:
+        """The contest after each of ``[[ns, ew, closed_early], ...]`` (``dealer``, protocol
+        version 2: who dealt the first of them; the next dealers follow the rules): a list of
         ``{"holder": SIDE|null, "mark": int|null, "winner": SIDE|null}`` (an impossible
         result: ``{"refused": CLAUSE}``, and nothing changes).  The result after a decided
         contest opens a new one; under ``stake=per-deal`` each won deal settles a stake
@@ -157,7 +161,7 @@ class ReferenceImplementation:
     def trick_winner(self, cards: list[str], trump: str) -> int:
         return trick_winner(_cards(cards), parse_suit(trump))
 
-    def legal_plays(self, hand: list[str], trick: list[str]) -> list[str]:
+    def legal_plays(self, hand: list[str], trick: list[str], trump: str | None = None) -> list[str]:
         led = parse_card(trick[0]).suit if trick else None
         return _names(sorted(legal_plays(_cards(hand), led), key=lambda c: c.index))
 
@@ -199,7 +203,7 @@ class ReferenceImplementation:
         does (``None``: let the engine decide).  The reference itself never does."""
         return None
 
-    def deal_result(self, ns: int, ew: int, closed_early: bool) -> dict[str, Json]:
+    def deal_result(self, ns: int, ew: int, closed_early: bool, dealer: str | None = None) -> dict[str, Json]:
         try:
             return {"outcome": _outcome(deal_result(ns, ew, closed_early=closed_early).winner)}
         except RuleError as e:
@@ -215,7 +219,8 @@ class ReferenceImplementation:
             return {"refused": e.clause}
         return {"dealer": fd.seat.letter}
 
-    def contest(self, results: list[list[Json]], rules: dict[str, str]) -> list[dict[str, Json]]:
+    def contest(self, results: list[list[Json]], rules: dict[str, str],
+                dealer: str | None = None) -> list[dict[str, Json]]:
         r = rules_from_dict(rules)
         c = Contest()
         states: list[dict[str, Json]] = []

@@ -110,13 +110,21 @@ def _legal_plays_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]
     yield "worked-void-plays-anything", {"hand": "AS 6C KD".split(), "trick": ["10H", "AH"]}
     yield "worked-lead-anything", {"hand": "AS 6C KD 6C".split(), "trick": []}
     yield "worked-no-duty-to-trump", {"hand": "7S 8D".split(), "trick": ["AC", "6C", "QC"]}
+    # protocol version 2: the trump is given, so the duty (or not) to trump shows where it lives
+    yield "v2-void-may-discard-holding-trump", {"hand": "7S 8D 9H".split(), "trick": ["AC"], "trump": "H"}
+    yield "v2-void-may-trump", {"hand": "7S KH".split(), "trick": ["AC", "KC"], "trump": "H"}
+    yield "v2-follow-low-under-trump", {"hand": "7C KC 9H".split(), "trick": ["AC", "6H"], "trump": "H"}
+    yield "v2-lead-before-trump-known", {"hand": "7C KC".split(), "trick": [], "trump": None}
     for i in range(n):
         suits = rng.sample(range(4), rng.choice((1, 2, 2, 3, 4)))
         cards = [c for c in CARDS if c.suit in suits]
         hand = [rng.choice(cards) for _ in range(rng.randint(1, 9))]
         trick = [rng.choice(CARDS) for _ in range(rng.choice((0, 1, 1, 2, 3)))]
         form = _u if rng.random() < 0.1 else _a
-        yield f"r{i:03d}", {"hand": [form(c) for c in hand], "trick": [form(c) for c in trick]}
+        args = {"hand": [form(c) for c in hand], "trick": [form(c) for c in trick]}
+        if i % 3 == 0:  # protocol version 2, a trump the hand holds more often than not
+            args["trump"] = _SUITS[rng.choice(suits) if rng.random() < 0.7 else rng.randrange(4)]
+        yield f"r{i:03d}", args
 
 
 def _seeded_pack(rng: random.Random) -> tuple[list[str], int]:
@@ -148,12 +156,38 @@ def _packets_as_dealt(rng: random.Random, dealer: str, misdeal: float) -> list[l
     return packets
 
 
+def _packet_faults(dealer: str) -> dict[str, list[list]]:
+    """A clean deal by ``dealer`` spoiled in one way each."""
+    clean = _packets_as_dealt(random.Random(0), dealer, 0.0)
+    order = [p[0] for p in clean[:4]]
+    faults = {
+        "four-then-two": [list(p) for p in clean],
+        "skipped-seat": [list(p) for p in clean[:9]] + [list(p) for p in clean[10:]] + [list(clean[9])],
+        "one-packet-missing": [list(p) for p in clean[:46]] + [list(clean[47])],
+        "extra-packet": [list(p) for p in clean] + [[order[0], 3]],
+        "dealer-serves-first": [[order[(k + 3) % 4], 3] for k in range(48)],
+        "a-seat-twice-in-the-first-round": [list(p) for p in clean],
+        "last-packet-of-four": [list(p) for p in clean],
+        "two-everywhere-then-four": [[s, 2 if k < 24 else 4] for k, (s, _) in enumerate(clean)],
+        "other-way-round": [[order[(2 - k) % 4] if k % 4 < 3 else order[3], 3] for k in range(48)],
+    }
+    faults["four-then-two"][5][1], faults["four-then-two"][6][1] = 4, 2
+    faults["a-seat-twice-in-the-first-round"][1][0] = order[0]
+    faults["last-packet-of-four"][-1][1], faults["last-packet-of-four"][-5][1] = 4, 2
+    return faults
+
+
 def _check_packets_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
     yield "worked-clean-deal", {"packets": _packets_as_dealt(rng, "N", 0.0), "dealer": "N"}
     short = _packets_as_dealt(random.Random(3), "E", 0.0)
     short[-1][1] = 2
     yield "worked-dealer-last-packet-short", {"packets": short, "dealer": "E"}
     yield "worked-dealer-got-nothing", {"packets": [["E", 3], ["S", 3], ["W", 3]], "dealer": "N"}
+    # every kind of fault, each leaving the dealer's last packet at three (deal.dealer-check
+    # judges every packet), under each dealer
+    for dealer in _SEATS:
+        for fault, packets in _packet_faults(dealer).items():
+            yield f"fault-{fault}-{dealer}", {"packets": packets, "dealer": dealer}
     for i in range(n):
         dealer = rng.choice(_SEATS)
         yield f"r{i:03d}", {"packets": _packets_as_dealt(rng, dealer, rng.choice((0.0, 0.02, 0.1))),
@@ -167,6 +201,12 @@ def _deal_result_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]
                            (35, 0, False), (20, 16, True)]:
         yield f"t{ns}-{ew}-{'closed' if closed else 'played'}", {
             "ns": ns, "ew": ew, "closed_early": closed}
+    # protocol version 2: the dealer is given, so an 18-18 given to the dealer's side shows
+    for dealer in _SEATS:
+        for ns, ew, closed in [(18, 18, False), (19, 17, False), (17, 19, False), (12, 12, True),
+                               (20, 10, True)]:
+            yield f"v2-dealer-{dealer}-t{ns}-{ew}-{'closed' if closed else 'played'}", {
+                "ns": ns, "ew": ew, "closed_early": closed, "dealer": dealer}
 
 
 def _next_dealer_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
@@ -182,6 +222,17 @@ def _first_dealer_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict
     yield "worked-still-tied", {"rounds": [{"N": "AS", "E": "AH", "S": "6D", "W": "QC"}]}
     yield "worked-wrong-seat-redraws", {"rounds": [
         {"N": "AS", "E": "AH", "S": "6D", "W": "QC"}, {"N": "7C", "S": "8C"}]}
+    # ties of three and of four players, resolved after several rounds; a round too many
+    yield "tie-of-three", {"rounds": [{"N": "KS", "E": "KH", "S": "KD", "W": "QC"},
+                                      {"N": "9C", "E": "9D", "S": "6H"}, {"N": "JS", "E": "10S"}]}
+    yield "tie-of-four", {"rounds": [{"N": "AS", "E": "AH", "S": "AD", "W": "AC"},
+                                     {"N": "7S", "E": "7H", "S": "7D", "W": "7C"},
+                                     {"N": "6S", "E": "QH", "S": "QD", "W": "6C"}, {"E": "8S", "S": "9S"}]}
+    yield "tie-of-four-still-tied", {"rounds": [{"N": "AS", "E": "AH", "S": "AD", "W": "AC"},
+                                                {"N": "7S", "E": "7H", "S": "7D", "W": "7C"}]}
+    yield "round-after-the-decision", {"rounds": [{"N": "KS", "E": "KH", "S": "KD", "W": "QC"},
+                                                  {"N": "AS", "E": "9D", "S": "6H"},
+                                                  {"N": "JS", "E": "10S", "S": "6S", "W": "7D"}]}
     for i in range(n):
         ranks = rng.sample(CARDS, rng.choice((2, 3, 9)))
         contenders = list(_SEATS)
@@ -210,6 +261,15 @@ def _contest_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
     }
     for slug, results in worked.items():
         yield slug, {"results": results}
+    # long runs of draws before the contest is decided, and (protocol version 2) the dealer
+    for k in range(4):
+        draws = [[18, 18, False] if rng.random() < 0.6 else [rng.randint(0, 12), rng.randint(0, 12), True]
+                 for _ in range(rng.randint(6, 14))]
+        win = rng.randint(19, 30)
+        yield f"long-draws-{k}", {"results": draws[:4] + [[win, 36 - win, False]] + draws[4:]
+                                  + [[win + 1, 35 - win, False]]}
+        yield f"v2-long-draws-dealer-{k}", {"results": draws + [[win, 36 - win, False]] + draws[:3],
+                                            "dealer": _SEATS[k]}
     for i in range(n):
         results = []
         for _ in range(rng.randint(1, 8)):
@@ -220,7 +280,10 @@ def _contest_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
             else:
                 ns = min(36, max(0, int(rng.gauss(18, 3.5))))
                 results.append([ns, 36 - ns, False])
-        yield f"r{i:03d}", {"results": results}
+        args = {"results": results}
+        if i % 4 == 0:  # protocol version 2: who dealt the first of them
+            args["dealer"] = rng.choice(_SEATS)
+        yield f"r{i:03d}", args
 
 
 # --- action streams for the referee ----------------------------------------------------------
@@ -542,11 +605,21 @@ def inputs(seed: int, counts: Mapping[str, int], rules: Rules | None = None
 
 # --- the reference's answers ------------------------------------------------------------------
 
-def ask_args(op: str, args: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
-    """The arguments the implementation is asked with: ``args`` plus the rules if the op takes them."""
+def ask_args(op: str, args: Mapping[str, Any], rules: Rules, protocol: int = 1) -> dict[str, Any]:
+    """The arguments the implementation is asked with: ``args`` plus the rules if the op takes
+    them.  (The run's variant, if any, is named by the target: ``Target.with_variant``.)"""
     if op in RULED_OPS:
         return {**args, "rules": rules.to_dict()}
     return dict(args)
+
+
+#: Protocol version 2's context, by operation: a case whose arguments carry it needs version 2.
+VERSION_2_ARGS: Final = {"legal_plays": "trump", "deal_result": "dealer", "contest": "dealer"}
+
+
+def protocol_of(op: str, args: Mapping[str, Any]) -> int:
+    """The protocol version a question needs: 2 if it carries version 2's context."""
+    return 2 if VERSION_2_ARGS.get(op) in args else 1
 
 
 def answer(op: str, args: Mapping[str, Any], rules: Rules) -> Any:
@@ -701,6 +774,8 @@ def expected_case(case_id: str, op: str, args: Mapping[str, Any], rules: Rules,
     case: Case = {"id": case_id, "op": op, "args": dict(args),
                   "rules": rules.to_dict() if rules_tag is None else rules_tag,
                   "clauses": clauses, "expected": expected}
+    if protocol_of(op, args) > 1:
+        case["protocol"] = protocol_of(op, args)
     if why is not None:
         case["why"] = why
     decided = variant_decisions(op, args, rules)  # where a variant's own clause decided

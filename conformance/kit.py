@@ -134,6 +134,8 @@ def _case_result(case: dict, kind: str, answer: Answer | None, rules: Rules) -> 
     out["answer_digest"] = digest(answer.value) if answer.kind == "result" else answer.kind
     if answer.kind == "unsupported":
         out["status"] = "unsupported"
+        if answer.detail:
+            out["detail"] = answer.detail
         return out
     if answer.kind == NOT_RUN:
         out.update(status=NOT_RUN, detail=safe_text(answer.detail, DETAIL_LIMIT))
@@ -210,8 +212,12 @@ class _Cases:
             if case["op"] not in self.target.operations or not self.variant_ok or (
                     case["op"] in RULED_OPS and not self.rules_ok):
                 self.record(i, Answer("unsupported"))
+            elif case.get("protocol", 1) > self.target.protocol:
+                self.record(i, Answer("unsupported", None, f"not applicable: the question needs protocol "
+                                                           f"version {case['protocol']}"))
             else:
-                yield Request(i, case["op"], ask_args(case["op"], case["args"], self.rules))
+                yield Request(i, case["op"], ask_args(case["op"], case["args"], self.rules,
+                                                      self.target.protocol))
 
     def record(self, key: int, answer: Answer) -> None:
         if key in self.waiting:

@@ -6,9 +6,11 @@ requests to its stdin and reads answers from its stdout, one JSON object per lin
 is kept as diagnostics and never judged.  See ``spec/protocol.schema.json`` and the
 implementers' guide for the messages:
 
-* handshake: ``{"id": 1, "op": "hello", "args": {"protocol": 1, ...}}`` →
-  ``{"id": 1, "result": {"protocol": 1, "name": ..., "version": ..., "operations": [...],
-  "rules": {"direction": [...], ...}}}``;
+* handshake: ``{"id": 1, "op": "hello", "args": {"protocol": 2, "protocols": [1, 2], ...}}``
+  → ``{"id": 1, "result": {"protocol": 1|2, "name": ..., "version": ..., "operations": [...],
+  "rules": {"direction": [...], ...}}}`` (the program answers with the version it speaks;
+  version 2 adds ``trump`` to ``legal_plays``, ``dealer`` to ``deal_result`` and ``contest``,
+  and ``variant`` next to ``rules``);
 * a request ``{"id": N, "op": OP, "args": {...}}`` → ``{"id": N, "result": ...}`` or
   ``{"id": N, "error": {"message": ..., "unsupported": true|false}}``;
 * shutdown: ``{"id": N, "op": "bye", "args": {}}`` → ``{"id": N, "result": null}``, then the
@@ -54,8 +56,8 @@ from .text import needs_cleaning, safe_text, safe_value
 __all__ = ["PROTOCOL_VERSION", "PROTOCOLS", "ProtocolTarget", "DEFAULT_LINE_LIMIT"]
 
 #: The protocol version the kit speaks, and every version it accepts from a program.
-PROTOCOL_VERSION: Final = 1
-PROTOCOLS: Final = (1,)
+PROTOCOL_VERSION: Final = 2
+PROTOCOLS: Final = (1, 2)
 #: The longest answer line accepted, in bytes (``turub check --max-line``).
 DEFAULT_LINE_LIMIT: Final = 1 << 20
 
@@ -367,8 +369,8 @@ class ProtocolTarget(Target):
             raise _StartFailure(Answer(CRASH, None, f"could not start {safe_text(self.argv[0], 200)!r}: "
                                        f"{safe_text(why, 200)}")) from None
         hid = self._new_id()
-        self.proc.send(self._line(hid, "hello", {"protocol": PROTOCOL_VERSION, "kit": "turub",
-                                                 "operations": list(OPERATIONS)}))
+        self.proc.send(self._line(hid, "hello", {"protocol": PROTOCOL_VERSION, "protocols": list(PROTOCOLS),
+                                                 "kit": "turub", "operations": list(OPERATIONS)}))
         limit = time.monotonic() + self.start_timeout
         if self.deadline is not None:
             limit = min(limit, self.deadline)
@@ -423,7 +425,7 @@ class ProtocolTarget(Target):
         if unknown:
             self._diagnose(f"handshake lists unknown operations {safe_text(unknown, 200)} (ignored)")
         self.hello = hello
-        self.protocol = version
+        self.protocol = version  # version 2: per-request context (trump, dealer, variant)
         self.name = safe_text(hello.get("name", self.name), 100)
         self.version = safe_text(hello.get("version", "?"), 100)
         self.operations = frozenset(o for o in ops if o in OPERATIONS)

@@ -24,7 +24,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .adapter import OPERATIONS, ImplementationError
 from .text import needs_cleaning, safe_text, safe_value
@@ -145,6 +145,7 @@ class PythonTarget(Target):
         variants = getattr(impl, "variants", None)
         self.variants = [str(v) for v in variants] if isinstance(variants, (list, tuple)) else None
         self._takes_variant: dict[str, bool] = {}
+        self.protocol = 2 if _takes_version_2(impl) else 1
 
     def _variant_args(self, op: str, args: dict) -> dict:
         """The run's variant is passed to the methods that take a ``variant`` argument."""
@@ -182,6 +183,26 @@ class PythonTarget(Target):
         if elapsed > self.timeout:
             return Answer("timeout", None, f"took {elapsed:.1f} s, the limit is {self.timeout} s")
         return Answer(RESULT, value) if self.trusted else as_json_data(value)
+
+
+#: Protocol version 2's context, by operation (an adapter taking them speaks version 2).
+VERSION_2_ARGS: Final = {"legal_plays": "trump", "deal_result": "dealer", "contest": "dealer"}
+
+
+def _takes_version_2(impl: Any) -> bool:
+    """Whether an adapter's methods take version 2's context (``trump``, ``dealer``)."""
+    import inspect
+    for op, arg in VERSION_2_ARGS.items():
+        method = getattr(impl, op, None)
+        if method is None:
+            continue
+        try:
+            params = inspect.signature(method).parameters
+        except (TypeError, ValueError):
+            return False
+        if arg not in params and not any(p.kind is p.VAR_KEYWORD for p in params.values()):
+            return False
+    return True
 
 
 def load_python(spec: str) -> Any:

@@ -10,7 +10,7 @@
 // ever written to stdout.
 "use strict";
 
-const PROTOCOL = 1;
+const PROTOCOLS = [1, 2]; // the versions this program speaks
 const SEATS = ["N", "E", "S", "W"];
 const SUIT_LETTERS = "SHDC";
 const SUIT_TEXT = { "♠": 0, "♥": 1, "♦": 2, "♣": 3, "♤": 0, "♡": 1, "♢": 2, "♧": 3,
@@ -217,6 +217,7 @@ const OPS = {
     return trickWinner(cards.map(parseCard), parseSuit(trump));
   },
 
+  // protocol 2 also sends `trump`: it changes nothing here (play.no-forced-trump: no duty to trump)
   legal_plays({ hand, trick }) {
     const led = trick.length ? suitOf(parseCard(trick[0])) : null;
     return legalPlays(hand.map(parseCard), led).map(cardName);
@@ -250,6 +251,7 @@ const OPS = {
     return { responses, winners: deal.winners.map((s) => SEATS[s]), tricks: deal.won.slice(), outcome: deal.outcome };
   },
 
+  // protocol 2 also sends `dealer`: it changes nothing (result.draw-18: 18-18 is a draw, whoever dealt)
   deal_result({ ns, ew, closed_early }) {
     try {
       const w = dealResult(ns, ew, closed_early);
@@ -288,6 +290,7 @@ const OPS = {
   },
 
   // contest.*: two wins with no loss between, the second beating the first's tricks (the mark).
+  // protocol 2 also sends `dealer` (who dealt the first deal): the contest does not depend on it
   contest({ results, rules }) {
     let holder = null, mark = null, winner = null;
     const perDeal = rules && rules.stake === "per-deal";
@@ -315,7 +318,11 @@ const OPS = {
 function answer(request) {
   const { id, op, args } = request;
   if (op === "hello") {
-    return { id, result: { protocol: PROTOCOL, name: "turub-sample-js", version: "1.0.0",
+    // Protocol 2 when the kit offers it: the context a rule needs comes with the request
+    // (trump for legal_plays, dealer for deal_result and contest, the variant's name).
+    const offered = (args && Array.isArray(args.protocols)) ? args.protocols : [args && args.protocol];
+    const protocol = Math.max(...PROTOCOLS.filter((v) => offered.includes(v)), 1);
+    return { id, result: { protocol, name: "turub-sample-js", version: "2.0.0",
       operations: Object.keys(OPS),
       rules: { direction: ["clockwise", "counterclockwise"], stake: ["contest", "per-deal"],
                "opponent-dealer": ["next", "previous"] } } };

@@ -1,0 +1,96 @@
+"""The catalogue of misreadings (``turub.conformance.misreadings``): each one is told from the
+rules by the kit, recognised by the diagnosis, and written in the spec as a reader's note.
+
+A program answering as one misreading does (the reference everywhere else) is checked on
+the committed vectors under an option set where the misreading shows: the run fails, the
+misreading's clause is the most blamed one, and the diagnosis names that very misreading.
+"""
+
+from __future__ import annotations
+
+import glob
+import re
+from pathlib import Path
+
+import pytest
+
+from turub.conformance.adapter import ReferenceImplementation
+from turub.conformance.cases import OPTION_SETS
+from turub.conformance.diagnosis import top_blamed
+from turub.conformance.kit import CheckOptions, run_check
+from turub.conformance.misreadings import MISREADINGS, answer
+from turub.conformance.report import finish
+from turub.conformance.targets import PythonTarget
+from turub.properties.tags import verifies
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Where a misreading shows: the option set it needs (default: standard).
+SHOWS_UNDER = {"always-clockwise": "counterclockwise", "option-ignored": "opponent-previous",
+               "per-deal-ignored": "stake-per-deal", "per-deal-keeps-mark": "stake-per-deal"}
+
+
+class _AsMisread(ReferenceImplementation):
+    """The reference with one misreading: its answer wherever it gives one."""
+
+    def __init__(self, misreading) -> None:
+        self.misreading = misreading
+        self.name = f"misreading {misreading.id}"
+
+    def _ask(self, op, **args):
+        try:
+            return answer(self.misreading, op, args)
+        except LookupError:
+            return getattr(super(), op)(**args)
+
+    def trick_winner(self, cards, trump):
+        return self._ask("trick_winner", cards=cards, trump=trump)
+
+    def legal_plays(self, hand, trick, trump=None):
+        return self._ask("legal_plays", hand=hand, trick=trick, trump=trump)
+
+    def deal(self, pack, dealer, cut, rules):
+        return self._ask("deal", pack=pack, dealer=dealer, cut=cut, rules=rules)
+
+    def check_packets(self, packets, dealer):
+        return self._ask("check_packets", packets=packets, dealer=dealer)
+
+    def deal_result(self, ns, ew, closed_early, dealer=None):
+        return self._ask("deal_result", ns=ns, ew=ew, closed_early=closed_early, dealer=dealer)
+
+    def next_dealer(self, dealer, outcome, rules):
+        return self._ask("next_dealer", dealer=dealer, outcome=outcome, rules=rules)
+
+    def first_dealer(self, rounds):
+        return self._ask("first_dealer", rounds=rounds)
+
+    def contest(self, results, rules, dealer=None):
+        return self._ask("contest", results=results, rules=rules, dealer=dealer)
+
+
+@verifies("trick.earliest-identical", "play.no-forced-trump", "deal.cut", "result.draw-18",
+          "pack.suits-equal", "contest.decided-is-final", "stake.per-deal")
+@pytest.mark.parametrize("misreading", MISREADINGS, ids=[m.id for m in MISREADINGS])
+def test_the_diagnosis_names_the_misreading(misreading):
+    rules = OPTION_SETS[SHOWS_UNDER.get(misreading.id, "standard")]
+    report = finish(run_check(PythonTarget(_AsMisread(misreading)),
+                              CheckOptions(rules=rules, seed=None, examples=0, properties=0)))
+    assert report["exit_status"] == 1, f"{misreading.id} is not told from the rules"
+    assert top_blamed(report) == misreading.clause, report["diagnosis"]["blamed"][:3]
+    assert report["diagnosis"]["misreadings"][0]["id"] == misreading.id, report["diagnosis"]["misreadings"][:3]
+
+
+def _clause_block(clause: str) -> str:
+    for path in glob.glob(str(ROOT / "spec" / "*.md")):
+        text = Path(path).read_text(encoding="utf-8")
+        m = re.search(r"::::\{spec-clause\} " + re.escape(clause) + r"\n", text)
+        if m:
+            return text[m.end():text.index("\n::::\n", m.end())]
+    raise AssertionError(f"no spec block for {clause}")
+
+
+@pytest.mark.parametrize("misreading", MISREADINGS, ids=[m.id for m in MISREADINGS])
+def test_each_misreading_is_a_readers_note_in_the_spec(misreading):
+    block = _clause_block(misreading.clause)
+    note = block[block.index("**A common mistake**"):]
+    assert misreading.text.lower() in note.lower(), (misreading.clause, misreading.text)
