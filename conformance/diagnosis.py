@@ -79,16 +79,18 @@ def _size(result: dict) -> tuple:
     return (result.get("kind") != "differential", actions, len(json.dumps(args, default=str)))
 
 
-def attribute(report: dict) -> dict:
+def attribute(report: dict, passed: set[str] = frozenset()) -> dict:
     """Mark consequences, apply the known misreadings, rank the blamed clauses.  Adds
-    ``report["diagnosis"]`` and returns it."""
+    ``report["diagnosis"]`` and returns it.  ``passed``: the ids of the vectors that passed
+    (evidence against a misreading that would have answered them otherwise)."""
     cases = report["cases"]
     _mark_consequences(cases)
     failed = [c for c in cases if c["status"] in ("failed", "xfail")]
     misreadings: list[dict] = []
     try:
         from .misreadings import explain
-        misreadings = explain(failed, report.get("rules") or {})
+        passed = set(passed) | {c["id"] for c in cases if c["status"] == "passed"}
+        misreadings = explain(failed, report.get("rules") or {}, passed)
     except ImportError:
         pass
     _order_or_rule(failed)

@@ -565,6 +565,10 @@ def _contest(case, expected, got) -> Verdict:
                 decided = "contest.decided-is-final"  # the decided contest went on taking results
             elif drawn and ns != ew and ("NS" if ns > ew else "EW") in (g["holder"], g["winner"]):
                 decided = result_blame(ns, ew, closed)  # the draw was counted as a win
+            elif drawn and ns == ew and not closed and (
+                    (g["holder"] is not None and g["holder"] != e["holder"])
+                    or (g["winner"] is not None and g["winner"] != e["winner"])):
+                decided = "result.draw-18"  # 18-18 was counted as a win for one side
             return _fail(WRONG, decided, case, f"{where}: expected {_short(e)}, got "
                          f"{_short({k: g[k] for k in ('holder', 'mark', 'winner')})}", step=i)
     return PASS

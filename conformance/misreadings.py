@@ -82,7 +82,7 @@ MISREADINGS: Final[tuple[Misreading, ...]] = (
     _m("last-packet-only", "deal.dealer-check", "only the dealer's last packet is checked",
        "check_packets"),
     _m("draw-to-dealer", "result.draw-18", "18-18 goes to the dealer's side",
-       "deal_result", "referee"),
+       "deal_result", "referee", "contest"),
     _m("closed-counts", "result.closed-early", "a deal closed early goes to the side with more tricks",
        "deal_result", "referee"),
     _m("loss-next-seat", "dealer.after-loss", "after a loss the next seat deals", "next_dealer"),
@@ -280,6 +280,8 @@ def _first_dealer(m: str, rounds) -> dict:
 
 
 def _contest(m: str, results, rules, dealer=None) -> list:
+    if m == "draw-to-dealer" and dealer is None:
+        raise _NotApplicable
     per_deal = (rules or {}).get("stake") == "per-deal" and m != "per-deal-ignored"
     holder = mark = winner = None
     out: list = []
@@ -349,10 +351,37 @@ def answer(misreading: Misreading, op: str, args: dict) -> Any:
 
 # --- explaining a run's failures ------------------------------------------------------------------
 
-def explain(failed: Iterable[dict], rules: dict) -> list[dict]:
+def _contradictions(m: Misreading, passed: set[str], rules: dict) -> int:
+    """How many committed vectors the implementation answered as the rules do where the
+    misreading answers otherwise: evidence against it."""
+    from turub.options import rules_from_dict
+
+    from .vectors import load_vectors
+    try:
+        cases = load_vectors(rules_from_dict(rules)) or []
+    except Exception:  # noqa: BLE001 - no vectors, no counter-evidence
+        return 0
+    n = 0
+    for case in cases:
+        if case["id"] not in passed or case["op"] not in m.ops or case["op"] == "referee":
+            continue
+        args = dict(case["args"])
+        if case["op"] in ("deal", "next_dealer", "contest"):
+            args["rules"] = rules
+        try:
+            if answer(m, case["op"], args) != case["expected"]:
+                n += 1
+        except LookupError:
+            continue
+    return n
+
+
+def explain(failed: Iterable[dict], rules: dict, passed: set[str] = frozenset()) -> list[dict]:
     """The misreadings that explain failures of a run, best first, each ``{"id", "clause",
     "text", "explains", "of"}``; re-blames each explained failure (``blamed``, keeping the
-    judge's in ``judge_blamed``) on the best-ranked misreading that explains it."""
+    judge's in ``judge_blamed``) on the best-ranked misreading that explains it.  Misreadings
+    are ranked by the failures they explain less the passed vectors they contradict
+    (``passed``: the ids of the cases that passed)."""
     from .judge import judge
     from .situation import question_of
     failed = [c for c in failed if not c.get("consequence_of")]
@@ -376,7 +405,10 @@ def explain(failed: Iterable[dict], rules: dict) -> list[dict]:
             if judge(case, q["got"]).passed:
                 explained.setdefault(m.id, []).append(c)
     n = len(failed)
-    ranked = sorted(explained, key=lambda k: (-len(explained[k]), MISREADINGS.index(BY_ID[k])))
+    against = {k: _contradictions(BY_ID[k], set(passed), rules) for k in explained} if passed else {}
+    ranked = sorted(explained, key=lambda k: (-(len(explained[k]) - against.get(k, 0)),
+                                              MISREADINGS.index(BY_ID[k])))
+    ranked = [k for k in ranked if len(explained[k]) > against.get(k, 0)]  # more for than against
     for k in reversed(ranked):  # the best-ranked misreading has the last word
         for c in explained[k]:
             if c.get("blamed") != BY_ID[k].clause:
