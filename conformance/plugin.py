@@ -165,6 +165,8 @@ class _Run:
             return fatal
         if case["op"] not in target.operations or (case["op"] in RULED_OPS and not self._rules_ok):
             return Answer("unsupported")
+        if case.get("protocol", 1) > getattr(target, "protocol", 1):  # not applicable to it
+            return Answer("unsupported", None, f"needs protocol version {case['protocol']}")
         return target.call(case["op"], ask_args(case["op"], case["args"], self.rules))
 
     def close(self) -> None:

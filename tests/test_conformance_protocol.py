@@ -69,7 +69,8 @@ def test_a_crash_mid_run_is_restarted_and_the_run_goes_on(tmp_path):
     report = run("crash-mid-run", once=tmp_path / "flag")
     assert [c["outcome"] for c in failed(report)] == ["crash"]
     assert report["restarts"] == 1
-    assert report["summary"]["passed"] == report["summary"]["cases"] - 1
+    # a version-1 program: the questions that need version 2 are not applicable (unsupported)
+    assert report["summary"]["passed"] == report["summary"]["cases"] - 1 - report["summary"]["unsupported"]
 
 
 def test_a_program_that_keeps_crashing_is_given_up_after_the_restart_limit():
@@ -132,7 +133,8 @@ def test_a_subset_implementation_gets_unsupported_not_passed():
     by_op = {}
     for c in report["cases"]:
         by_op.setdefault(c["op"], set()).add(c["status"])
-    assert by_op.pop("trick_winner") == {"passed"} and by_op.pop("legal_plays") == {"passed"}
+    # legal_plays with the trump given needs protocol version 2: not applicable to this program
+    assert by_op.pop("trick_winner") == {"passed"} and by_op.pop("legal_plays") <= {"passed", "unsupported"}
     assert set().union(*by_op.values()) == {"unsupported"}
     assert report["exit_status"] == 0
 
