@@ -178,6 +178,17 @@ def test_a_program_with_the_standard_rule_fails_blamed_on_the_variants_clause(im
     assert report["clauses"]["club.must-trump"]["status"] == "failed"
 
 
+def test_the_club_programs_over_the_protocol_are_judged_by_the_variant():
+    # Over the protocol (version 2: legal_plays carries the trump, contest the dealer) the
+    # club's own app conforms and the app with the standard rule is diagnosed on the club's clause.
+    program = [sys.executable, str(HERE / "club_programs.py")]
+    right = turub("check", "--variant", CLUB, "--quick", "--", *program, "club")
+    assert right.returncode == 0 and "CONFORMS" in right.stdout, right.stdout[-3000:]
+    wrong = turub("check", "--variant", CLUB, "--quick", "--", *program, "standard")
+    assert wrong.returncode == 1, wrong.stdout[-3000:]
+    assert "1. club.must-trump" in wrong.stdout, wrong.stdout[:3000]
+
+
 def test_a_crashing_program_never_passes_even_with_its_failures_listed():
     crashing = check(P.CrashingApp(), CLUB)
     assert not crashing["conforms"]

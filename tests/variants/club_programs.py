@@ -50,11 +50,12 @@ class ClubApp(ReferenceImplementation):
         return trumps or None
 
     def legal_plays(self, hand, trick, trump=None, variant=None):
-        standard = super().legal_plays(hand, trick)
+        standard = super().legal_plays(hand, trick, trump)
         forced = self.must_play(hand, trick, trump)
         if forced is None:
             return standard
-        return [c for c in standard if c in {parse_card(x) and x for x in forced}]
+        forced_cards = {parse_card(x) for x in forced}  # the kit may write cards either way
+        return [c for c in standard if parse_card(c) in forced_cards]
 
     def answer_first(self, deal: Deal, action):
         if action.get("act") != "play" or deal.phase is not Phase.PLAYING:
@@ -73,9 +74,9 @@ class ClubApp(ReferenceImplementation):
             return {"refused": self.rule_clause}
         return None
 
-    def contest(self, results, rules, variant=None):
+    def contest(self, results, rules, variant=None, dealer=None):
         if not self.draws:
-            return super().contest(results, rules)
+            return super().contest(results, rules, dealer=dealer)
         c = Contest()
         states = []
         for ns, ew, closed in results:
@@ -100,8 +101,8 @@ class StandardApp(ClubApp):
     def must_play(self, hand, trick, trump):
         return None
 
-    def contest(self, results, rules, variant=None):
-        return ReferenceImplementation.contest(self, results, rules)
+    def contest(self, results, rules, variant=None, dealer=None):
+        return ReferenceImplementation.contest(self, results, rules, dealer=dealer)
 
 
 class StricterApp(ClubApp):
