@@ -155,14 +155,18 @@ class _Run:
                 raise pytest.UsageError("--turub-program needs a command")
         return ProtocolTarget(command, timeout=timeout)
 
+    def failure(self, target: Target) -> Answer | None:
+        """Why nothing can be asked of ``target``: it never started, or it has died."""
+        if self._failure is not None:
+            return self._failure
+        return getattr(target, "fatal", None)
+
     def ask(self, case: Case) -> Answer:
         """The target's answer to one case (``unsupported`` when it cannot be asked)."""
         target = self.target()
-        if self._failure is not None:
-            return self._failure
-        fatal = getattr(target, "fatal", None)
-        if fatal is not None:
-            return fatal
+        failure = self.failure(target)
+        if failure is not None:
+            return failure
         if case["op"] not in target.operations or (case["op"] in RULED_OPS and not self._rules_ok):
             return Answer("unsupported")
         if case.get("protocol", 1) > getattr(target, "protocol", 1):  # not applicable to it
@@ -249,6 +253,15 @@ class _KitItem(pytest.Item):
             self.user_properties.append(("failing_clauses", " ".join(result.get("failing_clauses", ()))))
             raise ConformanceFailure(result)
 
+    def live_target(self) -> Target:
+        """The run's target, or this item failed with the reason it cannot be asked."""
+        target = self.run.target()
+        failure = self.run.failure(target)
+        if failure is not None:
+            self.finish({"id": self.name, "status": "failed", "outcome": failure.kind,
+                         "failing_clauses": self.clauses, "detail": failure.detail})
+        return target
+
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> Any:
         if isinstance(excinfo.value, ConformanceFailure):
             return failure_text(excinfo.value.result)
@@ -296,12 +309,7 @@ class SearchItem(_KitItem):
 
     def runtest(self) -> None:
         run = self.run
-        target = run.target()
-        failure = run._failure or getattr(target, "fatal", None)
-        if failure is not None:
-            self.finish({"id": self.name, "status": "failed", "outcome": failure.kind,
-                         "failing_clauses": self.clauses, "detail": failure.detail})
-        self.finish(self.search(target, run.rules, run.option("examples"), self.seed))
+        self.finish(self.search(self.live_target(), run.rules, run.option("examples"), self.seed))
 
 
 class PropertyItem(_KitItem):
@@ -313,14 +321,8 @@ class PropertyItem(_KitItem):
 
     def runtest(self) -> None:
         from .properties import property_result
-        run = self.run
-        target = run.target()
-        failure = run._failure or getattr(target, "fatal", None)
-        if failure is not None:
-            self.finish({"id": self.name, "status": "failed", "outcome": failure.kind,
-                         "failing_clauses": self.clauses, "detail": failure.detail})
         name = self.name.removeprefix("property/")
-        self.finish(property_result(target, name, self.test, run.option("properties")))
+        self.finish(property_result(self.live_target(), name, self.test, self.run.option("properties")))
 
 
 def _clause_line(cid: str) -> str:

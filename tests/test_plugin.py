@@ -95,3 +95,16 @@ def test_without_its_options_the_plugin_adds_nothing(tmp_path):
     (tmp_path / "test_one.py").write_text("def test_one():\n    pass\n", encoding="utf-8")
     done = pytest_in(tmp_path, "-q")
     assert done.returncode == 0 and counts(done.stdout) == {"passed": 1}
+
+
+def test_a_program_that_cannot_start_fails_every_item_it_would_have_answered(tmp_path):
+    # Nothing passes against a program that dies before its handshake: the cases, the
+    # differential searches and the properties alike fail with the reason.
+    program = f"{sys.executable} -c 'import sys; sys.exit(7)'"
+    done = pytest_in(tmp_path, "-q", "--turub-program", program, *LIGHT,
+                     "-k", "worked-duplicate-aces or differential or property/test_tricks")
+    assert done.returncode == 1, done.stdout[-2000:]
+    n = counts(done.stdout)
+    assert "passed" not in n and n["failed"] >= 3, n
+    failed = re.findall(r"^FAILED (\S+)", done.stdout, flags=re.M)
+    assert any("differential/" in f for f in failed) and any("property/" in f for f in failed), failed
