@@ -1,6 +1,7 @@
-"""Benchmark: a long conformance run, and the kit's peak memory (a benchmark, not a test).
+"""Benchmark (pyperf): a long conformance run, and the kit's peak memory.
 
-    .venv/bin/python benchmarks/bench_load.py [--cases 200000] [--megabyte-answers N]
+    .venv/bin/pip install -e '.[bench]'
+    .venv/bin/python benchmarks/bench_load.py [--cases 200000] [--megabyte-answers N] [pyperf options]
 
 Runs ``--cases`` cases (committed vectors plus generated ones, the scale chosen to reach the
 count; no differential play nor properties) against the JavaScript sample (or, without
@@ -13,18 +14,22 @@ disk past a few thousand, so its memory must stay flat in the number of cases.
 ``--megabyte-answers N`` instead runs N cases against a program whose every answer is a line
 of about 1 MiB (a list of 170,000 strings, the worst case for parsed size): the kit must
 stay under 150 MB.
+
+pyperf runs it once (one worker process, one value, no warm-up: raise ``--processes`` or
+``--values`` for more) and keeps the worker's peak memory in its metadata (``mem_max_rss``,
+``python -m pyperf metadata FILE`` with ``-o FILE``).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import resource
 import shutil
 import sys
 import tempfile
 import time
+
+import pyperf
 
 from turub.conformance.cases import generated_counts
 from turub.conformance.kit import CheckOptions, run_check, vector_cases
@@ -54,45 +59,72 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run(target, options: CheckOptions) -> tuple[dict, float]:
-    started = time.perf_counter()
+def run(target, options: CheckOptions) -> dict:
+    """The finished report of one check; both reports written to temporary files."""
     report = finish(run_check(target, options, progress_stream=sys.stderr))
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "r.json"), "w", encoding="utf-8") as f:
             write_json(report, f)
         with open(os.path.join(tmp, "r.xml"), "w", encoding="utf-8") as f:
             write_junit(report, f)
-        size = os.path.getsize(os.path.join(tmp, "r.json"))
-    report["_json_bytes"] = size
-    return report, time.perf_counter() - started
+        report["_json_bytes"] = os.path.getsize(os.path.join(tmp, "r.json"))
+    return report
+
+
+def plan(cases: int, megabyte_answers: int):
+    """(a fresh target, the options, what is run) for the command line's choice."""
+    if megabyte_answers:
+        target = ProtocolTarget([sys.executable, "-c", MEGABYTE], timeout=30)
+        scale = megabyte_answers / generated_counts(1.0)["trick_winner"]
+        return (target, CheckOptions(vectors=False, scale=scale, examples=0, properties=0),
+                f"{megabyte_answers} answers of about 1 MiB each")
+    command = sample_command() or [sys.executable, "-P", "-m", "turub.conformance.shim",
+                                   "turub.conformance.adapter:ReferenceImplementation"]
+    target = ProtocolTarget(command, timeout=30, trusted=not sample_command())
+    per_scale = sum(generated_counts(1.0).values())
+    scale = max(0.0, (cases - len(vector_cases(Rules()))) / per_scale)
+    return (target, CheckOptions(scale=scale, examples=0, properties=0),
+            f"{os.path.basename(command[-1])}, scale {scale:.1f}")
+
+
+def long_check(loops: int, cases: int, megabyte_answers: int) -> float:
+    """Wall seconds of ``loops`` long checks; each check's summary on stderr."""
+    total = 0.0
+    for _ in range(loops):
+        before = peak_mb()
+        target, options, what = plan(cases, megabyte_answers)
+        started = time.perf_counter()
+        report = run(target, options)
+        elapsed = time.perf_counter() - started
+        total += elapsed
+        s = report["summary"]
+        print(f"{what}: {s['cases']:,} cases ({s['passed']:,} passed, {s['failed']:,} failed, "
+              f"{s['unsupported']:,} unsupported) in {elapsed:.1f} s "
+              f"({s['cases'] / elapsed:,.0f} cases/s), verdict {report['verdict']}; peak memory "
+              f"of the kit {peak_mb():.0f} MB (before the run: {before:.0f} MB); JSON report "
+              f"{report['_json_bytes'] / 1e6:.1f} MB", file=sys.stderr)
+    return total
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--cases", type=int, default=200_000)
-    p.add_argument("--megabyte-answers", type=int, default=0, metavar="N")
-    a = p.parse_args()
-    before = peak_mb()
-    if a.megabyte_answers:
-        target = ProtocolTarget([sys.executable, "-c", MEGABYTE], timeout=30)
-        scale = a.megabyte_answers / generated_counts(1.0)["trick_winner"]
-        options = CheckOptions(vectors=False, scale=scale, examples=0, properties=0)
-        what = f"{a.megabyte_answers} answers of about 1 MiB each"
-    else:
-        command = sample_command() or [sys.executable, "-P", "-m", "turub.conformance.shim",
-                                       "turub.conformance.adapter:ReferenceImplementation"]
-        target = ProtocolTarget(command, timeout=30, trusted=not sample_command())
-        per_scale = sum(generated_counts(1.0).values())
-        scale = max(0.0, (a.cases - len(vector_cases(Rules()))) / per_scale)
-        options = CheckOptions(scale=scale, examples=0, properties=0)
-        what = f"{os.path.basename(command[-1])}, scale {scale:.1f}"
-    report, elapsed = run(target, options)
-    s = report["summary"]
-    print(f"{what}: {s['cases']:,} cases ({s['passed']:,} passed, {s['failed']:,} failed, "
-          f"{s['unsupported']:,} unsupported) in {elapsed:.1f} s ({s['cases'] / elapsed:,.0f} cases/s), "
-          f"verdict {report['verdict']}")
-    print(f"peak memory of the kit: {peak_mb():.0f} MB (before the run: {before:.0f} MB); "
-          f"JSON report {report['_json_bytes'] / 1e6:.1f} MB")
+    runner = pyperf.Runner(processes=1, values=1, warmups=0, loops=1,
+                           add_cmdline_args=lambda cmd, args: cmd.extend(
+                               ["--cases", str(args.cases),
+                                "--megabyte-answers", str(args.megabyte_answers)]))
+    runner.argparser.add_argument("--cases", type=int, default=200_000,
+                                  help="cases in the run (default: %(default)s)")
+    runner.argparser.add_argument("--megabyte-answers", type=int, default=0, metavar="N",
+                                  help="instead, N answers of about 1 MiB each (default: %(default)s: off)")
+    args = runner.parse_args()
+    runner.metadata["description"] = "a long conformance run and the kit's peak memory"
+    bench = runner.bench_time_func("long check", long_check, args.cases, args.megabyte_answers)
+    if bench is None or runner.args.worker:  # a worker process
+        return
+    peaks = [run.get_metadata().get("mem_max_rss") for run in bench.get_runs()]
+    peaks = [p for p in peaks if p]
+    if peaks:
+        print(f"peak memory of the kit (the worker process; the program under test not counted): "
+              f"{max(peaks) / 2**20:.0f} MB")
 
 
 if __name__ == "__main__":

@@ -1,24 +1,25 @@
-"""Benchmark: the kit's protocol client against a minimal JSON-lines client, side by side
-(a benchmark, not a test).
+"""Benchmark (pyperf): the kit's protocol client against a minimal JSON-lines client.
 
-    .venv/bin/python benchmarks/bench_protocol.py [--requests 100000] [--window 64] [--rounds 5]
+    .venv/bin/pip install -e '.[bench]'
+    .venv/bin/python benchmarks/bench_protocol.py [--window 64] [pyperf options, e.g. --fast]
 
 Both clients talk to the same trivial implementation (a Python program that answers every
-request with 0, reading and writing in bulk) in the same process, alternately, ``--rounds``
-times each; the figure is the best round of each and their ratio (the kit's client must
-reach at least 0.9 of the minimal one).  The minimal client does only what any client must:
-write requests in windows, read lines, parse each as JSON, match it by id.  The kit's
-client also checks every line (per-request deadlines, noise, duplicates, size cap, unsafe
-text), keeps the program in its own process group, and restarts it if it fails.
+request with 0, reading and writing in bulk).  Each pyperf value is the wall time of
+``loops`` requests (20,000 unless ``--loops N``), the program started before the clock
+starts; the figure is requests per second (the inverse of the median time per request) and
+the ratio of the two (the kit's client must reach at least 0.9 of the minimal one).  The
+minimal client does only what any client must: write requests in windows, read lines, parse
+each as JSON, match it by id.  The kit's client also checks every line (per-request
+deadlines, noise, duplicates, size cap, unsafe text), keeps the program in its own process
+group, and restarts it if it fails.
 
-``--calls N`` also measures one-request round trips (``target.call``), as differential play
-and the property suites use them.  With Node.js present the JavaScript sample, which really
-decides each trick, is measured as well.
+Also timed: one-request round trips (``target.call``, as differential play and the property
+suites use them), and, with Node.js present, the JavaScript sample, which really decides each
+trick.  pyperf's own options apply (``--rigorous``, ``-o FILE`` for ``pyperf compare_to``).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shutil
@@ -26,6 +27,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pyperf
 
 from turub.conformance.protocol import ProtocolTarget
 from turub.conformance.targets import Request
@@ -55,8 +58,8 @@ while True:
 ARGS = {"cards": ["AC", "AC", "6H", "KC"], "trump": "H"}
 
 
-def kit_client(argv: list[str], n: int, window: int) -> float:
-    """Requests per second through :class:`ProtocolTarget`."""
+def kit_client(n: int, argv: list[str], window: int) -> float:
+    """Seconds for ``n`` requests through :class:`ProtocolTarget`."""
     target = ProtocolTarget(argv, timeout=10, window=window)
     if target.start() is not None:
         raise SystemExit(f"could not start {argv}: {target.fatal}")
@@ -69,11 +72,11 @@ def kit_client(argv: list[str], n: int, window: int) -> float:
     bad = [a for a in got if a.kind != "result"]
     if len(got) != n or bad:
         raise SystemExit(f"{len(got)} answers, {len(bad)} not results: {bad[:1]}")
-    return n / elapsed
+    return elapsed
 
 
-def minimal_client(argv: list[str], n: int, window: int) -> float:
-    """Requests per second through the least a JSON-lines client must do."""
+def minimal_client(n: int, argv: list[str], window: int) -> float:
+    """Seconds for ``n`` requests through the least a JSON-lines client must do."""
     p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
     fin, fout = p.stdin.fileno(), p.stdout.fileno()
     buf = b""
@@ -112,10 +115,11 @@ def minimal_client(argv: list[str], n: int, window: int) -> float:
     p.stdin.close()
     p.wait(5)
     p.stdout.close()
-    return n / elapsed
+    return elapsed
 
 
-def kit_calls(argv: list[str], n: int) -> float:
+def kit_calls(n: int, argv: list[str]) -> float:
+    """Seconds for ``n`` one-request round trips (``target.call``)."""
     target = ProtocolTarget(argv, timeout=10)
     target.start()
     started = time.perf_counter()
@@ -124,35 +128,36 @@ def kit_calls(argv: list[str], n: int) -> float:
             raise SystemExit("a call failed")
     elapsed = time.perf_counter() - started
     target.close()
-    return n / elapsed
+    return elapsed
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--requests", type=int, default=100_000)
-    p.add_argument("--window", type=int, default=64)
-    p.add_argument("--rounds", type=int, default=5)
-    p.add_argument("--calls", type=int, default=5_000)
-    a = p.parse_args()
+    runner = pyperf.Runner(processes=4, values=3, warmups=1, loops=20_000,
+                           add_cmdline_args=lambda cmd, args: cmd.extend(["--window", str(args.window)]))
+    runner.argparser.add_argument("--window", type=int, default=64,
+                                  help="requests in flight at once (default: %(default)s)")
+    args = runner.parse_args()
+    runner.metadata["description"] = "the kit's protocol client against a minimal JSON-lines client"
     trivial = [sys.executable, "-c", TRIVIAL]
-    kit, minimal = [], []
-    for _ in range(a.rounds):  # alternate, so that a change in the machine's load hits both
-        minimal.append(minimal_client(trivial, a.requests, a.window))
-        kit.append(kit_client(trivial, a.requests, a.window))
-    best_kit, best_min = max(kit), max(minimal)
-    ratio = best_kit / best_min
-    print(f"trivial Python implementation, {a.requests} requests, window {a.window}, best of {a.rounds}:")
-    print(f"  minimal JSON-lines client: {best_min:,.0f} requests/s")
-    print(f"  kit's protocol client:     {best_kit:,.0f} requests/s")
-    print(f"  ratio kit/minimal: {ratio:.2f} (target >= 0.90: {'met' if ratio >= 0.9 else 'NOT met'})")
-    if a.calls:
-        rate = kit_calls(trivial, a.calls)
-        print(f"  one request at a time (target.call): {rate:,.0f} calls/s ({1e6 / rate:.0f} µs per call)")
+    minimal = runner.bench_time_func("minimal JSON-lines client", minimal_client, trivial, args.window)
+    kit = runner.bench_time_func("kit's protocol client", kit_client, trivial, args.window)
+    calls = runner.bench_time_func("kit, one request at a time", kit_calls, trivial)
     node = shutil.which("node")
     sample = Path(__file__).resolve().parent.parent / "examples" / "turub-sample.js"
-    if node and sample.exists():
-        rate = kit_client([node, str(sample)], a.requests, a.window)
-        print(f"JavaScript sample (decides each trick): {a.requests} requests, {rate:,.0f} requests/s")
+    js = (runner.bench_time_func("kit's client, JavaScript sample", kit_client,
+                                 [node, str(sample)], args.window)
+          if node and sample.exists() else None)
+    if minimal is None or kit is None or calls is None or runner.args.worker:  # a worker process
+        return
+    ratio = minimal.median() / kit.median()
+    print(f"\ntrivial Python implementation, window {args.window}, load average {os.getloadavg()[0]:.1f}:")
+    print(f"  minimal JSON-lines client: {1 / minimal.median():,.0f} requests/s")
+    print(f"  kit's protocol client:     {1 / kit.median():,.0f} requests/s")
+    print(f"  ratio kit/minimal: {ratio:.2f} (target >= 0.90: {'met' if ratio >= 0.9 else 'NOT met'})")
+    print(f"  one request at a time (target.call): {1 / calls.median():,.0f} calls/s "
+          f"({calls.median() * 1e6:.0f} µs per call)")
+    if js is not None:
+        print(f"JavaScript sample (decides each trick): {1 / js.median():,.0f} requests/s")
 
 
 if __name__ == "__main__":

@@ -1,69 +1,70 @@
-"""Benchmark: ``turub simulate`` as a whole process against the naive loop, side by side.
+"""Benchmark (pyperf): ``turub simulate`` as a whole process against the naive loop's process.
 
-Runs ``turub simulate --deals N --seed S`` and ``naive_deals.py --deals N --seed S`` (random
-deals played by a naive loop over plain tuples that validates nothing) as separate processes,
-alternately, ``--rounds`` times each, and reports for each the best and the median of the
-processes' CPU time (user + system; on a loaded machine CPU time is far steadier than wall
-time, which is printed too) and the ratio simulate / naive.  The target is at most 2/3: the
-engine, validating every play and keeping the score sheet, in two thirds of the naive loop's
-time.  The whole process counts: start-up, imports, the report.
+Two timings, each the CPU time (user + system) of one child process, so that a busy machine
+disturbs them far less than wall time:
 
-    .venv/bin/python benchmarks/bench_simulate.py [--deals 4000] [--seed 1] [--rounds 7]
+* ``naive loop (process)``: ``naive_deals.py --deals N --seed S``, random deals played over
+  plain tuples, nothing validated (the yardstick);
+* ``turub simulate (process)``: ``python -m turub.cli simulate --deals N --seed S``, every
+  play validated and the score sheet kept.
+
+The whole process counts: start-up, imports, the report.  The figure is the ratio of the
+medians, simulate / naive; the target is at most 2/3.  pyperf runs each timing in its own
+worker processes (``--processes``, default 4, two values each after one warm-up); its own
+options apply (``--fast``, ``--rigorous``, ``-o FILE`` to keep the values for
+``python -m pyperf compare_to``).
+
+    .venv/bin/pip install -e '.[bench]'
+    .venv/bin/python benchmarks/bench_simulate.py [--deals 4000] [--seed 1] [pyperf options]
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
-import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
+import pyperf
+
 HERE = Path(__file__).parent
+TARGET = 2 / 3
 
 
-def run(command: list[str]) -> tuple[float, float]:
-    """(CPU seconds, wall seconds) of one process running ``command``."""
+def child_cpu(loops: int, command: list[str]) -> float:
+    """CPU seconds (user + system) of ``loops`` runs of ``command``, each a fresh process."""
     before = os.times()
-    start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    wall = time.perf_counter() - start
+    for _ in range(loops):
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     after = os.times()
     return (after.children_user - before.children_user
-            + after.children_system - before.children_system), wall
+            + after.children_system - before.children_system)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=4000)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--rounds", type=int, default=7)
-    args = parser.parse_args()
+    runner = pyperf.Runner(processes=4, values=2, warmups=1, loops=1,
+                           add_cmdline_args=lambda cmd, args: cmd.extend(
+                               ["--deals", str(args.deals), "--seed", str(args.seed)]))
+    runner.argparser.add_argument("--deals", type=int, default=4000,
+                                  help="deals per process (default: %(default)s)")
+    runner.argparser.add_argument("--seed", type=int, default=1,
+                                  help="seed of both processes (default: %(default)s)")
+    args = runner.parse_args()
+    runner.metadata["description"] = "turub simulate against the naive loop, whole processes, CPU time"
     deals = ["--deals", str(args.deals), "--seed", str(args.seed)]
-    commands = {
-        "turub simulate": [sys.executable, "-m", "turub.cli", "simulate", *deals],
-        "naive loop": [sys.executable, str(HERE / "naive_deals.py"), *deals],
-    }
-    times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
-    for _ in range(args.rounds):
-        for name, command in commands.items():
-            times[name].append(run(command))
-    print(f"{args.deals} deals, seed {args.seed}, {args.rounds} rounds; "
-          f"{platform.machine()}, {os.cpu_count()} cores, "
-          f"{platform.python_implementation()} {platform.python_version()}")
-    best = {}
-    for name, runs in times.items():
-        cpu = [c for c, _ in runs]
-        wall = [w for _, w in runs]
-        best[name] = (min(cpu), statistics.median(cpu), min(wall), statistics.median(wall))
-        print(f"  {name:<15} CPU best {best[name][0]:.3f} s, median {best[name][1]:.3f} s; "
-              f"wall best {best[name][2]:.3f} s, median {best[name][3]:.3f} s")
-    sim, naive = best["turub simulate"], best["naive loop"]
-    print(f"  simulate / naive: CPU {sim[0] / naive[0]:.2f} (best), {sim[1] / naive[1]:.2f} (median); "
-          f"wall {sim[2] / naive[2]:.2f} (best), {sim[3] / naive[3]:.2f} (median); target at most 0.67")
+    naive = runner.bench_time_func("naive loop (process)", child_cpu,
+                                   [sys.executable, str(HERE / "naive_deals.py"), *deals])
+    simulate = runner.bench_time_func("turub simulate (process)", child_cpu,
+                                      [sys.executable, "-m", "turub.cli", "simulate", *deals])
+    if naive is None or simulate is None or runner.args.worker:  # a worker process
+        return
+    ratio = simulate.median() / naive.median()
+    print(f"\n{args.deals} deals, seed {args.seed}; {platform.machine()}, {os.cpu_count()} cores, "
+          f"{platform.python_implementation()} {platform.python_version()}, "
+          f"load average {os.getloadavg()[0]:.1f}")
+    print(f"simulate / naive (CPU, medians): {simulate.median():.3f} s / {naive.median():.3f} s "
+          f"= {ratio:.2f}; target at most {TARGET:.2f}: {'met' if ratio <= TARGET else 'NOT met'}")
 
 
 if __name__ == "__main__":

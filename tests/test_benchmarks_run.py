@@ -1,0 +1,41 @@
+"""The benchmark scripts still run (a benchmark that rots is found here, not in a README row).
+
+Each runs once at its smallest size through pyperf (one worker process, one value), and its
+closing line is checked; the figures themselves are not asserted: speed is measured by the
+benchmarks, never by the tests.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pyperf")
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+ONCE = ["--processes", "1", "--values", "1", "--warmups", "0", "--quiet"]
+
+
+def run(script: str, *args: str) -> str:
+    done = subprocess.run([sys.executable, str(BENCH / script), *args], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_bench_simulate_prints_the_ratio() -> None:
+    out = run("bench_simulate.py", "--deals", "20", *ONCE)
+    assert "simulate / naive (CPU, medians):" in out and "target at most 0.67" in out
+
+
+def test_bench_protocol_prints_the_ratio() -> None:
+    out = run("bench_protocol.py", "--loops", "300", *ONCE)
+    assert "ratio kit/minimal:" in out and "calls/s" in out
+
+
+def test_bench_load_prints_the_peak_memory() -> None:
+    out = run("bench_load.py", "--cases", "1200", *ONCE)
+    assert "peak memory of the kit" in out
