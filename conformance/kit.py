@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from turub import Rules
+from turub.progress import Progress
 
 from .adapter import OPERATIONS
 from .cases import RULED_OPS, Case, ask_args, build_vectors, generated_counts, iter_generated_cases, rules_name
@@ -84,34 +85,6 @@ def vector_cases(rules: Rules) -> list[Case]:
 
 
 _VARIANT_VECTORS: dict = {}
-
-
-class _Progress:
-    """A bar on a terminal; on any other stream, a line every ``every`` seconds."""
-
-    def __init__(self, total: int, stream: TextIO | None, every: float = 0.1) -> None:
-        self.total, self.stream, self.done, self.last = max(total, 1), stream, 0, time.monotonic()
-        self.tty = bool(stream is not None and getattr(stream, "isatty", lambda: False)())
-        self.every = every if self.tty else max(every, 10.0)
-
-    def step(self, n: int = 1) -> None:
-        self.done += n
-        if self.stream is None:
-            return
-        now = time.monotonic()
-        if now - self.last > self.every:
-            self.last = now
-            if self.tty:
-                filled = min(30, 30 * self.done // self.total)
-                self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/~{self.total}")
-            else:
-                self.stream.write(f"turub check: {self.done} of about {self.total} cases\n")
-            self.stream.flush()
-
-    def end(self) -> None:
-        if self.stream is not None and self.tty:
-            self.stream.write("\n")
-            self.stream.flush()
 
 
 def bound_result(out: dict) -> dict:
@@ -188,7 +161,7 @@ class _Cases:
     With ``exitfirst`` (``-x``) no request follows the first failure, and nothing after it
     is logged."""
 
-    def __init__(self, target: Target, rules: Rules, log: CaseLog, progress: _Progress,
+    def __init__(self, target: Target, rules: Rules, log: CaseLog, progress: Progress,
                  deadline: float | None, exitfirst: bool = False) -> None:
         self.target, self.rules, self.log, self.progress = target, rules, log, progress
         self.deadline = deadline
@@ -288,6 +261,7 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
 
     failure = None
     phase: _Cases | None = None
+    progress: Progress | None = None
     try:
         failure = target.start()
         variant_ok = failure is None and target.supports_variant(variant["name"])
@@ -308,11 +282,12 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
 
             chosen = ((kind, c) for kind, c in work()
                       if options.selection.matches(c["id"], c["op"], c["clauses"]))
-            progress = _Progress(planned + (400 if options.vectors else 0), progress_stream)
+            progress = Progress(planned + (400 if options.vectors else 0), progress_stream,
+                                label="turub check", unit="cases", approximate=True)
             phase = _Cases(target, rules, results, progress, deadline, options.exitfirst)
             target.run(phase.requests(chosen), phase.record)
             phase.flush("not answered before the whole-run time limit" if phase.cut else None)
-            progress.end()
+            progress.close()
             cut = phase.cut or getattr(target, "cut", False)
             fatal = getattr(target, "fatal", None)
             stopped = phase.logged_failure if options.exitfirst else False
@@ -361,6 +336,8 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
         if phase is not None:
             phase.flush("not answered: the kit was interrupted")
     finally:
+        if progress is not None:
+            progress.close()  # a terminal gets its cursor back, whatever stopped the run
         if interrupted is not None and hasattr(target, "abort"):
             target.abort()  # type: ignore[attr-defined]
         else:
@@ -404,6 +381,3 @@ def reference_target(timeout: float = 5.0) -> Target:
     from .targets import PythonTarget
     return PythonTarget(ReferenceImplementation(), timeout, trusted=True)
 
-
-def _stderr_progress() -> TextIO | None:
-    return sys.stderr if sys.stderr.isatty() else None

@@ -14,7 +14,6 @@ import importlib
 import json
 import random
 import sys
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
@@ -25,6 +24,7 @@ from .clauses import clause
 from .contest import Contest
 from .deal import Phase
 from .errors import RuleError
+from .progress import Progress
 from .seats import Seat, Side, parse_seat
 from .sitting import draw_first_dealer
 
@@ -142,25 +142,6 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-class _Progress:
-    """A one-line progress bar on a terminal; silent when output is not a terminal."""
-
-    def __init__(self, total: int, stream: TextIO = sys.stderr) -> None:
-        self.total, self.stream = total, stream
-        self.live = stream.isatty()
-        self.last = 0.0
-
-    def update(self, done: int) -> None:
-        now = time.monotonic()
-        if self.live and (now - self.last > 0.1 or done == self.total):
-            self.last = now
-            filled = 30 * done // self.total
-            self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total}")
-            if done == self.total:
-                self.stream.write("\n")
-            self.stream.flush()
-
-
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     """Play N random legal deals on one score sheet, streaming: memory stays flat in N."""
     variant = variant_of(args)
@@ -170,7 +151,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     rng = random.Random(args.seed)  # one random source shuffles and plays every deal
     sheet = variant.sitting(draw_first_dealer(args.seed, rules).seat, keep_rows=False)
     play = variant.play_random_deal
-    progress = _Progress(args.deals)
+    progress = Progress(args.deals, sys.stderr, label="turub simulate", unit="deals")
     margins: Counter[int] = Counter()
     wins: Counter[Side | None] = Counter()
     decided: Counter[Side] = Counter()
@@ -185,8 +166,10 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         if contest.winner is not None:
             decided[contest.winner] += 1
             decided_deals += contest.deals
-        if progress.live:
-            progress.update(i + 1)
+        if progress.active and not i & 15:
+            progress.update(i + 1)  # a clock reading every 16 deals; drawn at most every 0.1 s
+    progress.update(args.deals)
+    progress.close()
     w = out.write
     w(f"{args.deals} deals from seed {args.seed}, rules {rules.to_dict()}"
       + (f", variant {variant.name} {variant.version}" if variant.name != "standard" else "") + "\n\n")
