@@ -34,7 +34,8 @@ import pyperf
 from turub.conformance.cases import generated_counts
 from turub.conformance.kit import CheckOptions, run_check, vector_cases
 from turub.conformance.protocol import ProtocolTarget
-from turub.conformance.report import finish, write_json, write_junit
+from turub.conformance.junit import write_junit
+from turub.conformance.report import finish, write_json
 from turub.conformance.resources import sample_command
 from turub import Rules
 

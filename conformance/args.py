@@ -80,3 +80,25 @@ def program_command(argv: Sequence[str]) -> list[str]:
     (a later ``--`` included); without a ``--``, the words given as they are."""
     words = list(argv)
     return words[1:] if words[:1] == ["--"] else words
+
+
+def output_dir(option: str, path: str | None) -> str | None:
+    """A folder to write into (created if missing, its parent must exist), checked without
+    writing anything."""
+    if path is None:
+        return path
+    p = Path(path)
+    if not path.strip():
+        raise OptionError(f"{option}: an empty folder name")
+    if p.exists() and not p.is_dir():
+        raise OptionError(f"{option} {path}: not a folder")
+    if p.is_dir():
+        if not os.access(p, os.W_OK | os.X_OK):
+            raise OptionError(f"{option} {path}: not writable")
+        return path
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise OptionError(f"{option} {path}: the folder {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise OptionError(f"{option} {path}: cannot create a folder in {parent}")
+    return path

@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, TextIO
 
+from turub import __version__
 from turub import cli as _cli
 from turub.errors import RuleError
 
@@ -34,10 +35,12 @@ from . import args as checks
 from .args import OptionError
 from .baseline import compare_reports, render_comparison, run_variant
 from .cases import ask_args, build_vectors, rules_name
-from .kit import CheckOptions, run_check, vector_cases
+from .kit import KIT_VERSION, CheckOptions, run_check, vector_cases
 from .protocol import DEFAULT_LINE_LIMIT
 from .report import (EXIT_USAGE, XfailError, as_json, diff_reports, finish, load_xfail, render_diff,
-                     startup_message, write_json, write_junit, write_text, xfail_document)
+                     startup_message, write_json, write_text, xfail_document)
+from .html_report import DEFAULT_SPEC_URL
+from .junit import write_junit
 from .resources import sample_command, schema_text
 from .select import Selection, SelectionError
 from .targets import Interrupted
@@ -130,8 +133,11 @@ def _validate(args: argparse.Namespace) -> None:
     checks.integer("--properties", args.properties, high=1_000_000)
     checks.integer("--window", args.window, low=1, high=4096)
     checks.integer("--max-line", args.max_line, low=1024, high=1 << 30)
-    for option in ("json", "junit", "write_xfail"):
+    for option in ("json", "jsonl", "junit", "write_xfail"):
         checks.output_path(f"--{option.replace('_', '-')}", getattr(args, option))
+    checks.output_dir("--html", args.html)
+    if sum(getattr(args, o) == "-" for o in ("json", "jsonl", "junit", "write_xfail")) > 1:
+        raise OptionError("only one of --json, --jsonl, --junit, --write-xfail can be - (stdout)")
 
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
@@ -229,11 +235,20 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         describe["note"] = note
     progress = sys.stderr if not args.quiet else None
     log = (lambda m: sys.stderr.write(m + "\n")) if progress and sys.stderr.isatty() else None
+    lines = None
+    if args.jsonl:
+        from .jsonl import JsonlWriter
+        lines = JsonlWriter(args.jsonl, out)
+        lines.start(kit={"version": KIT_VERSION, "engine": __version__}, rules=rules.to_dict(),
+                    rules_name=rules_name(rules), seed=options.seed, **describe)
     with _signals_interrupt():
         try:
             raw = run_check(target, options, describe=describe, progress_stream=progress,
-                            deadline=checks_deadline, log=log)
+                            deadline=checks_deadline, log=log,
+                            on_result=lines.case if lines is not None else None)
         except Interrupted as e:  # before the run had anything to keep
+            if lines is not None:
+                lines.close()
             from .process import stop_all
             stop_all()
             sys.stderr.write(f"turub check: interrupted by {signal.Signals(e.signum).name}\n")
@@ -249,13 +264,19 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         report = finish(raw, xfail)
         if startup:
             sys.stderr.write(f"turub check: {startup_message(startup)}\n")
+        if lines is not None:
+            lines.summary(report)
+            lines.close()
         if args.json:
             _write_with(args.json, write_json, report, out)
         if args.junit:
             _write_with(args.junit, write_junit, report, out)
         if args.write_xfail:
             _write(args.write_xfail, as_json(xfail_document(report)), out)
-        if not args.quiet and args.json != "-" and args.junit != "-" and args.write_xfail != "-":
+        if args.html:
+            from .html_report import write_html
+            write_html(report, args.html, base_url=args.spec_url)
+        if not args.quiet and "-" not in (args.json, args.jsonl, args.junit, args.write_xfail):
             write_text(report, out)
         if report.get("interrupted"):
             sys.stderr.write(f"turub check: interrupted by {signal.Signals(report['interrupted']).name}; "
@@ -296,7 +317,18 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--max-line", type=int, default=DEFAULT_LINE_LIMIT, metavar="BYTES",
                    help=f"the longest answer line accepted (default {DEFAULT_LINE_LIMIT} bytes, 1 MiB)")
     p.add_argument("--json", metavar="FILE", help="write the JSON report (- for stdout)")
-    p.add_argument("--junit", metavar="FILE", help="write JUnit XML (- for stdout)")
+    p.add_argument("--jsonl", metavar="FILE",
+                   help="write one JSON line per case as it finishes, then a summary line, each "
+                        "flushed at once: a killed run keeps what it checked (- for stdout)")
+    p.add_argument("--junit", metavar="FILE",
+                   help="write JUnit XML: wrong answers as failures, crashes, hangs and protocol "
+                        "violations as errors, a time per case (- for stdout)")
+    p.add_argument("--html", metavar="DIR",
+                   help="write a static HTML report (DIR/index.html, no script, no network): "
+                        "the verdict, the clauses by part of the game, each failure")
+    p.add_argument("--spec-url", metavar="URL", default=DEFAULT_SPEC_URL,
+                   help="where --html links each clause: the specification site's root (its "
+                        "spec/PAGE.html#CLAUSE pages), a URL or a path relative to the current folder")
     p.add_argument("--xfail", metavar="FILE", help="expected failures (cases or clauses, with reasons)")
     p.add_argument("--write-xfail", metavar="FILE", help="write the current failures as an expected-failures file")
     p.add_argument("--diff", nargs=2, metavar=("OLD.json", "NEW.json"), help="what changed between two reports")
@@ -447,8 +479,44 @@ def cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# --- turub report ------------------------------------------------------------------------------
+
+def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
+    from .compare import ReportError, as_data, compare, write_html, write_terminal
+    try:
+        checks.output_dir("--html", args.html)
+        checks.output_path("--json", args.json)
+        d = compare(args.reports)
+    except (ReportError, OptionError) as e:
+        sys.stderr.write(f"turub report: error: {e}\n")
+        return EXIT_USAGE
+    if args.html:
+        write_html(d, args.html, base_url=args.spec_url)
+    if args.json:
+        _write(args.json, as_json(as_data(d)), out)
+    if args.json != "-":
+        write_terminal(d, out)
+    return 0
+
+
+def _add_report(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("report", help="compare the JSON reports of several implementations side by side",
+                       description="Compare the JSON reports (`turub check --json`) of several "
+                                   "implementations, clause by clause: a table on the terminal, an "
+                                   "HTML page with an SVG badge per implementation (--html).  The "
+                                   "reports must come from one kit version and one option set.")
+    p.add_argument("reports", nargs="+", metavar="REPORT.json", help="JSON reports of turub check --json")
+    p.add_argument("--html", metavar="DIR", help="write DIR/index.html and DIR/badges/*.svg")
+    p.add_argument("--spec-url", metavar="URL", default=DEFAULT_SPEC_URL,
+                   help="where --html links each clause: the specification site's root, a URL or "
+                        "a path relative to the current folder")
+    p.add_argument("--json", metavar="FILE", help="write the comparison as JSON (- for stdout)")
+    p.set_defaults(run=cmd_report)
+
+
 def add_commands(sub: argparse._SubParsersAction) -> None:
     _add_check(sub)
+    _add_report(sub)
     _add_vectors(sub)
     _add_variants(sub)
     _add_schema(sub)

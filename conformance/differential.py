@@ -23,6 +23,7 @@ from turub import Deal, Rules, Seat, deal_result, next_dealer, parse_card, parse
 from turub.cards import card_name
 
 from .adapter import OPERATIONS
+from .text import show
 from .cases import INJECTIONS, PAIRS, ask_args, expected_case, play_stream
 from .judge import Verdict, judge
 from .targets import RESULT, Request, Target
@@ -201,7 +202,7 @@ def differential_sittings(target: Target, rules: Rules, examples: int, seed: int
     case, verdict, plan = best["case"], best["verdict"], best["plan"]
     results = ", ".join(f"{ns}–{ew}{' closed' if c else ''}" for ns, ew, c in plan["results"])
     text = (f"first dealer {plan['first']}; deal results in order: {results}\n"
-            f"asked {case['op']} {case['args']}: expected {case['expected']}, got {best['got']}\n"
+            f"asked {case['op']} {show(case['args'])}: expected {show(case['expected'])}, got {show(best['got'])}\n"
             f"{verdict.detail}")
     return _result("differential/sitting", "sitting", clauses, "failed", verdict, detail=verdict.detail,
                    minimal=text, args=case["args"], expected=case["expected"], got=best["got"],
@@ -225,7 +226,8 @@ def describe_deal(case: dict, verdict: Verdict, got: Any) -> str:
     rules = rules or rules_from_dict(case["rules"])
     deal = Deal([parse_card(c) for c in args["pack"]], Seat("NESW".index(args["dealer"])), rules, args["cut"])
     stop = verdict.extra.get("action", len(args["actions"]) - 1)
-    lines = [f"dealer {args['dealer']}, cut {args['cut']}, rules {rules.to_dict()}"]
+    lines = [f"dealer {args['dealer']}, cut {args['cut']}, rules "
+             + ", ".join(f"{k}={v}" for k, v in rules.to_dict().items())]
     shown = []
     for i, action in enumerate(args["actions"][:stop]):
         try:

@@ -33,7 +33,7 @@ from turub import CardFormatError, parse_card
 from turub.cards import card_name
 
 __all__ = ["OUTCOMES", "Verdict", "judge", "trick_blame", "legal_plays_blame", "result_blame", "WRONG", "ILLEGAL_ACCEPTED", "LEGAL_REFUSED",
-           "ERROR", "CRASH", "TIMEOUT", "PROTOCOL"]
+           "ERROR", "CRASH", "TIMEOUT", "PROTOCOL", "WRONG_ANSWERS"]
 
 WRONG: Final = "wrong-answer"
 ILLEGAL_ACCEPTED: Final = "illegal-action-accepted"
@@ -45,6 +45,9 @@ PROTOCOL: Final = "protocol-violation"
 
 #: The outcome classes of a failure, in the order reports list them.
 OUTCOMES: Final = (WRONG, ILLEGAL_ACCEPTED, LEGAL_REFUSED, ERROR, CRASH, TIMEOUT, PROTOCOL)
+#: The outcomes that are a wrong answer (the program's rule is wrong); the others are the
+#: program misbehaving (an error it reported, a crash, a hang, a broken protocol).
+WRONG_ANSWERS: Final = (WRONG, ILLEGAL_ACCEPTED, LEGAL_REFUSED)
 
 
 @dataclass(frozen=True)

@@ -159,11 +159,15 @@ class _Cases:
     results held back a little (a duplicate answer amends its request) then logged in the
     order of the cases, whatever the order of the answers (so ``-j N`` reports as ``-j 1``).
     With ``exitfirst`` (``-x``) no request follows the first failure, and nothing after it
-    is logged."""
+    is logged.  Each result gets its ``time`` (seconds from the request to its answer) and
+    goes to ``emit`` as soon as it is judged (an amendment goes again)."""
 
     def __init__(self, target: Target, rules: Rules, log: CaseLog, progress: Progress,
-                 deadline: float | None, exitfirst: bool = False) -> None:
+                 deadline: float | None, exitfirst: bool = False,
+                 emit: Callable[[dict], None] | None = None) -> None:
         self.target, self.rules, self.log, self.progress = target, rules, log, progress
+        self.emit = emit
+        self.sent: dict[int, float] = {}  # when each request still unanswered was asked
         self.deadline = deadline
         self.exitfirst, self.failed, self.logged_failure = exitfirst, False, False
         self.waiting: dict[int, tuple[str, Case]] = {}
@@ -189,15 +193,19 @@ class _Cases:
                 self.record(i, Answer("unsupported", None, f"not applicable: the question needs protocol "
                                                            f"version {case['protocol']}"))
             else:
+                self.sent[i] = time.monotonic()
                 yield Request(i, case["op"], ask_args(case["op"], case["args"], self.rules,
                                                       self.target.protocol))
 
     def record(self, key: int, answer: Answer) -> None:
+        now = time.monotonic()
         if key in self.waiting:
             kind, case = self.waiting.pop(key)
+            took = now - self.sent.pop(key, now)
             self.progress.step()
         elif key in self.recent:  # an amendment: answered twice
-            kind, case, _ = self.recent.pop(key)
+            kind, case, first = self.recent.pop(key)
+            took = first.get("time", 0.0)
         else:
             if len(self.late_amendments) < 5:
                 self.late_amendments.append(f"case {key}: {safe_text(answer.detail, 200)}")
@@ -205,6 +213,9 @@ class _Cases:
                 self.late_amendments.append("")
             return
         result = _judged(case, kind, answer, self.rules)
+        result["time"] = round(took, 4)
+        if self.emit is not None:
+            self.emit(result)
         self.recent[key] = (kind, case, result)
         heapq.heappush(self.order, key)
         self.failed = self.failed or result["status"] == "failed"
@@ -244,12 +255,19 @@ def _stray_output(target: Target, late: list[str]) -> dict | None:
 
 def run_check(target: Target, options: CheckOptions, *, describe: dict | None = None,
               progress_stream: TextIO | None = None, deadline: float | None = None,
-              log: Callable[[str], None] | None = None) -> dict:
-    """Run every check on ``target``; the report as plain data (before expected failures)."""
+              log: Callable[[str], None] | None = None,
+              on_result: Callable[[dict], None] | None = None) -> dict:
+    """Run every check on ``target``; the report as plain data (before expected failures).
+    ``on_result`` gets each result as soon as it is judged (``--jsonl``)."""
     started = time.monotonic()
     rules = options.rules
     variant = run_variant(rules)
     results = CaseLog()
+
+    def keep(result: dict) -> None:
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
     interrupted: int | None = None
     cut = False
 
@@ -284,7 +302,7 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
                       if options.selection.matches(c["id"], c["op"], c["clauses"]))
             progress = Progress(planned + (400 if options.vectors else 0), progress_stream,
                                 label="turub check", unit="cases", approximate=True)
-            phase = _Cases(target, rules, results, progress, deadline, options.exitfirst)
+            phase = _Cases(target, rules, results, progress, deadline, options.exitfirst, on_result)
             target.run(phase.requests(chosen), phase.record)
             phase.flush("not answered before the whole-run time limit" if phase.cut else None)
             progress.close()
@@ -302,19 +320,20 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
                         cut = cut or past_deadline()
                         why = "the whole-run time limit came first" if past_deadline() else \
                             f"the implementation is gone: {fatal.detail if fatal else ''}"
-                        results.append({"id": f"differential/{name[:-1]}", "kind": "differential", "op": op,
+                        keep({"id": f"differential/{name[:-1]}", "kind": "differential", "op": op,
                                         "clauses": sorted(clauses), "status": NOT_RUN,
                                         "detail": safe_text(f"not run: {why}", DETAIL_LIMIT)})
                         continue
                     if log:
                         log(f"differential play: {name}…")
                     seed = options.seed if options.seed is not None else 0
+                    began = time.monotonic()
                     try:
                         searched = _honest(prop(target, rules, options.examples, seed, left(options.budget)))
                     except Exception as e:  # noqa: BLE001 - a kit bug must not lose the report
                         searched = _kit_failure({"id": f"differential/{name[:-1]}", "kind": "differential",
                                                  "op": op, "clauses": sorted(clauses)}, "playing", e)
-                    results.append(searched)
+                    keep({**searched, "time": round(time.monotonic() - began, 4)})
                     fatal = getattr(target, "fatal", None)
             if stopped:
                 pass  # -x: nothing runs after the first failure
@@ -324,11 +343,15 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
                 from .properties import property_results
                 try:
                     found = property_results(target, options.properties, left(options.properties_budget), rules,
-                                             select=options.selection.matches, exitfirst=options.exitfirst)
+                                             select=options.selection.matches, exitfirst=options.exitfirst,
+                                             on_result=None if on_result is None else
+                                             lambda r: on_result(_honest(dict(r))))
                 except Exception as e:  # noqa: BLE001 - a kit bug must not lose the report
                     found = [_kit_failure({"id": "property/*", "kind": "property", "op": "properties",
                                            "clauses": []}, "running the property suites", e)]
-                results.extend(_honest(r) for r in found)
+                    if on_result is not None:
+                        on_result(found[0])
+                results.extend(_honest(r) for r in found)  # each already went to on_result
             elif options.properties > 0:
                 cut = cut or past_deadline()
     except Interrupted as e:
@@ -350,7 +373,7 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
     cut = cut or bool(getattr(target, "cut", False))
     stray = _stray_output(target, phase.late_amendments if phase is not None else [])
     if stray is not None:
-        results.append(stray)
+        keep(stray)
     startup = getattr(target, "startup_failure", None)
     report = {
         "format": "turub-report/1",

@@ -19,6 +19,7 @@ from typing import Any
 
 from .adapter import OPERATIONS, Implementation
 from .targets import RESULT, UNSUPPORTED, Answer, Target
+from .text import readable
 
 __all__ = ["TargetImplementation", "TargetFailure", "property_result", "property_results"]
 
@@ -165,27 +166,30 @@ def property_result(target: Target, name: str, test: Any, examples: int,
     except TargetFailure as e:
         return {**out, "status": "failed", "outcome": e.answer.kind,
                 "failing_clauses": clauses, "blamed": None, "detail": str(e),
-                "minimal": _counterexample(e)}
+                "minimal": readable(_counterexample(e))}
     except Exception as e:  # noqa: BLE001 - a falsified property is the verdict
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
         blamed, why, situation = blame_of_calls(impl.calls, target)
         return {**out, "status": "failed", "outcome": "wrong-answer",
                 "failing_clauses": [blamed] if blamed else clauses, "blamed": blamed,
-                "detail": first[:500] + (f" (first wrong answer: {why})" if why else ""),
-                "minimal": _counterexample(e), **({"situation": situation} if situation else {})}
+                # the property's message and Hypothesis's example are Python: no reprs in a report
+                "detail": readable(first[:500]) + (f" (first wrong answer: {why})" if why else ""),
+                "minimal": readable(_counterexample(e)), **({"situation": situation} if situation else {})}
     return {**out, "status": "passed", "detail": f"held for up to {examples} drawn examples"}
 
 
 def property_results(target: Target, examples: int, budget: float, rules: Any = None,
                      select: Callable[[str, str, list[str]], bool] | None = None,
-                     exitfirst: bool = False) -> list[dict[str, Any]]:
+                     exitfirst: bool = False,
+                     on_result: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
     """Run every interface property of :mod:`turub.properties` against ``target``.
 
     ``examples`` bounds each property's search; the properties draw their own rule options,
     so a target that supports only some options gets them reported as unsupported.  Searches
     are derandomized, so two runs on the same implementation ask the same questions.
     ``select(id, name, clauses)`` chooses the properties to run (``-k``, ``--clause``);
-    ``exitfirst`` stops after the first that fails.
+    ``exitfirst`` stops after the first that fails.  Each result carries its ``time`` and
+    goes to ``on_result`` as soon as it is known.
     """
     from turub.properties.checks import interface_properties
 
@@ -201,7 +205,11 @@ def property_results(target: Target, examples: int, budget: float, rules: Any = 
         if time.monotonic() > stop_at:
             results.append({"id": f"property/{name}", "kind": "property", "op": name,
                             "clauses": sorted(getattr(test, "__verifies__", ())),
-                            "status": "unsupported", "detail": "not run: out of time budget"})
-            continue
-        results.append(property_result(target, name, test, examples, impl, rules))
+                            "status": "unsupported", "detail": "not run: out of time budget", "time": 0.0})
+        else:
+            began = time.monotonic()
+            results.append({**property_result(target, name, test, examples, impl, rules),
+                            "time": round(time.monotonic() - began, 4)})
+        if on_result is not None:
+            on_result(results[-1])
     return results

@@ -22,7 +22,8 @@ run) or the whole-run time limit cut a run that found no failure; ``INTERRUPTED`
 Everything in a report that came from the program was made safe where it entered the kit
 (:mod:`~turub.conformance.text`); the writers escape again what they print, so the terminal
 shows escapes, the JSON is valid and the JUnit XML well-formed.  Reports are written case by
-case (:func:`write_json`, :func:`write_junit`), never built whole in memory.
+case (:func:`write_json`, :func:`turub.conformance.junit.write_junit`), never built whole in
+memory.
 
 The expected-failures file is JSON::
 
@@ -35,20 +36,18 @@ from __future__ import annotations
 
 import io
 import json
-import re
 import signal
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any, Final, TextIO
-from xml.sax.saxutils import escape, quoteattr
 
 from turub.clauses import CLAUSES, is_clause
 
-from .judge import OUTCOMES
+from .judge import OUTCOMES, WRONG_ANSWERS
 from .spool import CaseLog, as_list
 from .text import safe_text
 
-__all__ = ["finish", "render_text", "render_junit", "write_json", "write_junit", "diff_reports",
+__all__ = ["finish", "render_text", "write_json", "diff_reports",
            "render_diff", "load_xfail", "xfail_document", "XFAIL_FORMAT", "EXIT_STATUSES",
            "EXIT_CONFORMS", "EXIT_FAILS", "EXIT_USAGE", "EXIT_CANNOT_START", "EXIT_INCOMPLETE"]
 
@@ -75,7 +74,7 @@ EXIT_STATUSES: Final = {
 }
 #: The outcome classes an expected failure may stand for: wrong answers, never a program
 #: that crashed, reported an error, hung or broke the protocol.
-_LISTABLE: Final = ("wrong-answer", "illegal-action-accepted", "legal-action-refused")
+_LISTABLE: Final = WRONG_ANSWERS
 
 
 class XfailError(ValueError):
@@ -340,66 +339,6 @@ def write_json(report: dict, out: TextIO) -> None:
         out.write(json.dumps(c, ensure_ascii=False))
         first = False
     out.write("\n ]\n}\n")
-
-
-# --- JUnit XML -------------------------------------------------------------------------------------
-
-_XML_UNSAFE: Final = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def _x(value: Any, limit: int = 4000) -> str:
-    """Text for an XML attribute or element: safe, bounded, nothing XML 1.0 forbids."""
-    text = safe_text(value, limit, keep_lines=True)
-    return _XML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
-def render_junit(report: dict) -> str:
-    out = io.StringIO()
-    write_junit(report, out)
-    return out.getvalue()
-
-
-def write_junit(report: dict, out: TextIO) -> None:
-    """JUnit XML, written case by case."""
-    s = report["summary"]
-    w = out.write
-    w('<?xml version="1.0" encoding="utf-8"?>\n')
-    name = f"turub conformance: {report['implementation']['name']}"
-    w(f"<testsuite name={quoteattr(_x(name, 200))} tests=\"{s['cases']}\" "
-      f"failures=\"{s['failed'] + s['xpass']}\" skipped=\"{s['unsupported'] + s['xfail'] + s['not-run']}\" "
-      f"errors=\"{1 if report.get('startup_failure') or report.get('interrupted') else 0}\" "
-      f"time=\"{report['duration']:.3f}\">\n  <properties>\n")
-    for k, v in report["rules"].items():
-        w(f"    <property name={quoteattr('rules.' + k)} value={quoteattr(_x(v))} />\n")
-    w(f"    <property name=\"verdict\" value={quoteattr(report.get('verdict', ''))} />\n  </properties>\n")
-    startup = report.get("startup_failure")
-    if startup:
-        w(f"  <testcase classname=\"startup\" name=\"handshake\">\n    <error type=\"could-not-start\" "
-          f"message={quoteattr(_x(startup.get('reason', ''), 1000))}>{escape(_x(startup_message(startup)))}"
-          f"</error>\n  </testcase>\n")
-    for c in report["cases"]:
-        classname = quoteattr(_x(f"{c['kind']}.{c['op']}", 200))
-        w(f"  <testcase classname={classname} name={quoteattr(_x(c['id'], 300))}>\n")
-        if c["clauses"]:
-            w("    <properties>\n")
-            for x in c["clauses"]:
-                w(f"      <property name=\"clause\" value={quoteattr(_x(x, 100))} />\n")
-            w("    </properties>\n")
-        status = c["status"]
-        if status == "failed":
-            message = f"[{c.get('blamed') or ', '.join(c.get('failing_clauses', []))}] {c.get('detail', '')}"
-            w(f"    <failure type={quoteattr(_x(c.get('outcome', 'failed'), 100))} message={quoteattr(_x(message, 1000))}>"
-              f"{escape(_x(c.get('minimal') or c.get('detail', '')))}</failure>\n")
-        elif status == "xpass":
-            w(f"    <failure type=\"xpass\" message={quoteattr(_x(c.get('detail', ''), 1000))} />\n")
-        elif status == "unsupported":
-            w("    <skipped message=\"unsupported\" />\n")
-        elif status == "not-run":
-            w(f"    <skipped message={quoteattr(_x('not run: ' + str(c.get('detail', '')), 1000))} />\n")
-        elif status == "xfail":
-            w(f"    <skipped message={quoteattr(_x('expected failure: ' + str(c.get('xfail_reason', '')), 1000))} />\n")
-        w("  </testcase>\n")
-    w("</testsuite>\n")
 
 
 # --- two reports ------------------------------------------------------------------------------

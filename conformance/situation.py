@@ -94,8 +94,7 @@ def _trick_winner(args, expected, got) -> list[str]:
     shown = [f"{i}:{card(c)}" + (" (led)" if i == 0 else "") for i, c in enumerate(t)]
     return [f"trump {suit(args['trump'])}; trick in the order played: {'  '.join(shown)}",
             f"expected: {card(t[expected])} at {expected} wins",
-            f"got:      {card(t[got]) if isinstance(got, int) and 0 <= got < len(t) else _short(got)}"
-            f" at {got}"]
+            f"got:      {card(t[got]) + f' at {got}' if isinstance(got, int) and 0 <= got < len(t) else _short(got)}"]
 
 
 def _legal_plays(args, expected, got) -> list[str]:

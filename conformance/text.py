@@ -18,7 +18,7 @@ import json
 import re
 from typing import Any, Final
 
-__all__ = ["safe_text", "safe_value", "bounded", "shorten", "needs_cleaning", "TRUNCATED"]
+__all__ = ["safe_text", "safe_value", "bounded", "shorten", "needs_cleaning", "TRUNCATED", "show", "readable"]
 
 #: What a shortened text ends with (followed by how much was left out).
 TRUNCATED: Final = "…[truncated"
@@ -101,3 +101,95 @@ def bounded(value: Any, limit: int = 4096) -> Any:
     if len(text) <= limit:
         return value
     return safe_text(shorten(text, limit))
+
+
+def show(value: Any) -> str:
+    """A value in a message, as a person reads it (never a Python repr): text as itself, a
+    list of words (cards, seats) as the words, anything else as compact JSON.
+
+    >>> show(["AC", "6H"]), show({"holder": "EW", "winner": None}), show(None)
+    ('AC 6H', '{"holder": "EW", "winner": null}', 'null')
+    """
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)) and value and all(
+            isinstance(v, str) and v and not any(c.isspace() for c in v) for v in value):
+        return " ".join(value)
+    if isinstance(value, (set, frozenset)):
+        value = sorted(value, key=str)
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+_QUOTED_AFTER_EQUALS: Final = re.compile(r"(?<==)'([^'\\\n]*)'")
+_CALL_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _closing(text: str, start: int) -> int:
+    """The index of the bracket closing the one at ``start`` (-1: none), skipping quotes."""
+    pairs = {"[": "]", "{": "}", "(": ")"}
+    stack, quote, i = [pairs[text[start]]], None, start + 1
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch in pairs:
+            stack.append(pairs[ch])
+        elif ch == stack[-1]:
+            stack.pop()
+            if not stack:
+                return i
+        elif ch in ")]}":
+            return -1
+        i += 1
+    return -1
+
+
+def _literal(segment: str) -> str | None:
+    """``segment`` rewritten if it is a Python literal or a call of literals, else None."""
+    import ast
+    try:
+        node = ast.parse(segment, mode="eval").body
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            args = [show(ast.literal_eval(a)) for a in node.args]
+            args += [f"{k.arg}={show(ast.literal_eval(k.value))}" for k in node.keywords]
+            return f"{node.func.id}({', '.join(args)})"
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
+            return show(ast.literal_eval(node))
+    except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
+        return None
+    return None
+
+
+def readable(text: str) -> str:
+    """A message with the Python literals in it (``['AC', '6H']``, ``{'holder': 'EW'}``,
+    ``DealCase(dealer='E')``, ``dealer='E'``) rewritten by :func:`show`, for messages
+    written by Python code (assertions, Hypothesis's falsifying examples) that reach a report.
+
+    >>> readable("hand ['AC', '6H'], got {'winner': None} after Case(cut=3, dealer='E')")
+    'hand AC 6H, got {"winner": null} after Case(cut=3, dealer=E)'
+    """
+    out, i = [], 0
+    while i < len(text):
+        ch = text[i]
+        if ch in "[{(":
+            name = _CALL_NAME.search(text, 0, i) if ch == "(" else None
+            start = name.start() if name else i
+            end = _closing(text, i)
+            if end != -1 and (ch != "(" or name):
+                new = _literal(text[start:end + 1])
+                if new is not None:
+                    del out[len(out) - (i - start):]
+                    out.append(new)
+                    i = end + 1
+                    continue
+        out.append(ch)
+        i += 1
+    return _QUOTED_AFTER_EQUALS.sub(r"\1", "".join(out))

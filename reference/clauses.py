@@ -25,7 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
-__all__ = ["Clause", "CLAUSES", "KINDS", "SOURCES", "Term", "VOCABULARY", "clause", "is_clause", "cite"]
+__all__ = ["Clause", "CLAUSES", "KINDS", "SOURCES", "Term", "VOCABULARY", "clause", "is_clause", "cite",
+           "Part", "PARTS", "part_of"]
 
 #: The kinds of clause, as the spec classifies them.
 KINDS: Final = (
@@ -375,3 +376,43 @@ def cite(*clause_ids: str) -> tuple[str, ...]:
     for cid in clause_ids:
         clause(cid)
     return clause_ids
+
+
+class Part(NamedTuple):
+    """One part of the game: a page of the specification (``spec/PAGE.md``, built as
+    ``spec/PAGE.html``), its title, and the ID prefixes of the clauses it holds."""
+
+    page: str
+    title: str
+    prefixes: tuple[str, ...]
+
+
+#: The parts of the game in the specification's order, each with its page and title (a test
+#: checks them against the pages of ``spec/``).  A clause belongs to the part with the
+#: longest prefix of its ID: ``dealer.first-draw`` to the table, ``dealer.after-win`` to the
+#: result.
+PARTS: Final = (
+    Part("pack", "The pack and the cards", ("pack.",)),
+    Part("table", "The table and the first dealer", ("table.", "dealer.first-")),
+    Part("dealing", "Dealing and the trump call", ("deal.", "trump.")),
+    Part("play", "Playing the tricks", ("play.", "trick.")),
+    Part("signals", "Signals", ("signal.",)),
+    Part("result", "The result of a deal and the next dealer", ("result.", "dealer.")),
+    Part("contest", "The contest and the stake", ("contest.", "stake.")),
+    Part("score-sheet", "The score sheet", ("sheet.",)),
+    Part("advice", "Advice", ("advice.",)),
+    Part("context", "Context", ("context.",)),
+)
+
+
+def part_of(clause_id: str) -> Part | None:
+    """The part of the game a standard clause belongs to (None: not a standard clause).
+
+    >>> part_of("dealer.first-draw").title
+    'The table and the first dealer'
+    """
+    if clause_id not in CLAUSES:
+        return None
+    best = max(((len(p), part) for part in PARTS for p in part.prefixes if clause_id.startswith(p)),
+               default=None, key=lambda x: x[0])
+    return best[1] if best else None

@@ -40,6 +40,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "vectors": ("turub.conformance.cli", "export the conformance vectors (cases as JSON data)"),
     "variants": ("turub.conformance.cli", "compare rule variants (option sets)"),
     "schema": ("turub.conformance.cli", "print the protocol's JSON Schema (draft 2020-12)"),
+    "report": ("turub.conformance.cli", "compare the JSON reports of several implementations side by side"),
 }
 #: The commands ``turub`` itself defines (they never load the extensions).
 _OWN_COMMANDS = frozenset({"play", "simulate", "explain", "clause"})

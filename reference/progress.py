@@ -22,7 +22,7 @@ import os
 import time
 from typing import Any, TextIO
 
-__all__ = ["Progress"]
+__all__ = ["Progress", "terminal_console"]
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -36,6 +36,16 @@ def _maybe_terminal(stream: TextIO, environ: Any) -> bool:
     """Whether rich could call ``stream`` a terminal: asked before importing it."""
     return (_isatty(stream) or environ.get("FORCE_COLOR", "") != ""
             or environ.get("TTY_COMPATIBLE", "") == "1")
+
+
+def terminal_console(stream: TextIO | None) -> Any:
+    """A :class:`rich.console.Console` on ``stream`` if rich calls it a terminal, else None;
+    rich is imported only if the stream may be one (a TTY, or a variable says so)."""
+    if stream is None or getattr(stream, "closed", False) or not _maybe_terminal(stream, os.environ):
+        return None
+    from rich.console import Console  # only now: the engine's commands never load rich
+    console = Console(file=stream)  # reads NO_COLOR, FORCE_COLOR, TTY_COMPATIBLE
+    return console if console.is_terminal else None
 
 
 def _duration(seconds: float) -> str:
@@ -65,11 +75,8 @@ class Progress:
         self.started = time.monotonic()
         self._bar: Any = None  # the rich Progress, once drawn
         self._task: Any = None
-        self.terminal = False
-        if stream is not None and not getattr(stream, "closed", False) and _maybe_terminal(stream, os.environ):
-            from rich.console import Console  # only now: the engine's commands never load rich
-            self._console = Console(file=stream)  # reads NO_COLOR, FORCE_COLOR, TTY_COMPATIBLE
-            self.terminal = self._console.is_terminal
+        self._console = terminal_console(stream)
+        self.terminal = self._console is not None
         self.active = stream is not None and not getattr(stream, "closed", False)
         self.every = refresh if self.terminal else plain_every
         self._next = self.started + (0.0 if self.terminal else self.every)

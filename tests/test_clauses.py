@@ -35,3 +35,21 @@ def test_the_scan_finds_citations():
     found = {cid for _, cid in cited_ids()}
     assert {"play.follow-suit", "trick.earliest-identical", "contest.insufficient-win"} <= found
 
+
+
+def test_each_clause_belongs_to_the_part_whose_spec_page_places_it():
+    # The spec places every clause on one page of spec/; turub.clauses.PARTS names that page
+    # and its title (the kit's HTML report groups and links clauses by them).
+    import re as _re
+    from turub.clauses import PARTS, part_of
+    placed = {}
+    for part in PARTS:
+        page = (ROOT / "spec" / f"{part.page}.md").read_text(encoding="utf-8")
+        assert page.startswith(f"# {part.title}\n"), part.page
+    for path in (ROOT / "spec").glob("*.md"):
+        for cid in _re.findall(r"\{spec-clause\} ([a-z0-9.-]+)", path.read_text(encoding="utf-8")):
+            placed[cid] = path.stem
+    assert set(placed) == set(CLAUSES)
+    wrong = {cid: (page, getattr(part_of(cid), "page", None)) for cid, page in placed.items()
+             if getattr(part_of(cid), "page", None) != page}
+    assert not wrong, f"clause: (page placing it, page of its part): {wrong}"

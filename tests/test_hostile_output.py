@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 from turub import Rules
 from turub.conformance.kit import _case_result
 from turub.conformance.protocol import ProtocolTarget, _decode
-from turub.conformance.report import finish, write_json, write_junit, write_text
+from turub.conformance.junit import write_junit
+from turub.conformance.report import finish, write_json, write_text
 from turub.conformance.spool import CaseLog
 from turub.conformance.targets import RESULT, Answer, Request
 

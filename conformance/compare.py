@@ -1,0 +1,176 @@
+"""Several implementations side by side (``turub report A.json B.json ...``).
+
+Reads the JSON reports ``turub check --json`` wrote, one per implementation, and shows for
+each clause (grouped by part of the game) the result each implementation got: on the
+terminal a table (drawn by rich on a terminal, plain text otherwise), and as a static HTML
+page (``--html DIR``: ``DIR/index.html`` and an SVG badge per implementation in
+``DIR/badges/``), after the public comparison sites of other specifications (Bowtie's for
+JSON Schema).
+
+Reports are comparable only when one kit version wrote them under one option set (rules and
+variant); anything else, or a file that is not a finished turub report, is a
+:class:`ReportError` naming the file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, TextIO
+
+from .badge import COLOURS, report_badge
+from .html_report import DEFAULT_SPEC_URL, clause_groups, clause_link, clause_title, e, page, spec_base, verdict_badge
+from .text import safe_text
+
+__all__ = ["ReportError", "load_report", "compare", "render_text", "write_terminal", "write_html",
+           "REPORT_FORMAT"]
+
+REPORT_FORMAT = "turub-report/1"
+_NEEDED = ("verdict", "clauses", "summary", "implementation", "kit", "rules")
+
+
+class ReportError(ValueError):
+    """A file ``turub report`` cannot use; the message names the file."""
+
+
+def load_report(path: str) -> dict:
+    """A finished JSON report of ``turub check``, or :class:`ReportError`."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise ReportError(f"{path}: cannot read it ({err.strerror if isinstance(err, OSError) else 'not UTF-8'})") from None
+    try:
+        doc = json.loads(text)
+    except ValueError as err:
+        raise ReportError(f"{path}: not JSON ({err})") from None
+    if not isinstance(doc, dict) or doc.get("format") != REPORT_FORMAT:
+        raise ReportError(f"{path}: not a turub report (a report of `turub check --json` has "
+                          f"\"format\": \"{REPORT_FORMAT}\")")
+    missing = [k for k in _NEEDED if k not in doc]
+    if missing or not isinstance(doc["clauses"], dict) or not isinstance(doc["implementation"], dict):
+        raise ReportError(f"{path}: a turub report without {', '.join(missing) or 'its clause table'} "
+                          "(not a finished report)")
+    return doc
+
+
+def _option_set(report: dict) -> str:
+    variant = (report.get("variant") or {}).get("name", "standard")
+    rules = ", ".join(f"{k}={v}" for k, v in sorted((report.get("rules") or {}).items()))
+    return f"variant {variant} ({rules})"
+
+
+def compare(paths: list[str]) -> dict:
+    """The comparison of the reports in ``paths`` (plain data), or :class:`ReportError`."""
+    reports = [(p, load_report(p)) for p in paths]
+    first_path, first = reports[0]
+    for path, r in reports[1:]:
+        if (r.get("kit") or {}).get("version") != (first.get("kit") or {}).get("version"):
+            raise ReportError(f"{path}: written by kit version {safe_text((r.get('kit') or {}).get('version'), 40)}, "
+                              f"{first_path} by {safe_text((first.get('kit') or {}).get('version'), 40)}: "
+                              "compare reports of one kit version")
+        if _option_set(r) != _option_set(first):
+            raise ReportError(f"{path}: checked under {safe_text(_option_set(r), 300)}, {first_path} under "
+                              f"{safe_text(_option_set(first), 300)}: compare reports of one option set")
+    implementations = []
+    for n, (path, r) in enumerate(reports, 1):
+        impl = r["implementation"]
+        name = safe_text(impl.get("name"), 80)
+        version = safe_text(impl.get("version"), 40)
+        rows = r["clauses"]
+        passed = sum(1 for x in rows.values() if isinstance(x, dict) and x.get("status") == "passed")
+        implementations.append({
+            "file": path, "name": name, "version": version, "verdict": safe_text(r.get("verdict"), 40),
+            "clauses_passed": passed, "clauses": len(rows),
+            "badge": f"badges/{n}-{re.sub(r'[^A-Za-z0-9_.-]+', '-', name).strip('-.') or 'implementation'}.svg",
+            "svg": report_badge(r)})
+    ids = list(dict.fromkeys(cid for _, r in reports for cid in r["clauses"]))
+    return {"option_set": _option_set(first), "kit": (first.get("kit") or {}).get("version"),
+            "implementations": implementations,
+            "clauses": {cid: [str((r["clauses"].get(cid) or {}).get("status", "absent")) for _, r in reports]
+                        for cid in ids}}
+
+
+def _heading(impl: dict) -> str:
+    return f"{impl['name']} {impl['version']}".strip()
+
+
+def render_text(d: dict) -> str:
+    """The comparison as plain text (a log, a file, a pipe)."""
+    impls = d["implementations"]
+    width = max([len(c) for c in d["clauses"]] + [6])
+    cols = [max(len(_heading(i)), 10) for i in impls]
+    lines = [f"turub report: {len(impls)} implementation(s), {d['option_set']}, kit {d['kit']}", ""]
+    for i in impls:
+        lines.append(f"  {_heading(i)}: {i['verdict']}, {i['clauses_passed']}/{i['clauses']} clauses passed ({i['file']})")
+    for title, ids in clause_groups(d["clauses"]):
+        lines += ["", title, f"  {'clause':<{width}}  " + "  ".join(f"{_heading(i):<{w}}" for i, w in zip(impls, cols))]
+        for cid in ids:
+            lines.append((f"  {cid:<{width}}  " + "  ".join(f"{s:<{w}}" for s, w in zip(d["clauses"][cid], cols))).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+_STYLE = {"passed": "green", "failed": "bold red", "xpass": "bold red", "affected": "yellow",
+          "xfail": "magenta", "absent": "dim", "not-run": "dim", "unsupported": "dim"}
+
+
+def write_terminal(d: dict, out: TextIO) -> None:
+    """A rich table when ``out`` is a terminal (rich decides: NO_COLOR, FORCE_COLOR), else
+    :func:`render_text`."""
+    from turub.progress import terminal_console
+    console = terminal_console(out)
+    if console is None:
+        out.write(render_text(d))
+        return
+    from rich.table import Table
+    from rich.text import Text
+    impls = d["implementations"]
+    summary = Table(title=f"turub report: {d['option_set']}, kit {d['kit']}")
+    for col in ("implementation", "verdict", "clauses passed", "report"):
+        summary.add_column(col)
+    for i in impls:
+        colour = "green" if i["verdict"] == "CONFORMS" else "red" if i["verdict"] in COLOURS else "dim"
+        summary.add_row(Text(_heading(i)), Text(i["verdict"], style=colour),
+                        Text(f"{i['clauses_passed']}/{i['clauses']}"), Text(i["file"]))
+    console.print(summary)
+    for title, ids in clause_groups(d["clauses"]):
+        table = Table(title=title, title_justify="left")
+        table.add_column("clause")
+        for i in impls:
+            table.add_column(Text(_heading(i)))
+        for cid in ids:
+            table.add_row(Text(cid), *(Text(s, style=_STYLE.get(s, "")) for s in d["clauses"][cid]))
+        console.print(table)
+
+
+def write_html(d: dict, out_dir: str | Path, base_url: str = DEFAULT_SPEC_URL) -> Path:
+    """``out_dir/index.html`` and ``out_dir/badges/*.svg``; returns the page's path."""
+    folder = Path(out_dir)
+    (folder / "badges").mkdir(parents=True, exist_ok=True)
+    for i in d["implementations"]:
+        (folder / i["badge"]).write_text(i["svg"], encoding="utf-8")
+    base = spec_base(base_url, folder)
+    impls = d["implementations"]
+    body = [f"<h1>turub report: {len(impls)} implementation{'s' if len(impls) != 1 else ''}</h1>",
+            f"<p>{e(d['option_set'])}; kit {e(d['kit'])}</p>",
+            "<table>\n<tr><th>implementation</th><th>badge</th><th>verdict</th><th>clauses passed</th><th>report</th></tr>"]
+    for i in impls:
+        body.append(f"<tr><td>{e(_heading(i))}</td><td><img src=\"{e(i['badge'])}\" alt=\"{e(i['name'])}\"></td>"
+                    f"<td>{verdict_badge(i['verdict'])}</td><td class=\"n\">{i['clauses_passed']}/{i['clauses']}</td>"
+                    f"<td><code>{e(i['file'])}</code></td></tr>")
+    body.append("</table>")
+    head = "".join(f"<th>{e(_heading(i))}</th>" for i in impls)
+    for title, ids in clause_groups(d["clauses"]):
+        body.append(f"<h2>{e(title)}</h2>\n<table class=\"matrix\">\n<tr><th>clause</th><th>title</th>{head}</tr>")
+        for cid in ids:
+            cells = "".join(f"<td class=\"s-{e(s, 20)}\">{e(s, 20)}</td>" for s in d["clauses"][cid])
+            body.append(f"<tr><td>{clause_link(cid, base)}</td><td>{e(clause_title(cid))}</td>{cells}</tr>")
+        body.append("</table>")
+    index = folder / "index.html"
+    index.write_text(page("turub report", "\n".join(body)), encoding="utf-8")
+    return index
+
+
+def as_data(d: dict) -> dict[str, Any]:
+    """The comparison without the badges' SVG text (for ``--json``)."""
+    return {**d, "implementations": [{k: v for k, v in i.items() if k != "svg"} for i in d["implementations"]]}

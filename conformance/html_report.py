@@ -1,0 +1,256 @@
+"""The report as a static HTML page (``turub check --html DIR``): ``DIR/index.html`` and
+``DIR/badge.svg``, no script, no network, readable offline and in a CI artifact.
+
+The page shows the verdict, the summary, the diagnosis, the clause matrix grouped by part of
+the game (the parts, their titles and the clause titles come from :mod:`turub.clauses`),
+each failure with its blamed clause, its detail and its smallest situation, and what the
+program wrote on its standard error.  Every clause links to its item in the specification
+site: ``SPEC/spec/PAGE.html#NEED`` where ``PAGE`` is its part's page and ``NEED`` the
+clause's sphinx-needs ID (``play.follow-suit`` → ``play:follow-suit``).  ``SPEC`` is
+``--spec-url``: a URL (used as given) or a folder (a path relative to the current folder,
+made relative to ``DIR``); the default is where the README's docs build writes the site,
+``docs/_build/html``.
+
+Everything that came from the program is escaped with :func:`html.escape` after
+:func:`~turub.conformance.text.safe_text`, so no answer can add markup to the page.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from html import escape
+from pathlib import Path
+from typing import Any, Final, Iterable
+
+from turub.clauses import CLAUSES, PARTS, VARIANT_CLAUSES, part_of
+
+from .badge import report_badge
+from .text import safe_text
+
+__all__ = ["write_html", "render_html", "DEFAULT_SPEC_URL", "clause_url", "spec_base", "page",
+           "clause_groups", "clause_title", "e"]
+
+#: Where the README's build command writes the specification site (from the project's root).
+DEFAULT_SPEC_URL: Final = "docs/_build/html"
+#: How many failures the page shows in full (the JSON report has them all).
+SHOWN_FAILURES: Final = 200
+
+_STYLE: Final = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; padding: 0 1em; color: #222; }
+h1 { font-size: 1.5em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; } h3 { margin-bottom: .3em; }
+table { border-collapse: collapse; margin: .5em 0; } td, th { padding: .2em .6em; border: 1px solid #ddd; text-align: left; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+pre { background: #f6f6f6; padding: .6em; overflow-x: auto; white-space: pre-wrap; }
+.verdict { display: inline-block; padding: .3em .8em; font-weight: bold; color: #fff; border-radius: 3px; }
+.v-CONFORMS { background: #2e7d32; } .v-DOES-NOT-CONFORM, .v-COULD-NOT-START { background: #c62828; }
+.v-other { background: #757575; }
+.s-passed { background: #e8f5e9; } .s-failed, .s-xpass { background: #ffebee; } .s-affected { background: #fff8e1; }
+.s-xfail { background: #f3e5f5; } .s-unsupported, .s-not-run, .s-absent { color: #777; }
+.failure { border-left: 4px solid #c62828; padding-left: 1em; margin: 1.2em 0; }
+.muted { color: #777; }
+table.matrix { width: 100%; table-layout: fixed; } .matrix th:nth-child(1) { width: 17em; }
+.matrix th:nth-child(2) { width: 40%; } .matrix code { white-space: nowrap; }
+"""
+
+
+def e(value: Any, limit: int = 4000) -> str:
+    """Any value as HTML text: made safe (escapes for control characters), bounded, escaped."""
+    return escape(safe_text(value, limit, keep_lines=True))
+
+
+def spec_base(spec_url: str, out_dir: str | Path) -> str:
+    """The base of the clause links as written in ``out_dir``'s page."""
+    if "://" in spec_url or spec_url.startswith("/"):
+        return spec_url.rstrip("/")
+    return Path(os.path.relpath(Path(spec_url).resolve(), Path(out_dir).resolve())).as_posix()
+
+
+def clause_url(clause_id: str, base: str) -> str | None:
+    """The clause's item in the specification site (None: not a standard clause)."""
+    part = part_of(clause_id)
+    if part is None:
+        return None
+    return f"{base}/spec/{part.page}.html#{clause_id.replace('.', ':')}"
+
+
+def clause_title(clause_id: str) -> str:
+    c = CLAUSES.get(clause_id) or VARIANT_CLAUSES.get(clause_id)
+    return getattr(c, "title", "") or ""
+
+
+def clause_link(clause_id: str, base: str) -> str:
+    url = clause_url(clause_id, base)
+    text = f"<code>{e(clause_id, 200)}</code>"
+    return f'<a href="{escape(url)}">{text}</a>' if url else text
+
+
+def clause_groups(ids: Iterable[str]) -> list[tuple[str, list[str]]]:
+    """``ids`` grouped by part of the game, in the specification's order (clauses of no
+    part, such as a variant's, last)."""
+    ids = list(dict.fromkeys(ids))
+    order = {cid: n for n, cid in enumerate(CLAUSES)}
+    groups: list[tuple[str, list[str]]] = []
+    for part in PARTS:
+        mine = sorted((c for c in ids if part_of(c) is part), key=lambda c: order[c])
+        if mine:
+            groups.append((part.title, mine))
+    rest = [c for c in ids if part_of(c) is None]
+    if rest:
+        groups.append(("Other clauses (a variant's own, or not in the registry)", sorted(rest)))
+    return groups
+
+
+def page(title: str, body: str) -> str:
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<meta name=\"viewport\" content=\"width=device-width\">\n<title>{e(title, 300)}</title>\n"
+            f"<style>{_STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")
+
+
+def verdict_badge(verdict: str) -> str:
+    known = verdict in ("CONFORMS", "DOES NOT CONFORM", "COULD NOT START")
+    css = "v-" + verdict.replace(" ", "-") if known else "v-other"
+    return f'<span class="verdict {css}">{e(verdict, 100)}</span>'
+
+
+def write_html(report: dict, out_dir: str | Path, base_url: str = DEFAULT_SPEC_URL) -> Path:
+    """Write ``out_dir/index.html`` and ``out_dir/badge.svg``; returns the page's path."""
+    folder = Path(out_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "badge.svg").write_text(report_badge(report), encoding="utf-8")
+    index = folder / "index.html"
+    index.write_text(render_html(report, spec_base(base_url, folder)), encoding="utf-8")
+    return index
+
+
+def render_html(report: dict, base: str = DEFAULT_SPEC_URL) -> str:
+    """The page, with clause links under ``base`` (as written in the page)."""
+    impl = report["implementation"]
+    name = f"{safe_text(impl.get('name'), 100)} {safe_text(impl.get('version'), 100)}"
+    verdict = report.get("verdict", "")
+    parts = [f"<h1>turub check: {e(name, 220)}</h1>",
+             f"<p>{verdict_badge(verdict)} <img src=\"badge.svg\" alt=\"\"></p>",
+             _about(report)]
+    startup = report.get("startup_failure")
+    if startup:
+        from .report import startup_message
+        parts.append(f"<h2>Could not start</h2>\n<pre>{e(startup_message(startup), 8000)}</pre>")
+    else:
+        parts += [_summary(report), _diagnosis(report), _matrix(report, base), _failures(report, base)]
+    diagnostics = report.get("diagnostics") or []
+    if diagnostics:
+        parts.append("<h2>Diagnostics (never a verdict)</h2>\n"
+                     + "\n".join(f"<pre>{e(d, 4000)}</pre>" for d in diagnostics[:20]))
+    return page(f"turub check: {name}: {verdict}", "\n".join(p for p in parts if p))
+
+
+def _about(report: dict) -> str:
+    impl = report["implementation"]
+    command = impl.get("command") or impl.get("python") or ""
+    if isinstance(command, list):
+        command = " ".join(command)
+    kit = report.get("kit") or {}
+    rows = [("implementation", f"{safe_text(impl.get('name'), 100)} {safe_text(impl.get('version'), 100)}"),
+            ("command", command),
+            ("rules", f"{report.get('rules_name', '')} ("
+                      + ", ".join(f"{k}={v}" for k, v in (report.get("rules") or {}).items()) + ")"),
+            ("seed", report.get("seed")),
+            ("kit", f"{kit.get('version', '')} (engine {kit.get('engine', '')})"),
+            ("duration", f"{float(report.get('duration') or 0):.1f} s; restarts {report.get('restarts', 0)}")]
+    if report.get("cut"):
+        rows.append(("note", "the whole-run time limit cut this run: what was not checked is 'not run'"))
+    if report.get("interrupted"):
+        rows.append(("note", "interrupted by a signal: what was not checked is 'not run'"))
+    return "<table>\n" + "\n".join(f"<tr><th>{k}</th><td>{e(v, 1000)}</td></tr>" for k, v in rows) + "\n</table>"
+
+
+def _summary(report: dict) -> str:
+    s = report.get("summary") or {}
+    keys = ("cases", "passed", "failed", "xfail", "xpass", "unsupported", "not-run")
+    head = "".join(f"<th>{k}</th>" for k in keys)
+    cells = "".join(f"<td class=\"n\">{int(s.get(k, 0))}</td>" for k in keys)
+    outcomes = ", ".join(f"{o} {n}" for o, n in (s.get("outcomes") or {}).items())
+    return (f"<h2>Summary</h2>\n<table><tr>{head}</tr><tr>{cells}</tr></table>"
+            + (f"\n<p>Failures by outcome: {e(outcomes)}</p>" if outcomes else ""))
+
+
+def _diagnosis(report: dict) -> str:
+    from .diagnosis import render_diagnosis
+    failed = [c for c in report["cases"] if c["status"] in ("failed", "xfail")]
+    lines = render_diagnosis({**report, "cases": failed})
+    return f"<h2>Diagnosis</h2>\n<pre>{e(chr(10).join(lines), 20000)}</pre>" if lines else ""
+
+
+def _matrix(report: dict, base: str) -> str:
+    table = report.get("clauses") or {}
+    exercised = set(table)
+    normative = [c.id for c in CLAUSES.values() if c.is_normative]
+    out = ["<h2>Clauses, by part of the game</h2>",
+           "<p class=\"muted\">pass, fail: cases exercising the clause that passed, failures blaming it; "
+           "affected: failing cases that exercise it without blaming it.</p>"]
+    for title, ids in clause_groups([*table, *normative]):
+        out.append(f"<h3>{e(title)}</h3>\n<table class=\"matrix\">\n<tr><th>clause</th><th>title</th><th>result</th>"
+                   "<th>pass</th><th>fail</th><th>affected</th><th>unsupported</th><th>failures by outcome</th></tr>")
+        for cid in ids:
+            if cid not in exercised:
+                out.append(f"<tr class=\"s-absent\"><td>{clause_link(cid, base)}</td><td>{e(clause_title(cid))}</td>"
+                           "<td>not exercised</td><td></td><td></td><td></td><td></td><td></td></tr>")
+                continue
+            r = table[cid]
+            status = str(r.get("status", ""))
+            outcomes = ", ".join(f"{o} {n}" for o, n in (r.get("outcomes") or {}).items())
+            out.append(f"<tr class=\"s-{e(status, 20)}\"><td>{clause_link(cid, base)}</td>"
+                       f"<td>{e(clause_title(cid))}</td><td>{e(status, 20)}</td>"
+                       f"<td class=\"n\">{int(r.get('passed', 0))}</td>"
+                       f"<td class=\"n\">{int(r.get('failed', 0)) + int(r.get('xfail', 0))}</td>"
+                       f"<td class=\"n\">{int(r.get('affected', 0))}</td>"
+                       f"<td class=\"n\">{int(r.get('unsupported', 0))}</td><td>{e(outcomes)}</td></tr>")
+        out.append("</table>")
+    return "\n".join(out)
+
+
+def _situation(c: dict) -> str:
+    """The smallest situation of a failed case, as the terminal draws it."""
+    from .situation import draw, question_of
+    try:
+        q = question_of(c)
+        lines = draw(q, c.get("blamed")) if q is not None else []
+    except Exception:  # noqa: BLE001 - a drawing is a nicety; the data follows anyway
+        lines = []
+    text = "\n".join(lines) or c.get("minimal") or ""
+    return f"<pre>{e(text, 8000)}</pre>" if text else ""
+
+
+def _value(label: str, c: dict, key: str) -> str:
+    if key not in c:
+        return ""
+    text = json.dumps(c[key], ensure_ascii=False, indent=1) if not isinstance(c[key], str) else c[key]
+    return f"<details><summary>{label}</summary><pre>{e(text, 8000)}</pre></details>"
+
+
+def _failures(report: dict, base: str) -> str:
+    out: list[str] = []
+    count = 0
+    for c in report["cases"]:
+        if c["status"] not in ("failed", "xpass"):
+            continue
+        count += 1
+        if count > SHOWN_FAILURES:
+            continue
+        blamed = c.get("blamed")
+        if blamed:
+            blame = f"blames {clause_link(blamed, base)} ({e(clause_title(blamed))})"
+        elif c.get("consequence_of"):
+            blame = f"a consequence of {e(c['consequence_of'], 300)}"
+        else:
+            blame = "names no clause"
+        out.append(f"<div class=\"failure\">\n<h3><code>{e(c['id'], 300)}</code></h3>\n"
+                   f"<p>{e(c.get('outcome', c['status']), 100)}; {blame}</p>\n"
+                   f"<p>{e(c.get('detail', ''), 2000)}</p>\n{_situation(c)}\n"
+                   + _value("the question", c, "args") + _value("expected", c, "expected")
+                   + _value("the implementation's answer", c, "got") + "\n</div>")
+    if not count:
+        return ""
+    more = (f"<p>… {count - SHOWN_FAILURES} more failures (the JSON report has them all).</p>"
+            if count > SHOWN_FAILURES else "")
+    return f"<h2>Failures ({count})</h2>\n" + "\n".join(out) + more

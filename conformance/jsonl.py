@@ -1,0 +1,63 @@
+"""The report as JSON lines, written while the run goes (``turub check --jsonl FILE``).
+
+One JSON object per line, each written and flushed the moment it is known, so that a run
+killed mid-way (even by SIGKILL, which no program can catch) leaves every line it had:
+
+* first ``{"type": "start", "format": "turub-jsonl/1", "kit": ..., "rules": ..., "seed": ...}``;
+* then ``{"type": "case", ...}`` for each case as soon as its answer is judged: the same
+  fields as a case of the JSON report, with its ``time``, in the order the answers come (a
+  program that answers one request twice gets a second line for that case, which
+  replaces the first);
+* last ``{"type": "summary", ...}``: everything the JSON report holds except its cases (the
+  verdict, the exit status, the clause table, the summary, the diagnosis).  The statuses in
+  the summary are final (expected failures applied); a case line holds the status as judged.
+
+A file without the summary line is a run that did not finish.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import IO, Any
+
+from .spool import as_list
+
+__all__ = ["JsonlWriter", "JSONL_FORMAT"]
+
+JSONL_FORMAT = "turub-jsonl/1"
+
+
+class JsonlWriter:
+    """Writes the lines to ``path`` (``-``: ``stdout``).  A write that fails (a full disk)
+    stops the file with one warning on stderr, never the run."""
+
+    def __init__(self, path: str, stdout: IO[str] | None = None) -> None:
+        self.path = path
+        self._own = path != "-"
+        self.file: IO[str] | None = open(path, "w", encoding="utf-8") if self._own else (stdout or sys.stdout)
+
+    def _line(self, data: dict[str, Any]) -> None:
+        if self.file is None:
+            return
+        try:
+            self.file.write(json.dumps(data, ensure_ascii=False, default=as_list) + "\n")
+            self.file.flush()
+        except (OSError, ValueError) as e:
+            sys.stderr.write(f"turub check: warning: --jsonl {self.path}: cannot write ({e}); "
+                             "no more lines go to it\n")
+            self.file = None
+
+    def start(self, **header: Any) -> None:
+        self._line({"type": "start", "format": JSONL_FORMAT, **header})
+
+    def case(self, result: dict) -> None:
+        self._line({"type": "case", **result})
+
+    def summary(self, report: dict) -> None:
+        self._line({"type": "summary", **{k: v for k, v in report.items() if k != "cases"}})
+
+    def close(self) -> None:
+        if self._own and self.file is not None:
+            self.file.close()
+        self.file = None
