@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final, Protocol, runtime_checkable
 
 import turub
-from turub import (Contest, Deal, RuleError, Seat, Side, check_packets, deal_result,
+from turub import (Contest, Deal, RuleError, Seat, Side, TrickDecision, check_packets, deal_result,
                    first_dealer, legal_plays, next_dealer, parse_card, parse_seat, parse_suit,
                    trick_winner)
 from turub.cards import card_name
@@ -180,17 +180,21 @@ class ReferenceImplementation:
                 actions: list[dict[str, str]]) -> dict[str, Json]:
         d = self._deal(pack, dealer, rules, cut)
         responses: list[dict[str, Json]] = []
+        winners: list[str] = []
         for action in actions:
             answer = self.answer_first(d, action)
             if answer is not None:
                 responses.append(answer)
                 continue
             try:
-                d.apply(action)
+                done = d.apply(action)
                 responses.append({"ok": True})
             except RuleError as e:
                 responses.append({"refused": e.clause})
-        return {"responses": responses, "winners": [t.winner.letter for t in d.tricks],
+                continue
+            if isinstance(done, TrickDecision):  # the play completed a trick
+                winners.append(done.seat.letter)
+        return {"responses": responses, "winners": winners,
                 "tricks": list(d.tricks_won),
                 "outcome": None if d.result is None else _outcome(d.result.winner)}
 

@@ -397,19 +397,22 @@ def _pair(deal: Deal, kind: str, rng: random.Random) -> dict | None:
             return missing and {"act": "play", "seat": to_act.letter, "card": _a(rng.choice(missing))}
         return None
     leader = deal.leader
-    signalled = deal.view(leader).signal is not None
     not_leader = rng.choice([s for s in Seat if s != leader]).letter
+
+    def signalled() -> bool:  # read only when a kind needs it: a view is costly
+        return deal.view(leader).signal is not None
+
     if kind == "kinds+leader" and len(trick) == 1:
         return {"act": "signal", "seat": not_leader, "signal": "wink"}
     if kind == "kinds+timing" and len(trick) >= 2:
         return {"act": "signal", "seat": leader.letter, "signal": "cough"}
-    if kind == "kinds+twice" and len(trick) == 1 and signalled:
+    if kind == "kinds+twice" and len(trick) == 1 and signalled():
         return {"act": "signal", "seat": leader.letter, "signal": "wink"}
     if kind == "leader+timing" and len(trick) >= 2:
         return {"act": "signal", "seat": not_leader, "signal": "knock"}
-    if kind == "leader+twice" and len(trick) == 1 and signalled:
+    if kind == "leader+twice" and len(trick) == 1 and signalled():
         return {"act": "signal", "seat": not_leader, "signal": "click"}
-    if kind == "timing+twice" and len(trick) >= 2 and signalled:
+    if kind == "timing+twice" and len(trick) >= 2 and signalled():
         return {"act": "signal", "seat": leader.letter, "signal": "knock"}
     return None
 
@@ -486,6 +489,8 @@ def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list
 
     def injections() -> None:
         # an injection waits until the deal reaches a moment where it is possible
+        if not pending:
+            return
         for item in [p for p in pending if p[0] <= len(actions)]:
             bad = _illegal(deal, item[1], rng)
             if bad:
@@ -506,7 +511,7 @@ def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list
                 act({"act": "play", "seat": deal.to_act.letter, "card": _a(slip.choice(forbidden))})
         pick = next(picks, default_pick)
         card = legal[pick % len(legal)] if pick is not None else rng.choice(legal)
-        leading = not deal.current_trick
+        leading = deal.to_act is deal.leader  # (a trick is completed at its fourth card)
         act({"act": "play", "seat": deal.to_act.letter, "card": _a(card)}, card)
         if leading and rng.random() < signal_rate:
             act({"act": "signal", "seat": deal.leader.letter, "signal": rng.choice(list(SIGNALS))})
@@ -521,46 +526,56 @@ def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list
     return args
 
 
-def _referee_inputs(rng: random.Random, n: int, rules: Rules, rare: int = 2) -> Iterator[tuple[str, dict]]:
-    yield "full-deal", play_stream(rng.getrandbits(32), "N", rules, 36, rng=rng)
-    yield "full-deal-many-signals", play_stream(rng.getrandbits(32), "E", rules, 36,
-                                                signal_rate=0.9, rng=rng)
-    yield "closed-early", play_stream(rng.getrandbits(32), "S", rules, 20, close_at=20, rng=rng)
-    yield "closed-before-first-trick", play_stream(rng.getrandbits(32), "W", rules, 0, close_at=0, rng=rng)
+def _traced(*args: Any, **kwargs: Any) -> tuple[dict, RefereeTrace]:
+    """:func:`play_stream`'s arguments and the reference's trace of the deal it played."""
+    end: list = []
+    played = play_stream(*args, finished=end, **kwargs)
+    return played, end[1]
+
+
+def _referee_inputs(rng: random.Random, n: int, rules: Rules, rare: int = 2
+                    ) -> Iterator[tuple[str, tuple[dict, RefereeTrace]]]:
+    """The seeded streams for the referee, each with the reference's trace of it."""
+    yield "full-deal", _traced(rng.getrandbits(32), "N", rules, 36, rng=rng)
+    yield "full-deal-many-signals", _traced(rng.getrandbits(32), "E", rules, 36,
+                                            signal_rate=0.9, rng=rng)
+    yield "closed-early", _traced(rng.getrandbits(32), "S", rules, 20, close_at=20, rng=rng)
+    yield "closed-before-first-trick", _traced(rng.getrandbits(32), "W", rules, 0, close_at=0, rng=rng)
     for j, kind in enumerate(INJECTIONS):
         where = {"trump-wrong-seat": 0, "play-before-trump": 0}.get(kind)
         for k in range(2):
             at = where if where is not None else rng.randint(2, 14)
             seed = rng.getrandbits(32)
             close = 3 if kind == "after-close" else None
-            yield f"illegal-{kind}-{k}", play_stream(
+            yield f"illegal-{kind}-{k}", _traced(
                 seed, _SEATS[(j + k) % 4], rules, 4, inject=[(at, kind)], close_at=close, rng=rng)
     for j, kind in enumerate(PAIRS):
         at = 0 if kind in ("order+turn", "order+held", "order+kinds", "caller+suit") else rng.randint(2, 14)
         seed = rng.getrandbits(32)
         close = 2 if kind == "after-close+turn" else None
-        yield f"order-{kind}", play_stream(seed, _SEATS[j % 4], rules, 3, inject=[(at, kind)],
-                                           close_at=close, rng=rng, signal_rate=0.6)
+        yield f"order-{kind}", _traced(seed, _SEATS[j % 4], rules, 3, inject=[(at, kind)],
+                                       close_at=close, rng=rng, signal_rate=0.6)
     yield from _rare_deals(rng, rare, rules)
     for i in range(n):
         seed = rng.getrandbits(32)
         kinds = [(rng.randint(0, 40), rng.choice(INJECTIONS)) for _ in range(rng.randint(0, 3))]
-        yield f"r{i:03d}", play_stream(seed, rng.choice(_SEATS), rules, rng.choice((3, 6, 36)),
-                                       inject=kinds, rng=rng)
+        yield f"r{i:03d}", _traced(seed, rng.choice(_SEATS), rules, rng.choice((3, 6, 36)),
+                                   inject=kinds, rng=rng)
 
 
-def _rare_deals(rng: random.Random, n: int, rules: Rules) -> Iterator[tuple[str, dict]]:
+def _rare_deals(rng: random.Random, n: int, rules: Rules
+                ) -> Iterator[tuple[str, tuple[dict, RefereeTrace]]]:
     """Deals that luck seldom plays: ``n`` full deals ending 18-18 (about one in eight does),
     and deals closed early, one with a side already past 18 tricks.  Found by playing seeded
     deals until one ends as wanted: built on purpose, never left to chance."""
-    def search(want: Callable[[Deal], bool], tricks: int, close: bool) -> dict:
+    def search(want: Callable[[Deal], bool], tricks: int, close: bool) -> tuple[dict, RefereeTrace]:
         while True:
             seed = rng.getrandbits(32)
-            end: list[Deal] = []
+            end: list = []
             args = play_stream(seed, rng.choice(_SEATS), rules, tricks, rng=random.Random(seed),
                                signal_rate=0.2, close_at=tricks if close else None, finished=end)
             if want(end[0]):
-                return args
+                return args, end[1]
     for k in range(n):
         yield f"eighteen-all-{k}", search(lambda d: d.tricks_won == (18, 18), 36, False)
     yield "closed-past-18", search(lambda d: max(d.tricks_won) > 18, 30, True)
@@ -588,19 +603,27 @@ def inputs(seed: int, counts: Mapping[str, int], rules: Rules | None = None
            ) -> Iterator[tuple[str, str, dict]]:
     """``(id, op, args)`` of the seeded inputs.  Streams for the referee are played under
     ``rules`` (skipped when ``rules`` is None)."""
+    for case_id, op, args, _ in _traced_inputs(seed, counts, rules):
+        yield case_id, op, args
+
+
+def _traced_inputs(seed: int, counts: Mapping[str, int], rules: Rules | None = None
+                   ) -> Iterator[tuple[str, str, dict, RefereeTrace | None]]:
+    """:func:`inputs`, each refereed stream with the reference's trace of its play (so its
+    expected answer needs no replay)."""
     for op, make in _INPUTS.items():
         if op not in counts:
             continue
         rng = random.Random(f"{seed}/{op}")
         for slug, args in make(rng, counts[op]):
-            yield f"{op}/{slug}", op, args
+            yield f"{op}/{slug}", op, args, None
     if rules is not None and "referee" in counts:
         rng = random.Random(f"{seed}/referee/{rules.direction}")
-        for slug, args in _referee_inputs(rng, counts["referee"], rules, counts.get("eighteen-all", 2)):
-            yield f"referee/{slug}", "referee", args
+        for slug, (args, trace) in _referee_inputs(rng, counts["referee"], rules, counts.get("eighteen-all", 2)):
+            yield f"referee/{slug}", "referee", args, trace
             # the deal of the same pack: when the implementation deals it wrong, the refereed
             # deal fails as a consequence of that, not of a rule of play
-            yield f"deal/of-{slug}", "deal", {k: args[k] for k in ("pack", "dealer", "cut")}
+            yield f"deal/of-{slug}", "deal", {k: args[k] for k in ("pack", "dealer", "cut")}, None
 
 
 # --- the reference's answers ------------------------------------------------------------------
@@ -639,14 +662,15 @@ class RefereeTrace:
         self.tricks: list[list] = []
         self.winners: list[str] = []
         self.broken: list[list[str]] = []
+        self._led: Any = None  # the suit led to the current trick
 
     def apply(self, action: Any, card: Any = None) -> None:
         """Referee ``action``; ``card``: its card already parsed (a play the caller made)."""
         deal = self.deal
         i = len(self.responses)
-        trick = deal.current_trick
-        leading = not trick
-        led = None if leading else trick[0][1].suit
+        # while cards are played, the seat to act leads exactly when the trick is empty
+        leading = deal.to_act is deal.leader
+        led = None if leading else self._led
         try:
             done = deal.apply(action) if card is None else deal.play(deal.to_act, card)
         except RuleError as e:
@@ -662,6 +686,8 @@ class RefereeTrace:
             self.actions.append(["trump.caller", "trump.any-suit"])
         elif kind == "play":
             card = card if card is not None else parse_card(action["card"])
+            if leading:
+                self._led = card.suit
             # accepted: of the led suit (or a lead) it followed; of another, the player was void
             clauses = ["play.turn", "play.follow-suit" if led is None or card.suit is led
                        else "play.void-any-card"]
@@ -847,10 +873,10 @@ def generated_counts(scale: float) -> dict[str, int]:
 
 def iter_generated_cases(seed: int, rules: Rules, scale: float = 1.0) -> Iterator[Case]:
     """Cases generated from ``seed`` under ``rules``, answered by the reference one at a time."""
-    for case_id, op, args in inputs(seed, generated_counts(scale), rules):
+    for case_id, op, args, trace in _traced_inputs(seed, generated_counts(scale), rules):
         if "/worked-" in case_id or op in ("deal_result", "next_dealer"):
             continue  # the worked and exhaustive cases are in the vectors already
-        yield expected_case(f"generated/{seed}/{case_id}", op, args, rules)
+        yield expected_case(f"generated/{seed}/{case_id}", op, args, rules, trace=trace)
 
 
 def generated_cases(seed: int, rules: Rules, scale: float = 1.0) -> list[Case]:

@@ -42,19 +42,30 @@ def _settings(examples: int) -> settings:
                     report_multiple_bugs=False, print_blob=False)
 
 
+# The strategies are built once, here: a strategy built inside the composite would be built
+# and validated again for every drawn deal, which costs more than the deal's play.
+_TRICKS = st.integers(0, 36)
+_SEEDS = st.integers(0, 2**32 - 1)
+_DEALERS = st.sampled_from("NESW")
+# the first cards chosen, then the first legal card (a short list draws fast)
+_CHOICES = tuple(st.lists(st.integers(0, 35), max_size=min(4 * tricks, 12)) for tricks in range(37))
+_INJECTED = st.lists(st.tuples(st.integers(0, 160), st.sampled_from(INJECTIONS)), max_size=3)
+_PAIRED = st.lists(st.tuples(st.integers(0, 160), st.sampled_from(PAIRS)), max_size=1)
+_CLOSE_AT = st.one_of(st.none(), st.just(0))
+_SIGNAL_RATES = st.sampled_from((0.0, 0.3, 1.0))
+
+
 @st.composite
 def deal_plans(draw) -> dict:
-    tricks = draw(st.integers(0, 36))
+    tricks = draw(_TRICKS)
     return {
-        "seed": draw(st.integers(0, 2**32 - 1)),
-        "dealer": draw(st.sampled_from("NESW")),
+        "seed": draw(_SEEDS),
+        "dealer": draw(_DEALERS),
         "tricks": tricks,
-        # the first cards chosen, then the first legal card (a short list draws fast)
-        "choices": draw(st.lists(st.integers(0, 35), max_size=min(4 * tricks, 12))),
-        "inject": draw(st.lists(st.tuples(st.integers(0, 160), st.sampled_from(INJECTIONS)), max_size=3))
-        + draw(st.lists(st.tuples(st.integers(0, 160), st.sampled_from(PAIRS)), max_size=1)),
-        "close_at": draw(st.one_of(st.none(), st.just(0))),
-        "signal_rate": draw(st.sampled_from((0.0, 0.3, 1.0))),
+        "choices": draw(_CHOICES[tricks]),
+        "inject": draw(_INJECTED) + draw(_PAIRED),
+        "close_at": draw(_CLOSE_AT),
+        "signal_rate": draw(_SIGNAL_RATES),
     }
 
 
@@ -143,13 +154,15 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
                    expected=case["expected"], got=best["got"], rules=rules.to_dict())
 
 
+_PLAYED = st.integers(0, 36).map(lambda ns: [ns, 36 - ns, False])
+_CLOSED = st.tuples(st.integers(0, 35), st.integers(0, 35)).map(
+    lambda ab: [min(ab), max(ab) - min(ab), True])  # tricks played max(ab), of them min(ab) to NS
+_RESULTS = st.lists(st.one_of(_PLAYED, _CLOSED), min_size=1, max_size=10)
+
+
 @st.composite
 def sitting_plans(draw) -> dict:
-    played = st.integers(0, 36).map(lambda ns: [ns, 36 - ns, False])
-    closed = st.tuples(st.integers(0, 35), st.integers(0, 35)).map(
-        lambda ab: [min(ab), max(ab) - min(ab), True])  # tricks played max(ab), of them min(ab) to NS
-    return {"first": draw(st.sampled_from("NESW")),
-            "results": draw(st.lists(st.one_of(played, closed), min_size=1, max_size=10))}
+    return {"first": draw(_DEALERS), "results": draw(_RESULTS)}
 
 
 def differential_sittings(target: Target, rules: Rules, examples: int, seed: int,

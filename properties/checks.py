@@ -388,6 +388,8 @@ def check_referee(impl, pack: list[str], dealer: str, cut: int, rules: dict[str,
     want = O.TableModel(pack, dealer, cut, rules).referee(actions)
     assert len(got["responses"]) == len(actions), "one response per action"
     for k, (g, w) in enumerate(zip(got["responses"], want["responses"])):
+        if g == w == {"ok": True}:
+            continue  # accepted, as the rules allow
         where = f"action {k} ({_describe(actions, k)}), dealer {dealer}, cut {cut}, {rules}"
         if w == {"ok": True}:
             assert g == {"ok": True}, f"{where}: refused with {g}, but the rules allow it"

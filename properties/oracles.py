@@ -145,10 +145,10 @@ def legal_plays(hand: Iterable[str], trick: Sequence[str]) -> set[str]:
     nothing of the led suit (``play.follow-suit``, ``play.void-any-card``).  Trump plays
     no part: no duty to trump, nor to play higher (``play.no-forced-trump``).
     """
-    held = [canonical(c) for c in hand]
+    held = {canonical(c) for c in hand}
     led = suit_of(trick[0]) if trick else None
-    void = all(suit_of(h) != led for h in held)
-    return {c for c in held if led is None or suit_of(c) == led or void}
+    following = {c for c in held if suit_of(c) == led}
+    return following or held  # holding none of the led suit (or leading): any card
 
 
 # --- dealing -------------------------------------------------------------------------------
@@ -350,7 +350,7 @@ class TableModel:
         """The cards the seat to act may play now (empty unless cards are being played)."""
         if self.phase != "playing":
             return set()
-        return legal_plays(list((+self.hands[self.to_act]).elements()), [c for _, c in self.trick])
+        return legal_plays(+self.hands[self.to_act], [c for _, c in self.trick])
 
     def broken(self, action: Mapping[str, str]) -> set[str]:
         """The clauses ``action`` would break; empty if the referee accepts it."""

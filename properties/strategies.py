@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from hypothesis import note, settings
@@ -88,6 +89,7 @@ packs = pack_seeds.map(pack_from_seed)
 cuts = st.integers(0, 143)
 
 
+@cache  # one strategy, built once: a strategy built inside a draw is built and checked again each time
 def full_rules_dicts() -> st.SearchStrategy[dict[str, str]]:
     """Every option given explicitly, every value reachable."""
     return st.fixed_dictionaries({
@@ -97,6 +99,7 @@ def full_rules_dicts() -> st.SearchStrategy[dict[str, str]]:
     })
 
 
+@cache
 def rules_dicts() -> st.SearchStrategy[dict[str, str]]:
     """Rule options as the interface passes them; missing keys take their defaults."""
     return st.one_of(st.just({}), full_rules_dicts(),
@@ -176,6 +179,19 @@ def deals_in_progress(rules: st.SearchStrategy[Mapping[str, str]] | None = None,
 
 
 _POLICIES = ("random", "discard", "underplay")
+_policies = st.sampled_from(_POLICIES)
+_wrong_calls = st.none() | st.tuples(seats, suits)
+_one_in_ten = st.integers(0, 9)
+
+
+@cache
+def _plays(max_plays: int) -> st.SearchStrategy[int]:
+    return st.one_of(st.just(max_plays), st.integers(0, max_plays))
+
+
+@cache
+def _close_at(max_plays: int) -> st.SearchStrategy[int | None]:
+    return st.one_of(st.none(), st.integers(0, max_plays))
 
 
 class DealCase:
@@ -251,13 +267,13 @@ def action_streams(draw, policy: str | None = None, max_plays: int = 144,
     """
     return DealCase(
         pack_seed=draw(pack_seeds), dealer=draw(seats), cut=draw(cuts), rules=draw(rules_dicts()),
-        policy=policy or draw(st.sampled_from(_POLICIES)),
-        wrong_call=draw(st.none() | st.tuples(seats, suits)) if mistakes else None,
-        early_play=mistakes and draw(st.integers(0, 9)) == 0,
+        policy=policy or draw(_policies),
+        wrong_call=draw(_wrong_calls) if mistakes else None,
+        early_play=mistakes and draw(_one_in_ten) == 0,
         suit=draw(suits),
-        plays=draw(st.one_of(st.just(max_plays), st.integers(0, max_plays))),
-        close_at=draw(st.one_of(st.none(), st.integers(0, max_plays))) if mistakes else None,
-        play_seed=draw(st.integers(0, 2**32 - 1)),
+        plays=draw(_plays(max_plays)),
+        close_at=draw(_close_at(max_plays)) if mistakes else None,
+        play_seed=draw(pack_seeds),
         mistakes=mistakes,
         last_mistake=mistakes and draw(st.booleans()))
 
@@ -298,31 +314,43 @@ def _mistake(table: O.TableModel, rng: random.Random) -> dict[str, str]:
 
 # --- the dealer's check and the first dealer -------------------------------------------------------
 
+_packet_counts = st.one_of(st.just(48), st.integers(1, 48))
+_packet_sizes = st.sampled_from((0, 1, 2, 4, 5))
+
+
 @st.composite
 def packet_sequences(draw) -> tuple[list[list], str]:
     """``(packets, dealer)``: packets of three round the table from the dealer's left, as a
     person deals them, sometimes with a slip (a packet of two or four, a seat missed)."""
     dealer, direction = draw(seats), draw(directions)
     order = O.seats_in_play_order(O.seat_after(dealer, direction), direction)
-    n = draw(st.one_of(st.just(48), st.integers(1, 48)))
+    n = draw(_packet_counts)
     packets = [[order[k % 4], 3] for k in range(n)]
     for _ in range(draw(st.integers(0, 3))):
         k = draw(st.integers(0, n - 1))
-        packets[k][1] = draw(st.sampled_from((0, 1, 2, 4, 5)))
+        packets[k][1] = draw(_packet_sizes)
     if draw(st.booleans()):
         del packets[draw(st.integers(0, len(packets) - 1))]
     return packets, dealer
+
+
+_pools = st.lists(cards, min_size=1, max_size=4)
+
+
+@cache
+def _shown_from(pool: tuple[str, ...]) -> st.SearchStrategy[str]:
+    return st.sampled_from(pool) | cards
 
 
 @st.composite
 def first_dealer_draws(draw) -> list[dict[str, str]]:
     """Rounds of cards shown for the first dealer, ties frequent (cards from a small pool);
     sometimes a round shown to the wrong players, or a draw left tied."""
-    pool = draw(st.lists(cards, min_size=1, max_size=4))
+    pool = tuple(draw(_pools))
     in_draw = list(O.SEAT_LETTERS)
     rounds: list[dict[str, str]] = []
     for _ in range(draw(st.integers(1, 5))):
-        shown = {s: draw(st.sampled_from(pool) | cards) for s in in_draw}
+        shown = {s: draw(_shown_from(pool)) for s in in_draw}
         if draw(st.integers(0, 9)) == 0:  # a slip: a card to someone out of the draw, or not
             seat = draw(seats)
             if seat in shown and len(shown) > 1:

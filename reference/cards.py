@@ -160,6 +160,9 @@ def parse_card(text: str) -> Card:
 
     Clause ``pack.card-notation``.  Anything else raises :class:`CardFormatError`.
     """
+    card = _BY_NAME.get(text) if type(text) is str else None
+    if card is not None:  # the usual spellings, read at once
+        return card
     if not isinstance(text, str):
         raise CardFormatError(f"a card is written as text such as 'A♣' or '10H', not {text!r}")
     t = text.strip().upper()
@@ -176,7 +179,14 @@ def card_name(card: Card, *, ascii: bool = False) -> str:
     """The card as text, ``A♣`` (or ``AC`` with ``ascii=True``); inverse of :func:`parse_card`."""
     if type(card) is not Card:
         raise CardFormatError(f"card_name takes a turub.Card, not {card!r:.40}")
-    return card.rank.symbol + (card.suit.letter if ascii else card.suit.symbol)
+    return (_ASCII_NAMES if ascii else _NAMES)[card.index]
+
+
+#: Each card's name by its code, with the suit's symbol and in ASCII (see :func:`card_name`).
+_NAMES: Final = tuple(c.rank.symbol + c.suit.symbol for c in CARDS)
+_ASCII_NAMES: Final = tuple(c.rank.symbol + c.suit.letter for c in CARDS)
+#: The cards by the names :func:`card_name` gives (:func:`parse_card` reads these first).
+_BY_NAME: Final = dict(zip(_NAMES, CARDS)) | dict(zip(_ASCII_NAMES, CARDS))
 
 
 def parse_suit(text: str) -> Suit:
