@@ -344,13 +344,13 @@ class TableModel:
     # reading
     def holds_led_suit(self, seat: str) -> bool:
         led = suit_of(self.trick[0][1])
-        return any(suit_of(c) == led for c in +self.hands[seat])
+        return any(suit_of(c) == led for c in self.hands[seat])
 
     def legal_cards(self) -> set[str]:
         """The cards the seat to act may play now (empty unless cards are being played)."""
         if self.phase != "playing":
             return set()
-        return legal_plays(+self.hands[self.to_act], [c for _, c in self.trick])
+        return legal_plays(self.hands[self.to_act], [c for _, c in self.trick])
 
     def broken(self, action: Mapping[str, str]) -> set[str]:
         """The clauses ``action`` would break; empty if the referee accepts it."""
@@ -399,7 +399,10 @@ class TableModel:
             self.signalled = True
         else:
             card = canonical(action["card"])
-            self.hands[seat][card] -= 1
+            hand = self.hands[seat]
+            hand[card] -= 1
+            if not hand[card]:
+                del hand[card]  # a hand lists only the cards it holds
             self.trick.append((seat, card))
             if len(self.trick) < 4:
                 self.to_act = seat_after(seat, self.direction)
