@@ -12,7 +12,8 @@ Plain data throughout:
 * a seat is ``"N" "E" "S" "W"``; a side ``"NS" "EW"``; a suit ``"S" "H" "D" "C"``;
 * a deal outcome is ``"NS"``, ``"EW"`` or ``"draw"``;
 * rules are ``{"direction": "clockwise"|"counterclockwise", "stake": "contest"|"per-deal",
-  "opponent-dealer": "next"|"previous"}`` (missing keys take the defaults);
+  "opponent-dealer": "next"|"previous", "signal-kinds": "any"|"documented",
+  "early-close": "draw"|"known-result"}`` (missing keys take the defaults);
 * a refusal is an answer ``{"refused": CLAUSE_ID}`` naming the broken clause.
 
 An implementation may support a subset of :data:`OPERATIONS`; the kit reports the others
@@ -109,7 +110,9 @@ class Implementation(Protocol):
 
     def deal_result(self, ns: int, ew: int, closed_early: bool, dealer: str | None = None) -> dict[str, Json]:
         """``{"outcome": "NS"|"EW"|"draw"}`` or ``{"refused": CLAUSE}``; ``dealer`` (protocol
-        version 2): who dealt the deal."""
+        version 2): who dealt the deal.  The question carries no rules: it is answered with
+        the options at their defaults (a deal closed early is a draw, ``early-close=draw``);
+        ``referee`` and ``contest`` carry the rules and judge a closed deal by them."""
 
     def next_dealer(self, dealer: str, outcome: str, rules: dict[str, str]) -> str:
         """The seat that deals after ``dealer``'s deal ended with ``outcome``."""
@@ -230,7 +233,7 @@ class ReferenceImplementation:
         states: list[dict[str, Json]] = []
         for ns, ew, closed in results:
             try:
-                result = deal_result(ns, ew, closed_early=bool(closed))
+                result = deal_result(ns, ew, closed_early=bool(closed), rules=r)
             except RuleError as e:
                 states.append({"refused": e.clause})
                 continue

@@ -46,6 +46,8 @@ OPTION_SETS: Final[dict[str, Rules]] = {
     "counterclockwise": rules_from_dict({"direction": "counterclockwise"}),
     "stake-per-deal": Rules(stake="per-deal"),
     "opponent-previous": Rules(opponent_dealer="previous"),
+    "signals-documented": Rules(signal_kinds="documented"),
+    "early-close-known": Rules(early_close="known-result"),
 }
 
 #: Operations whose arguments include the rules in force.
@@ -53,7 +55,13 @@ RULED_OPS: Final = frozenset({"deal", "referee", "next_dealer", "contest"})
 
 #: The clause each option allows (to tag the cases whose answer depends on it).
 _OPTION_CLAUSE: Final = {"direction": "table.direction", "stake": "stake.per-deal",
-                         "opponent-dealer": "dealer.after-win"}
+                         "opponent-dealer": "dealer.after-win", "signal-kinds": "signal.kinds",
+                         "early-close": "result.closed-early"}
+
+#: Signal kinds a table may use besides the documented knock and click (accepted unless
+#: ``signal-kinds=documented``), and names that are no signal under any option.
+_UNUSUAL_SIGNALS: Final = ("wink", "cough", "tap twice", "nod")
+_NO_SIGNAL: Final = ("", " ", "\t")
 
 _REF = ReferenceImplementation()
 _SEATS = "NESW"
@@ -258,6 +266,9 @@ def _contest_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
                                      [9, 27, False]],
         "worked-unbeatable-mark": [[36, 0, False], [36, 0, False], [0, 36, False]],
         "worked-decided-is-final": [[20, 16, False], [25, 11, False], [18, 18, False]],
+        # closed with the winner known: a draw, or under early-close=known-result a win
+        "worked-closed-result-known": [[20, 16, False], [21, 3, True], [22, 14, False]],
+        "worked-closed-result-known-other-side": [[20, 16, False], [4, 19, True], [17, 19, False]],
     }
     for slug, results in worked.items():
         yield slug, {"results": results}
@@ -335,9 +346,10 @@ def rules_broken(deal: Deal, action: Mapping[str, Any]) -> list[str]:
                 broken.append("play.follow-suit")
         return broken
     if kind == "signal":
+        bad_kind = not _signal_kind_ok(deal, action.get("signal"))
         if phase is not Phase.PLAYING:
-            return ["play.order-of-actions"] + ([] if action.get("signal") in SIGNALS else ["signal.kinds"])
-        if action.get("signal") not in SIGNALS:
+            return ["play.order-of-actions"] + (["signal.kinds"] if bad_kind else [])
+        if bad_kind:
             broken.append("signal.kinds")
         if seat != deal.leader:
             broken.append("signal.leader-only")
@@ -351,6 +363,19 @@ def rules_broken(deal: Deal, action: Mapping[str, Any]) -> list[str]:
     return broken
 
 
+def _signal_kind_ok(deal: Deal, kind: Any) -> bool:
+    """``signal.kinds``: a non-empty name; only the knock or the click under
+    ``signal-kinds=documented``."""
+    if not isinstance(kind, str) or not kind.strip():
+        return False
+    return kind in SIGNALS or deal.rules.signal_kinds != "documented"
+
+
+def _bad_kind(deal: Deal, rng: random.Random) -> str:
+    """A signal kind ``deal`` refuses (``signal.kinds``) under its options."""
+    return rng.choice(_UNUSUAL_SIGNALS if deal.rules.signal_kinds == "documented" else _NO_SIGNAL)
+
+
 def _pair(deal: Deal, kind: str, rng: random.Random) -> dict | None:
     """An action breaking both rules of ``kind`` now, or None if there is none yet."""
     to_act, trick, phase = deal.to_act, deal.current_trick, deal.phase
@@ -362,7 +387,7 @@ def _pair(deal: Deal, kind: str, rng: random.Random) -> dict | None:
         missing = [c for c in CARDS if not deal.holds(deal.caller, c)]
         return {"act": "play", "seat": deal.caller.letter, "card": _a(rng.choice(missing))}
     if kind == "order+kinds" and phase is Phase.CALLING:
-        return {"act": "signal", "seat": deal.caller.letter, "signal": "wink"}
+        return {"act": "signal", "seat": deal.caller.letter, "signal": _bad_kind(deal, rng)}
     if kind == "after-close+turn" and phase is Phase.FINISHED:
         return {"act": "play", "seat": rng.choice(_SEATS), "card": "ZZ"}
     if kind == "caller+suit" and phase is Phase.CALLING:
@@ -403,11 +428,11 @@ def _pair(deal: Deal, kind: str, rng: random.Random) -> dict | None:
         return deal.view(leader).signal is not None
 
     if kind == "kinds+leader" and len(trick) == 1:
-        return {"act": "signal", "seat": not_leader, "signal": "wink"}
+        return {"act": "signal", "seat": not_leader, "signal": _bad_kind(deal, rng)}
     if kind == "kinds+timing" and len(trick) >= 2:
-        return {"act": "signal", "seat": leader.letter, "signal": "cough"}
+        return {"act": "signal", "seat": leader.letter, "signal": _bad_kind(deal, rng)}
     if kind == "kinds+twice" and len(trick) == 1 and signalled():
-        return {"act": "signal", "seat": leader.letter, "signal": "wink"}
+        return {"act": "signal", "seat": leader.letter, "signal": _bad_kind(deal, rng)}
     if kind == "leader+timing" and len(trick) >= 2:
         return {"act": "signal", "seat": not_leader, "signal": "knock"}
     if kind == "leader+twice" and len(trick) == 1 and signalled():
@@ -457,7 +482,7 @@ def _illegal(deal: Deal, kind: str, rng: random.Random) -> dict | None:
     if kind == "signal-twice" and len(trick) == 1 and deal.view(deal.leader).signal is not None:
         return {"act": "signal", "seat": deal.leader.letter, "signal": rng.choice(list(SIGNALS))}
     if kind == "signal-unknown" and len(trick) == 1:
-        return {"act": "signal", "seat": deal.leader.letter, "signal": rng.choice(("wink", "cough"))}
+        return {"act": "signal", "seat": deal.leader.letter, "signal": _bad_kind(deal, rng)}
     if kind == "trump-twice":
         return {"act": "trump", "seat": deal.caller.letter, "suit": rng.choice(_SUITS)}
     if kind == "bad-card":
@@ -468,12 +493,13 @@ def _illegal(deal: Deal, kind: str, rng: random.Random) -> dict | None:
 def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list[int] = (),
                 signal_rate: float = 0.3, inject: list[tuple[int, str]] = (),
                 close_at: int | None = None, rng: random.Random | None = None,
-                default_pick: int | None = None, finished: list | None = None) -> dict:
+                default_pick: int | None = None, finished: list | None = None,
+                signals: tuple[str, ...] = tuple(SIGNALS)) -> dict:
     """The referee arguments of a deal of seeded legal play, with illegal actions slipped in.
 
     ``tricks`` tricks are played (legal plays chosen by ``choices`` in turn, else by ``rng``),
     ``inject`` puts an illegal action of a kind before action number ``i``, and ``close_at``
-    closes the deal after that many tricks.
+    closes the deal after that many tricks; a leader's signal is one of ``signals``.
     """
     rng = rng or random.Random(seed)
     deal = deal_from_seed(rules, seed, Seat("NESW".index(dealer)))  # played by the variant
@@ -514,7 +540,7 @@ def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list
         leading = deal.to_act is deal.leader  # (a trick is completed at its fourth card)
         act({"act": "play", "seat": deal.to_act.letter, "card": _a(card)}, card)
         if leading and rng.random() < signal_rate:
-            act({"act": "signal", "seat": deal.leader.letter, "signal": rng.choice(list(SIGNALS))})
+            act({"act": "signal", "seat": deal.leader.letter, "signal": rng.choice(signals)})
     injections()
     if close_at is not None and deal.phase is Phase.PLAYING:
         act({"act": "close", "seat": rng.choice(_SEATS)})
@@ -541,6 +567,9 @@ def _referee_inputs(rng: random.Random, n: int, rules: Rules, rare: int = 2
                                             signal_rate=0.9, rng=rng)
     yield "closed-early", _traced(rng.getrandbits(32), "S", rules, 20, close_at=20, rng=rng)
     yield "closed-before-first-trick", _traced(rng.getrandbits(32), "W", rules, 0, close_at=0, rng=rng)
+    # signals of kinds other than the documented two: accepted unless signal-kinds=documented
+    yield "unusual-signals", _traced(rng.getrandbits(32), "N", rules, 12, signal_rate=0.8, rng=rng,
+                                     signals=_UNUSUAL_SIGNALS + tuple(SIGNALS))
     for j, kind in enumerate(INJECTIONS):
         where = {"trump-wrong-seat": 0, "play-before-trump": 0}.get(kind)
         for k in range(2):
@@ -774,7 +803,7 @@ def _why(op: str, args: Mapping[str, Any], rules: Rules, expected: Any) -> tuple
         steps: list[list[str]] = []
         for ns, ew, closed in args["results"]:
             try:
-                result = deal_result(ns, ew, closed_early=closed)
+                result = deal_result(ns, ew, closed_early=closed, rules=getattr(rules, "rules", rules))
             except RuleError as e:
                 steps.append([e.clause])
                 continue
@@ -817,6 +846,12 @@ def expected_case(case_id: str, op: str, args: Mapping[str, Any], rules: Rules,
 VECTOR_SEED: Final = 20240501
 
 
+def _stream_key(rules: Rules) -> tuple[str, ...]:
+    """What the refereed streams played under ``rules`` depend on: the direction of play,
+    and which signal kinds the slipped-in illegal signals use."""
+    return (str(rules.direction), "documented" if rules.signal_kinds == "documented" else "any")
+
+
 def build_vectors(sets: Mapping[str, Rules] = OPTION_SETS, seed: int = VECTOR_SEED,
                   counts: Mapping[str, int] = VECTOR_COUNTS) -> dict[str, list[Case]]:
     """The vectors: for each option set, every case that holds under it.
@@ -828,15 +863,20 @@ def build_vectors(sets: Mapping[str, Rules] = OPTION_SETS, seed: int = VECTOR_SE
     out: dict[str, list[Case]] = {name: [] for name in sets}
     plain = [x for x in inputs(seed, {k: v for k, v in counts.items() if k != "referee"})]
     streams: list[tuple[str, str, dict, str]] = []
-    seen_directions: dict[str, str] = {}
+    seen_streams: dict[tuple[str, ...], str] = {}
     for name, rules in sets.items():
-        key = str(rules.direction)
-        if key in seen_directions:
+        key = _stream_key(rules)
+        if key in seen_streams:
             continue
-        seen_directions[key] = name
+        seen_streams[key] = name
+        only_signals = key[1] != "any" and (key[0], "any") in seen_streams
+        suffix = "".join("-" + k for k, default in zip(key, _stream_key(Rules())) if k != default)
         for case_id, op, args in inputs(seed, {"referee": counts.get("referee", 0),
                                                "eighteen-all": counts.get("eighteen-all", 2)}, rules):
-            streams.append((case_id + ("" if key == "clockwise" else "-" + key), op, args, name))
+            if only_signals and not (
+                    op == "referee" and any(w in case_id for w in ("signal", "kinds"))):
+                continue  # only the signal kinds differ: only the streams whose signals are in question
+            streams.append((case_id + suffix, op, args, name))
     standard = next(iter(sets.values()))
     for case_id, op, args, *origin in [(*x,) for x in plain] + streams:
         answers = {name: answer(op, args, rules) for name, rules in sets.items()}
@@ -852,7 +892,9 @@ def build_vectors(sets: Mapping[str, Rules] = OPTION_SETS, seed: int = VECTOR_SE
                 extra |= {_OPTION_CLAUSE[k] for k in rules.differences(standard)}
         home = origin[0] if origin else None
         for name, rules in sets.items():
-            if home is not None and answers[name] != answers[home]:
+            # a set with streams of its own keeps only the others' streams it answers alike
+            own_streams = home is not None and _stream_key(rules) != _stream_key(sets[home])
+            if own_streams and answers[name] != answers[home]:
                 continue
             case = expected_case(case_id, op, args, rules)
             case["clauses"] = sorted(set(case["clauses"]) | extra)

@@ -298,7 +298,7 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
                    help="check the bundled JavaScript sample (the reference if Node.js is missing)")
     p.add_argument("--rules", nargs="+", default=[], metavar="OPTION=VALUE",
                    help="the rule options to check under (or a variant's name): direction, stake, "
-                        "opponent-dealer")
+                        "opponent-dealer, signal-kinds, early-close")
     p.add_argument("--variant", metavar="NAME", help="check against a rule variant's own expected "
                    "answers: a name of `turub variants list`, path.py:NAME, path.toml or path.json")
     p.add_argument("--seed", type=int, default=1, help="seed of the generated cases and of differential play")

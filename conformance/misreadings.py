@@ -85,6 +85,13 @@ MISREADINGS: Final[tuple[Misreading, ...]] = (
        "deal_result", "referee", "contest"),
     _m("closed-counts", "result.closed-early", "a deal closed early goes to the side with more tricks",
        "deal_result", "referee"),
+    _m("known-result-ignored", "result.closed-early",
+       "early-close=known-result is ignored: every deal closed early is a draw", "referee", "contest"),
+    _m("documented-signals-only", "signal.kinds",
+       "only a knock or a click is taken as a signal: any other kind the table uses is refused",
+       "referee"),
+    _m("signal-kinds-ignored", "signal.kinds",
+       "signal-kinds=documented is ignored: any named signal is accepted", "referee"),
     _m("loss-next-seat", "dealer.after-loss", "after a loss the next seat deals", "next_dealer"),
     _m("draw-passes", "dealer.after-draw", "after a draw the deal passes to the next seat",
        "next_dealer"),
@@ -225,10 +232,26 @@ def _check_packets(m: str, packets, dealer) -> dict:
     return {"stands": own[-1:] == [3]}
 
 
-def _outcome(m: str, ns, ew, closed, dealer=None) -> str:
+#: The option each "option ignored" misreading reads at its other value.
+_MISREAD_OPTION: Final = {"known-result-ignored": ("early-close", "draw"),
+                          "documented-signals-only": ("signal-kinds", "documented"),
+                          "signal-kinds-ignored": ("signal-kinds", "any")}
+
+
+def _as_misread(m: str, rules: dict | None) -> dict:
+    """The rules as the misreading ``m`` plays them."""
+    rules = dict(rules or {})
+    if m in _MISREAD_OPTION:
+        option, value = _MISREAD_OPTION[m]
+        rules[option] = value
+    return rules
+
+
+def _outcome(m: str, ns, ew, closed, dealer=None, rules=None) -> str:
     from turub import RuleError, deal_result
+    from turub.options import rules_from_dict
     try:
-        r = deal_result(ns, ew, closed_early=bool(closed))
+        r = deal_result(ns, ew, closed_early=bool(closed), rules=rules_from_dict(_as_misread(m, rules)))
     except (RuleError, TypeError, ValueError):
         raise _NotApplicable from None
     if m == "closed-counts" and closed and ns != ew:
@@ -288,7 +311,7 @@ def _contest(m: str, results, rules, dealer=None) -> list:
     d = dealer
     for ns, ew, closed in results:
         try:
-            side = _outcome(m, ns, ew, closed, d)
+            side = _outcome(m, ns, ew, closed, d, rules)
         except _NotApplicable:
             out.append({"refused": "result.tricks-add-up"})
             continue
@@ -321,15 +344,15 @@ def _contest(m: str, results, rules, dealer=None) -> list:
 
 
 def _referee(m: str, pack, dealer, cut, rules, actions) -> dict:
-    """Only the result misreadings answer a refereed deal: the reference's answer with the
-    outcome read their way."""
+    """The result misreadings and the misread options answer a refereed deal: the
+    reference's answer under the options as misread, with the outcome read their way."""
     from .adapter import ReferenceImplementation
-    got = ReferenceImplementation().referee(pack, dealer, cut, rules, actions)
+    got = ReferenceImplementation().referee(pack, dealer, cut, _as_misread(m, rules), actions)
     if got["outcome"] is None:
         return got
     ns, ew = got["tricks"]
     closed = ns + ew < 36
-    return {**got, "outcome": _outcome(m, ns, ew, closed, dealer)}
+    return {**got, "outcome": _outcome(m, ns, ew, closed, dealer, rules)}
 
 
 _ANSWER: Final[dict[str, Callable[..., Any]]] = {

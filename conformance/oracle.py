@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from turub import Contest, RuleError, parse_card, parse_seat, parse_suit
+from turub import Contest, RuleError, Rules, parse_card, parse_seat, parse_suit
 from turub.cards import card_name
 from turub.variants import DECISIONS, Variant
 
@@ -55,8 +55,9 @@ class VariantReference(ReferenceImplementation):
         return [card_name(c, ascii=True) for c in sorted(legal, key=lambda c: c.index)]
 
     def deal_result(self, ns: int, ew: int, closed_early: bool, **_: Any) -> dict[str, Any]:
-        try:
-            return {"outcome": _outcome(self.variant.deal_result(ns, ew, closed_early=closed_early).winner)}
+        try:  # the question carries no rules: the options at their defaults (early-close=draw)
+            result = self.variant.deal_result(ns, ew, closed_early=closed_early, rules=Rules())
+            return {"outcome": _outcome(result.winner)}
         except RuleError as e:
             return {"refused": e.clause}
 

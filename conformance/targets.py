@@ -116,7 +116,8 @@ class Target:
         pass
 
 
-_DEFAULTS = {"direction": "clockwise", "stake": "contest", "opponent-dealer": "next"}
+_DEFAULTS = {"direction": "clockwise", "stake": "contest", "opponent-dealer": "next",
+             "signal-kinds": "any", "early-close": "draw"}
 
 
 class PythonTarget(Target):

@@ -18,7 +18,7 @@ const SUIT_TEXT = { "♠": 0, "♥": 1, "♦": 2, "♣": 3, "♤": 0, "♡": 1, 
 const SUIT_NAMES = ["SPADES", "HEARTS", "DIAMONDS", "CLUBS"];
 const RANK_TEXT = { A: 14, K: 13, Q: 12, J: 11, "10": 10, T: 10, "9": 9, "8": 8, "7": 7, "6": 6 };
 const RANK_NAME = { 14: "A", 13: "K", 12: "Q", 11: "J", 10: "10", 9: "9", 8: "8", 7: "7", 6: "6" };
-const SIGNALS = new Set(["knock", "click"]);
+const SIGNALS = new Set(["knock", "click"]);  // the documented signals (signal.kinds)
 const TRICKS = 36;
 
 // A refusal names the clause the action breaks.
@@ -113,13 +113,15 @@ function dealOut(pack, dealer, cut, rules) {
   return { caller, saw: stock.slice(0, 3), hands };
 }
 
-// result.*: more tricks wins, 18-18 draws, a deal closed early is a draw.
-function dealResult(ns, ew, closed) {
+// result.*: more tricks wins, 18-18 draws, a deal closed early is a draw; under
+// early-close=known-result a deal closed with a side already past 18 tricks is its win.
+function dealResult(ns, ew, closed, rules) {
   const ok = (n) => Number.isInteger(n) && n >= 0;
   if (!ok(ns) || !ok(ew)) throw new Refusal("result.tricks-add-up");
   if (closed && ns + ew >= TRICKS) throw new Refusal("result.tricks-add-up");
   if (!closed && ns + ew !== TRICKS) throw new Refusal("result.tricks-add-up");
-  if (closed || ns === ew) return null;
+  const known = (rules && rules["early-close"]) === "known-result" && Math.max(ns, ew) > TRICKS / 2;
+  if ((closed && !known) || ns === ew) return null;
   return ns > ew ? 0 : 1;
 }
 
@@ -179,7 +181,12 @@ class Deal {
 
   signal(seat, kind) {
     if (this.phase !== "playing") throw new Refusal("play.order-of-actions");
-    if (typeof kind !== "string" || !SIGNALS.has(kind)) throw new Refusal("signal.kinds");
+    // signal.kinds: any kind named by a non-empty word; only the knock and the click under
+    // signal-kinds=documented.
+    const documentedOnly = (this.rules && this.rules["signal-kinds"]) === "documented";
+    if (typeof kind !== "string" || kind.trim() === "" || (documentedOnly && !SIGNALS.has(kind))) {
+      throw new Refusal("signal.kinds");
+    }
     if (seat !== this.leader) throw new Refusal("signal.leader-only");
     if (this.trick.length !== 1) throw new Refusal("signal.timing");
     if (this.signalled) throw new Refusal("signal.once-per-trick");
@@ -188,7 +195,7 @@ class Deal {
 
   close() {
     if (this.phase === "finished") throw new Refusal("play.order-of-actions");
-    this.finish(null);                                    // result.closed-early: a draw
+    this.finish(dealResult(this.won[0], this.won[1], true, this.rules));  // result.closed-early
   }
 
   finish(winnerSide) {
@@ -296,7 +303,7 @@ const OPS = {
     const perDeal = rules && rules.stake === "per-deal";
     return results.map(([ns, ew, closed]) => {
       let side;
-      try { side = dealResult(ns, ew, Boolean(closed)); }
+      try { side = dealResult(ns, ew, Boolean(closed), rules); }
       catch (e) { if (e instanceof Refusal) return { refused: e.clause }; throw e; }
       // contest.decided-is-final: a decided contest takes no more results; the next result
       // opens a new contest.  stake=per-deal: each won deal settles a stake, no sequence, no mark.
@@ -325,7 +332,8 @@ function answer(request) {
     return { id, result: { protocol, name: "turub-sample-js", version: "2.0.0",
       operations: Object.keys(OPS),
       rules: { direction: ["clockwise", "counterclockwise"], stake: ["contest", "per-deal"],
-               "opponent-dealer": ["next", "previous"] } } };
+               "opponent-dealer": ["next", "previous"], "signal-kinds": ["any", "documented"],
+               "early-close": ["draw", "known-result"] } } };
   }
   if (op === "bye") return { id, result: null };
   if (!Object.prototype.hasOwnProperty.call(OPS, op)) {

@@ -302,7 +302,7 @@ def check_contest_draws_and_short_wins_change_nothing(impl, results: list[list],
     if O.rules_in_full(rules)["stake"] != "contest":
         return
     for before, result, after in _open_steps(impl, results, rules):
-        outcome = O.deal_outcome(*result)
+        outcome = O.deal_outcome(*result, rules)
         short = (outcome == before["holder"] and outcome is not None
                  and result[0 if outcome == "NS" else 1] <= before["mark"])
         if outcome == "draw" or short:
@@ -316,7 +316,7 @@ def check_contest_other_side_resets(impl, results: list[list], rules: dict[str, 
     if O.rules_in_full(rules)["stake"] != "contest":
         return
     for before, result, after in _open_steps(impl, results, rules):
-        outcome = O.deal_outcome(*result)
+        outcome = O.deal_outcome(*result, rules)
         if outcome in ("NS", "EW") and outcome != before["holder"]:
             count = result[0 if outcome == "NS" else 1]
             assert (after["holder"], after["mark"], after["winner"]) == (outcome, count, None), (
@@ -335,7 +335,7 @@ def check_contest_decided_exactly_when_due(impl, results: list[list], rules: dic
                 f"[{_fmt(results)}] ({rules}): decided at deal {k + 1}, "
                 + ("but no deal wins it" if due is None else f"but the rule decides it at deal {due + 1}"))
         elif k == due:
-            winner = O.deal_outcome(*results[k])
+            winner = O.deal_outcome(*results[k], rules)
             assert state.get("winner") == winner, (
                 f"[{_fmt(results)}] ({rules}): deal {k + 1} decides the contest for {winner}, got {state}")
         else:

@@ -80,18 +80,18 @@ def may_play(suit: int, led: int, holds_led: bool) -> bool:
     return kernels.may_play(suit, led, holds_led)
 
 
-def deal_outcome(north_south: int, east_west: int, closed_early: bool) -> int:
-    """:func:`turub.kernels.deal_outcome` on ints.
+def deal_outcome(north_south: int, east_west: int, closed_early: bool, known_result: bool) -> int:
+    """:func:`turub.kernels.deal_outcome` on ints (``known_result``: ``early-close=known-result``).
 
     ::
 
         pre: north_south >= 0 and east_west >= 0
         pre: (north_south + east_west < 36) if closed_early else (north_south + east_west == 36)
         post: __return__ in (-1, 0, 1)
-        post: (__return__ == -1) == (closed_early or north_south == east_west)
+        post: (__return__ == -1) == (north_south == east_west or (closed_early and not (known_result and max(north_south, east_west) >= 19)))
         post: __return__ == -1 or (north_south, east_west)[__return__] > 18
     """
-    return kernels.deal_outcome(north_south, east_west, closed_early)
+    return kernels.deal_outcome(north_south, east_west, closed_early, known_result=known_result)
 
 
 def next_dealer(dealer: int, outcome: int, direction: int, previous: bool) -> int:

@@ -11,7 +11,8 @@ Plain data, as the implementation interface (``turub.conformance.adapter``) uses
 * a card is text, rank then suit: ``"AC"``, ``"10H"`` (``"A♣"`` and ``"TH"`` are read too);
 * a seat is ``"N" "E" "S" "W"`` (clockwise in that order), a side ``"NS"`` or ``"EW"``;
 * an outcome is ``"NS"``, ``"EW"`` or ``"draw"``;
-* rules are a dict with the keys ``direction``, ``stake``, ``opponent-dealer``.
+* rules are a dict with the keys ``direction``, ``stake``, ``opponent-dealer``,
+  ``signal-kinds``, ``early-close`` (a key left out: its default).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ __all__ = [
     "side_of", "partner_of", "seat_after", "seats_in_play_order", "mirror_seat",
     "outranks", "trick_winner", "legal_plays",
     "dealing", "packet_check_stands",
-    "deal_outcome", "next_dealer", "dealers_over",
+    "deal_outcome", "signal_kind_allowed", "DOCUMENTED_SIGNALS", "next_dealer", "dealers_over",
     "contest_decided_at", "contest_states",
     "first_dealer",
     "TableModel",
@@ -74,7 +75,8 @@ def canonical(card: str) -> str:
 # --- seats and options ---------------------------------------------------------------------
 
 SEAT_LETTERS = ("N", "E", "S", "W")  # clockwise
-RULE_DEFAULTS = {"direction": "clockwise", "stake": "contest", "opponent-dealer": "next"}
+RULE_DEFAULTS = {"direction": "clockwise", "stake": "contest", "opponent-dealer": "next",
+                 "signal-kinds": "any", "early-close": "draw"}
 
 
 def rules_in_full(rules: Mapping[str, str] | None) -> dict[str, str]:
@@ -181,18 +183,38 @@ def packet_check_stands(packets: Sequence[Sequence[Any]], dealer: str) -> bool:
 
 # --- results, dealers, contest ---------------------------------------------------------------
 
-def deal_outcome(ns: int, ew: int, closed_early: bool) -> str | None:
+def deal_outcome(ns: int, ew: int, closed_early: bool,
+                 rules: Mapping[str, str] | None = None) -> str | None:
     """``"NS"``, ``"EW"`` or ``"draw"``; ``None`` when the counts are impossible.
 
-    A complete deal shares out 36 tricks; a deal closed early fewer, and counts as a draw.
-    Otherwise more tricks win and 18 each is a draw.
+    A complete deal shares out 36 tricks; a deal closed early fewer.  More tricks win and 18
+    each is a draw.  A deal closed early is a draw, since its result is unknown; but under
+    ``early-close=known-result`` a side holding 19 tricks or more already has more than the
+    other could reach, and wins.
     """
     counts_ok = all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in (ns, ew))
     if not counts_ok or (ns + ew < 36) != bool(closed_early) or ns + ew > 36:
         return None
-    if closed_early or ns == ew:
+    if closed_early:
+        bank_known = rules_in_full(rules)["early-close"] == "known-result"
+        for side, tricks in (("NS", ns), ("EW", ew)):
+            if bank_known and tricks >= 19:
+                return side
+        return "draw"
+    if ns == ew:
         return "draw"
     return "NS" if ns > ew else "EW"
+
+
+DOCUMENTED_SIGNALS = ("knock", "click")
+
+
+def signal_kind_allowed(kind: Any, rules: Mapping[str, str] | None = None) -> bool:
+    """A signal is any kind the table uses, named by a word with at least one visible
+    character; under ``signal-kinds=documented`` only the knock or the click."""
+    if not isinstance(kind, str) or all(ch.isspace() for ch in kind):
+        return False
+    return rules_in_full(rules)["signal-kinds"] == "any" or kind in DOCUMENTED_SIGNALS
 
 
 def next_dealer(dealer: str, outcome: str, rules: Mapping[str, str] | None = None) -> str:
@@ -220,11 +242,12 @@ def dealers_over(first: str, outcomes: Iterable[str], rules: Mapping[str, str] |
     return seats
 
 
-def _wins(results: Sequence[Sequence[Any]]) -> list[tuple[int, str, int]]:
+def _wins(results: Sequence[Sequence[Any]], rules: Mapping[str, str] | None = None
+          ) -> list[tuple[int, str, int]]:
     """``(deal index, side, tricks)`` of every won deal."""
     wins = []
     for i, (ns, ew, closed) in enumerate(results):
-        outcome = deal_outcome(ns, ew, closed)
+        outcome = deal_outcome(ns, ew, closed, rules)
         if outcome in ("NS", "EW"):
             wins.append((i, outcome, ns if outcome == "NS" else ew))
     return wins
@@ -247,7 +270,7 @@ def contest_decided_at(results: Sequence[Sequence[Any]], rules: Mapping[str, str
     win by the other side between them (draws do not count), and takes more tricks than
     the first win of that run.  Under ``stake=per-deal``: the first won deal.
     """
-    wins = _wins(results)
+    wins = _wins(results, rules)
     for k, (index, side, tricks) in enumerate(wins):
         if rules_in_full(rules)["stake"] == "per-deal":
             return index
@@ -272,7 +295,7 @@ def contest_states(results: Sequence[Sequence[Any]], rules: Mapping[str, str] | 
     start = 0  # the first result of the current contest
     per_deal = rules_in_full(rules)["stake"] == "per-deal"
     for k, (ns, ew, closed) in enumerate(results):
-        outcome = deal_outcome(ns, ew, closed)
+        outcome = deal_outcome(ns, ew, closed, rules)
         if outcome is None:
             states.append({"refused": {"result.tricks-add-up"}})
             continue
@@ -280,7 +303,7 @@ def contest_states(results: Sequence[Sequence[Any]], rules: Mapping[str, str] | 
             states.append({"holder": None, "mark": None, "winner": None if outcome == "draw" else outcome})
             continue
         mine = results[start:k + 1]
-        wins = _wins(mine)
+        wins = _wins(mine, rules)
         decided = contest_decided_at(mine, rules)
         if not wins:
             states.append({"holder": None, "mark": None, "winner": None})
@@ -367,7 +390,7 @@ class TableModel:
             return {"play.order-of-actions"}
         if act == "signal":
             broken = set()
-            if action["signal"] not in ("knock", "click"):
+            if not signal_kind_allowed(action["signal"], self.rules):
                 broken.add("signal.kinds")
             if seat != self.leader:
                 broken.add("signal.leader-only")
@@ -390,7 +413,8 @@ class TableModel:
     def apply(self, action: Mapping[str, str]) -> None:
         act, seat = action["act"], action["seat"]
         if act == "close":
-            self.phase, self.to_act, self.outcome = "finished", None, "draw"
+            self.phase, self.to_act = "finished", None
+            self.outcome = deal_outcome(self.won["NS"], self.won["EW"], True, self.rules)
         elif act == "trump":
             self.trump = action["suit"]
             self.hands = {s: Counter(h) for s, h in self._full_hands.items()}

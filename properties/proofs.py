@@ -335,19 +335,23 @@ def _counts(tag: str = "") -> tuple[z3.ArithRef, z3.ArithRef, z3.BoolRef, list[z
 
 
 def prove_deal_outcome_is_the_rule(outcome: Callable = kernels.deal_outcome) -> Verdict:
-    """The side with more tricks wins a complete deal; 18-18 and a deal closed early are
-    draws; so a winner always has at least 19 tricks."""
+    """The side with more tricks wins a complete deal; 18-18 is a draw; a deal closed early
+    is a draw, except under ``early-close=known-result`` when a side already has 19 tricks
+    or more; so a winner always has at least 19 tricks."""
     ns, ew, closed, domain = _counts()
-    o = outcome(ns, ew, closed, Z3)
+    known = z3.Bool("known_result")
+    o = outcome(ns, ew, closed, Z3, known_result=known)
+    past_half = z3.Or(ns >= 19, ew >= 19)
     claim = z3.And(
-        (o == NOBODY) == z3.Or(closed, ns == ew),
+        (o == NOBODY) == z3.Or(ns == ew, z3.And(closed, z3.Not(z3.And(known, past_half)))),
         z3.Implies(o == 0, ns > ew), z3.Implies(o == 1, ew > ns),
         z3.Or(o == NOBODY, o == 0, o == 1),
         z3.Implies(o != NOBODY, z3.If(o == 0, ns, ew) >= 19))
 
     def explain(v: Callable) -> str:
         early = " (closed early)" if v(closed) else ""
-        return f"{v(ns)}–{v(ew)}{early}: the code says {_outcome(v(o))}"
+        option = ", early-close=known-result" if z3.is_true(v(known)) else ""
+        return f"{v(ns)}–{v(ew)}{early}{option}: the code says {_outcome(v(o))}"
 
     return _refute("deal outcome is the rule", domain, claim, explain)
 
@@ -397,7 +401,8 @@ class _Contest:
     def __init__(self, step: Callable, per_deal: bool = False) -> None:
         self.holder, self.mark, self.winner = z3.Ints("holder mark winner")
         self.ns, self.ew, self.closed, counts = _counts()
-        self.outcome = kernels.deal_outcome(self.ns, self.ew, self.closed, Z3)
+        self.known = z3.Bool("known_result")  # early-close=known-result, or not
+        self.outcome = kernels.deal_outcome(self.ns, self.ew, self.closed, Z3, known_result=self.known)
         self.tricks = z3.If(self.outcome == 0, self.ns, self.ew)
         self.domain = [_invariant(self.holder, self.mark, self.winner), *counts]
         self.after = step(self.holder, self.mark, self.winner, self.outcome, self.tricks,
@@ -622,23 +627,26 @@ def enumerate_legal_plays(legal: Callable = engine_legal_plays,
 def enumerate_deal_result(engine: Callable = engine_deal_result,
                           kernel: Callable = kernels.deal_outcome) -> Verdict:
     """``turub.rules.deal_result`` names the kernel's winner for every valid pair of counts
-    (0 to 40 each, complete or closed early), and refuses exactly the invalid ones."""
-    def check(case: tuple[int, int, bool]) -> str | None:
-        ns, ew, closed = case
+    (0 to 40 each, complete or closed early, under both ``early-close`` values), and refuses
+    exactly the invalid ones."""
+    def check(case: tuple[int, int, bool, str]) -> str | None:
+        ns, ew, closed, early_close = case
         valid = ns + ew < 36 if closed else ns + ew == 36
+        where = f"{ns}–{ew} closed_early={closed}, early-close={early_close}"
         try:
-            got = engine(ns, ew, closed_early=closed)
+            got = engine(ns, ew, closed_early=closed, rules=Rules(early_close=early_close))
         except ResultError:
-            return None if not valid else f"{ns}–{ew} closed_early={closed}: refused, but valid"
+            return None if not valid else f"{where}: refused, but valid"
         if not valid:
-            return f"{ns}–{ew} closed_early={closed}: accepted, but the counts are invalid"
-        expected = kernel(ns, ew, closed)
+            return f"{where}: accepted, but the counts are invalid"
+        expected = kernel(ns, ew, closed, known_result=early_close == "known-result")
         winner = NOBODY if got.winner is None else int(got.winner)
         if winner != expected:
-            return f"{ns}–{ew} closed_early={closed}: deal_result says {got}, the kernel {_outcome(expected)}"
+            return f"{where}: deal_result says {got}, the kernel {_outcome(expected)}"
         return None
 
-    return _enumeration("deal result", itertools.product(range(41), range(41), (False, True)), check)
+    return _enumeration("deal result", itertools.product(
+        range(41), range(41), (False, True), ("draw", "known-result")), check)
 
 
 def enumerate_next_dealer(engine: Callable = engine_next_dealer,
@@ -665,7 +673,8 @@ def enumerate_contest_step(engine: Callable = engine_contest_step,
     to 36, winner) and every valid deal result, under both stakes; a decided contest is
     refused by the engine and left unchanged by the kernel."""
     results = [engine_deal_result(ns, 36 - ns) for ns in range(37)] + [
-        engine_deal_result(ns, ew, closed_early=True) for ns in range(36) for ew in range(36 - ns)]
+        engine_deal_result(ns, ew, closed_early=True, rules=Rules(early_close=early))
+        for early in ("draw", "known-result") for ns in range(36) for ew in range(36 - ns)]
     sides: list[Side | None] = [None, *Side]
     states = [Contest(h, m, w, 3) for h in sides
               for m in ([None] if h is None else range(37))

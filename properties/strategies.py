@@ -96,6 +96,8 @@ def full_rules_dicts() -> st.SearchStrategy[dict[str, str]]:
         "direction": directions,
         "stake": st.sampled_from(("contest", "per-deal")),
         "opponent-dealer": st.sampled_from(("next", "previous")),
+        "signal-kinds": st.sampled_from(("any", "documented")),
+        "early-close": st.sampled_from(("draw", "known-result")),
     })
 
 
@@ -135,8 +137,10 @@ def contest_results() -> st.SearchStrategy[list]:
     close_win = st.tuples(sides, win_counts).map(
         lambda t: [t[1], 36 - t[1], False] if t[0] == "NS" else [36 - t[1], t[1], False])
     draw = st.sampled_from(([18, 18, False], [3, 5, True], [0, 0, True]))
+    # closed with a side past 18: a draw, or that side's win under early-close=known-result
+    known = st.sampled_from(([19, 3, True], [2, 20, True], [18, 10, True]))
     impossible = st.sampled_from(([20, 20, False], [30, 10, True]))  # refused, changes nothing
-    return st.one_of(close_win, close_win, draw, deal_results(), close_win, draw, impossible)
+    return st.one_of(close_win, close_win, draw, deal_results(), close_win, draw, impossible, known)
 
 
 def contest_sequences(min_size: int = 0, max_size: int = 12) -> st.SearchStrategy[list[list]]:

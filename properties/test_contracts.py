@@ -24,7 +24,10 @@ import pytest
 
 from turub.properties.tags import verifies
 
-CROSSHAIR = [sys.executable, "-m", "crosshair", "check", "--analysis_kind=PEP316", "--report_all"]
+#: How CrossHair builds a turub.Rules: one symbolic choice per option (see the plugin's docstring).
+PLUGIN = Path(__file__).with_name("crosshair_plugin.py")
+CROSSHAIR = [sys.executable, "-m", "crosshair", "check", "--analysis_kind=PEP316", "--report_all",
+             "--extra_plugin", str(PLUGIN)]
 #: Iterations without a new path before CrossHair moves on (per condition), for the
 #: kernels: enough for CrossHair to satisfy the trick's preconditions and exhaust every path.
 KERNEL_ITERATIONS = 100
@@ -115,6 +118,31 @@ def winner_of_a_trick(cards: list[Card], trump: Suit) -> int:
     position = trick_winner(cards, trump)
     return max(i for i, c in enumerate(cards) if c is cards[position])
 '''
+
+
+PLANTED_OPTIONS = '''
+from turub.options import Rules
+from turub.rules import deal_result
+
+
+def closed_with_a_side_past_18(ns: int, ew: int, rules: Rules) -> bool:
+    """
+    pre: 19 <= ns <= 35 and 0 <= ew and ns + ew < 36
+    post: __return__
+    """
+    # wrong: the contract forgets early-close=known-result
+    return deal_result(ns, ew, closed_early=True, rules=rules).winner is None
+'''
+
+
+@verifies("result.closed-early")
+def test_a_contract_that_forgets_an_option_is_caught_within_the_budget(tmp_path):
+    """The plugin builds every combination of options: a contract wrong only under
+    early-close=known-result (four other options at any value) is refuted."""
+    (tmp_path / "planted_options.py").write_text(textwrap.dedent(PLANTED_OPTIONS), encoding="utf-8")
+    code, reports = crosshair(["planted_options"], path=tmp_path)
+    errors = [text for _, _, level, text in reports if level == "error"]
+    assert code != 0 and len(errors) == 1 and "early_close='known-result'" in errors[0], reports
 
 
 @verifies("trick.earliest-identical")

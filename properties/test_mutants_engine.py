@@ -146,7 +146,7 @@ def test_an_unknown_option_is_refused_with_the_list_of_options():
     with pytest.raises(RulesOptionError) as refused:
         rules_from_dict({"trumps": "hearts"})
     assert refused.value.detail == ("there is no rule option 'trumps': the options are "
-                                    "direction, stake, opponent-dealer")
+                                    "direction, stake, opponent-dealer, signal-kinds, early-close")
 
 
 @verifies("table.direction", "stake.per-deal")
@@ -332,8 +332,8 @@ def test_each_refused_signal_says_which_rule_of_signals_it_breaks():
     assert refusal(lambda: deal.signal(E, "knock"), SignalError, "signal.timing") == (
         "a signal comes after the lead and before the next card")
     deal.play(E, "A♠")
-    assert refusal(lambda: deal.signal(E, "wink"), SignalError, "signal.kinds") == (
-        "'wink' is not a signal: a knock or a click")
+    assert refusal(lambda: deal.signal(E, ""), SignalError, "signal.kinds") == (
+        "'' is not a signal: a signal is named by a non-empty word")
     assert refusal(lambda: deal.signal(W, "knock"), SignalError, "signal.leader-only") == (
         "West did not lead this trick: only East may signal")
     deal.signal(E, "click")

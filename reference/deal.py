@@ -48,7 +48,9 @@ from .seats import PLAY_ORDER, SEATS, Seat, next_seat, parse_seat
 __all__ = ["Phase", "Signal", "Trick", "SeatView", "Deal", "SIGNALS", "RECORD_FORMAT",
            "play_random_deal"]
 
-#: The signals a trick's leader may give, and what each says of the led suit (``signal.kinds``).
+#: The signals the sources document, and what each says of the led suit (``signal.kinds``):
+#: the usual ones, not a closed list (any other kind the table uses is accepted unless
+#: ``signal-kinds=documented``).
 SIGNALS: Final = {"knock": "strong", "click": "weak"}
 #: The version tag of a deal record.
 RECORD_FORMAT: Final = "turub-deal/1"
@@ -97,15 +99,18 @@ _PLAYING: Final = Phase.PLAYING  # bound once for the hot path of Deal.play
 
 @dataclass(frozen=True, slots=True)
 class Signal:
-    """A knock or a click by a trick's leader, about the suit led (``signal.kinds``)."""
+    """A signal by a trick's leader, about the suit led (``signal.kinds``): a knock, a click
+    or another kind the table uses."""
 
     seat: Seat
     kind: str
     suit: Suit
 
     @property
-    def meaning(self) -> str:
-        return SIGNALS[self.kind]
+    def meaning(self) -> str | None:
+        """What a documented signal says (``strong``, ``weak``); ``None`` for another kind,
+        which means what the table agreed and which the engine records without a meaning."""
+        return SIGNALS.get(self.kind)
 
 
 class Trick(NamedTuple):
@@ -569,16 +574,21 @@ class Deal:
         return self._result  # type: ignore[return-value]
 
     def signal(self, seat: Seat, kind: str) -> Signal:
-        """The trick's leader knocks or clicks about the suit led.
+        """The trick's leader signals about the suit led.
 
         ``signal.leader-only``: only the current trick's leader; ``signal.timing``: after
-        the lead, before the next card; ``signal.once-per-trick``; ``signal.kinds``: a knock
-        (strong) or a click (weak).
+        the lead, before the next card; ``signal.once-per-trick``; ``signal.kinds``: any
+        kind the table uses, named by a non-empty word (the knock, strong, and the click,
+        weak, are the documented ones); under ``signal-kinds=documented`` only those two.
         """
         if self._phase is not Phase.PLAYING:
             raise PhaseError("signals are given only while tricks are played")
-        if type(kind) is not str or kind not in SIGNALS:
-            raise SignalError(f"{kind!r:.40} is not a signal: a knock or a click", clause="signal.kinds")
+        if type(kind) is not str or not kind.strip():
+            raise SignalError(f"{kind!r:.40} is not a signal: a signal is named by a non-empty word",
+                              clause="signal.kinds")
+        if kind not in SIGNALS and self.rules.signal_kinds == "documented":
+            raise SignalError(f"{kind!r:.40} is not a documented signal: under signal-kinds=documented "
+                              "only a knock or a click", clause="signal.kinds")
         seat = _seat(seat, "signal.leader-only")
         if seat is not self._leader:
             raise SignalError(f"{seat} did not lead this trick: only {self._leader} may signal")
@@ -591,15 +601,17 @@ class Deal:
         return self._signal
 
     def close(self, seat: Seat) -> DealResult:
-        """Any seat closes the deal before its last trick: it is banked as a draw.
+        """Any seat closes the deal before its last trick: it is banked as a draw, or under
+        ``early-close=known-result`` as the win of a side already past 18 tricks.
 
         ``sheet.any-player-closes``, ``result.closed-early``.
         """
         if self._phase is Phase.FINISHED:
             raise PhaseError("the deal is already over")
         closer = _seat(seat, "sheet.any-player-closes")  # checked before anything changes
+        result = self._judge_result(self._won[0], self._won[1], closed_early=True, rules=self.rules)
         self._closed_by = closer
-        self._finish(self._judge_result(self._won[0], self._won[1], closed_early=True))
+        self._finish(result)
         assert self._result is not None
         return self._result
 

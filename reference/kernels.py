@@ -115,13 +115,17 @@ def may_play(suit: int, led: int, holds_led: Any, logic: Logic = PY) -> Any:
     return logic.or_(led == NOBODY, suit == led, logic.not_(holds_led))
 
 
-def deal_outcome(north_south: int, east_west: int, closed_early: Any, logic: Logic = PY) -> Any:
+def deal_outcome(north_south: int, east_west: int, closed_early: Any, logic: Logic = PY,
+                 known_result: Any = False) -> Any:
     """The side winning a deal with these trick counts, or :data:`NOBODY` for a draw.
 
-    ``result.more-tricks-wins``, ``result.draw-18``, ``result.closed-early``.  The counts
-    are assumed valid (``result.tricks-add-up``: 36 in all, fewer if closed early).
+    ``result.more-tricks-wins``, ``result.draw-18``, ``result.closed-early``: a deal closed
+    early is a draw, unless ``known_result`` (the option ``early-close=known-result``) and a
+    side already has more than 18 tricks.  The counts are assumed valid
+    (``result.tricks-add-up``: 36 in all, fewer if closed early).
     """
-    draw = logic.or_(closed_early, north_south == east_west)
+    known = logic.and_(known_result, logic.or_(north_south > 18, east_west > 18))
+    draw = logic.or_(logic.and_(closed_early, logic.not_(known)), north_south == east_west)
     return logic.ite(draw, NOBODY, logic.ite(north_south > east_west, 0, 1))
 
 

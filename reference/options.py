@@ -5,9 +5,11 @@ it; :data:`PRESETS` holds named variants, and :func:`parse_rules` reads the comm
 line's ``OPTION=VALUE`` form.
 
 >>> parse_rules(["direction=counterclockwise", "stake=per-deal"])
-Rules(direction=Direction.COUNTERCLOCKWISE, stake='per-deal', opponent_dealer='next')
+Rules(direction=Direction.COUNTERCLOCKWISE, stake='per-deal', opponent_dealer='next', signal_kinds='any', early_close='draw')
 >>> Rules().to_dict()
 {'direction': 'clockwise', 'stake': 'contest', 'opponent-dealer': 'next'}
+>>> parse_rules(["early-close=known-result"]).to_dict()
+{'direction': 'clockwise', 'stake': 'contest', 'opponent-dealer': 'next', 'early-close': 'known-result'}
 """
 
 from __future__ import annotations
@@ -33,6 +35,12 @@ class Rules:
     * ``opponent_dealer``: after the dealer's side wins, ``next`` (default: the next
       opponent in the direction of play, the guide's choice) or ``previous`` (the other
       opponent) deals (``dealer.after-win``).
+    * ``signal_kinds``: ``any`` (default: any signal kind the table uses, named by a
+      non-empty word) or ``documented`` (only the sources' knock and click)
+      (``signal.kinds``).
+    * ``early_close``: a deal closed before its last trick is a draw (``draw``, default), or,
+      when one side already has more than half the tricks, that side's win
+      (``known-result``) (``result.closed-early``).
 
     No option restricts the trump suit: the sources name no restriction, so any of the four
     suits may be named (``trump.any-suit``).  The first-dealer tie rule
@@ -42,6 +50,8 @@ class Rules:
     direction: Direction = Direction.CLOCKWISE
     stake: str = "contest"
     opponent_dealer: str = "next"
+    signal_kinds: str = "any"
+    early_close: str = "draw"
 
     def __post_init__(self) -> None:
         for name, allowed in _CHOICES.items():
@@ -51,13 +61,20 @@ class Rules:
                     f"{_key(name)}={_text(value)} is not allowed: choose one of "
                     + ", ".join(_text(v) for v in allowed), clause=OPTIONS[_key(name)])
 
-    def to_dict(self) -> dict[str, str]:
-        """The options as ``{name: value}`` text, the form records and vectors store."""
-        return {_key(f.name): _text(getattr(self, f.name)) for f in fields(self)}
+    def to_dict(self, *, complete: bool = False) -> dict[str, str]:
+        """The options as ``{name: value}`` text, the form records and vectors store.
+
+        The options of protocol version 1 (``direction``, ``stake``, ``opponent-dealer``) are
+        always listed; a later one (``signal-kinds``, ``early-close``) only away from its
+        default, or with ``complete=True``: an option left out is at its default, so the
+        records, vectors and requests made before it existed read the same.
+        """
+        return {_key(f.name): _text(getattr(self, f.name)) for f in fields(self)
+                if complete or f.name in _ALWAYS_LISTED or getattr(self, f.name) != f.default}
 
     def differences(self, other: Rules) -> dict[str, tuple[str, str]]:
         """The options that differ from ``other``, as ``{name: (mine, theirs)}``."""
-        a, b = self.to_dict(), other.to_dict()
+        a, b = self.to_dict(complete=True), other.to_dict(complete=True)
         return {k: (a[k], b[k]) for k in a if a[k] != b[k]}
 
 
@@ -66,12 +83,19 @@ OPTIONS: Final = {
     "direction": "table.direction",
     "stake": "stake.per-deal",
     "opponent-dealer": "dealer.after-win",
+    "signal-kinds": "signal.kinds",
+    "early-close": "result.closed-early",
 }
+
+#: The options every :meth:`Rules.to_dict` lists, at their default or not (protocol 1's).
+_ALWAYS_LISTED: Final = frozenset({"direction", "stake", "opponent_dealer"})
 
 _CHOICES: Final = {
     "direction": tuple(Direction),
     "stake": ("contest", "per-deal"),
     "opponent_dealer": ("next", "previous"),
+    "signal_kinds": ("any", "documented"),
+    "early_close": ("draw", "known-result"),
 }
 
 #: Each option's command-line name and the values it takes, as text.

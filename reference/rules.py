@@ -188,13 +188,16 @@ class DealResult:
         return f"{ns}–{ew}, {outcome}" + (" (closed early)" if self.closed_early else "")
 
 
-def deal_result(north_south: int, east_west: int, *, closed_early: bool = False) -> DealResult:
+def deal_result(north_south: int, east_west: int, *, closed_early: bool = False,
+                rules: Rules = Rules()) -> DealResult:
     """The result of a deal from each side's tricks.
 
     ``result.more-tricks-wins``; ``result.draw-18``; ``result.closed-early`` (a deal closed
-    before its last trick is a draw); ``result.tricks-add-up`` (a complete deal's tricks
-    add to 36, a closed deal's to fewer); ``pack.tricks-only``: each trick counts one,
-    whatever cards it holds, so only the counts are compared.
+    before its last trick is a draw; under ``early-close=known-result``, one closed when a
+    side already has more than half the tricks, 19 or more, is that side's win, since no
+    remaining trick can change it); ``result.tricks-add-up`` (a complete deal's tricks add
+    to 36, a closed deal's to fewer); ``pack.tricks-only``: each trick counts one, whatever
+    cards it holds, so only the counts are compared.
 
     >>> str(deal_result(17, 19))
     '17–19, East-West wins'
@@ -204,10 +207,12 @@ def deal_result(north_south: int, east_west: int, *, closed_early: bool = False)
         raises: ResultError
         post: __return__.tricks == (north_south, east_west)
         post: north_south + east_west < 36 if closed_early else north_south + east_west == 36
-        post: (__return__.winner is None) == (closed_early or north_south == east_west)
+        post: (__return__.winner is None) == (north_south == east_west or (closed_early and (rules.early_close == "draw" or max(north_south, east_west) <= 18)))
         post: __return__.winner is None or __return__.tricks[__return__.winner] > 18
     """
     arguments.flag(closed_early, "result.closed-early", "closed_early")
+    if type(rules) is not Rules:
+        rules = arguments.rules(rules)
     counts = (north_south, east_west)
     if any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in counts):
         raise ResultError(f"trick counts must be whole numbers from 0, not {counts}")
@@ -217,6 +222,9 @@ def deal_result(north_south: int, east_west: int, *, closed_early: bool = False)
     if not closed_early and total != TRICKS_PER_DEAL:
         raise ResultError(f"{north_south}–{east_west} adds to {total}, not {TRICKS_PER_DEAL}")
     if closed_early:
+        if rules.early_close == "known-result" and max(counts) > TRICKS_PER_DEAL // 2:
+            winner = Side.NORTH_SOUTH if north_south > east_west else Side.EAST_WEST
+            return DealResult(counts, winner, True, cite("result.closed-early", "result.more-tricks-wins"))
         return DealResult(counts, None, True, cite("result.closed-early"))
     if north_south == east_west:
         return DealResult(counts, None, False, cite("result.draw-18"))

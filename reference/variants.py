@@ -285,6 +285,14 @@ class Variant:
     def opponent_dealer(self) -> str:
         return self.rules.opponent_dealer
 
+    @property
+    def signal_kinds(self) -> str:
+        return self.rules.signal_kinds
+
+    @property
+    def early_close(self) -> str:
+        return self.rules.early_close
+
     def differences(self, other) -> dict[str, tuple[str, str]]:
         return self.rules.differences(other.rules if isinstance(other, Variant) else other)
 
@@ -355,9 +363,12 @@ class Variant:
         position, clauses = self.trick_winner(cards, trump)
         return TrickDecision(position, PLAY_ORDER[direction][leader][position], cards[position], clauses)
 
-    def deal_result(self, north_south: int, east_west: int, *, closed_early: bool = False) -> DealResult:
-        """:func:`turub.rules.deal_result` as the variant decides it (counts checked first)."""
-        standard = deal_result(north_south, east_west, closed_early=closed_early)
+    def deal_result(self, north_south: int, east_west: int, *, closed_early: bool = False,
+                    rules: Rules | None = None) -> DealResult:
+        """:func:`turub.rules.deal_result` as the variant decides it (counts checked first;
+        ``rules``, default the variant's own, for ``early-close``)."""
+        rules = self.rules if rules is None or isinstance(rules, Variant) else rules
+        standard = deal_result(north_south, east_west, closed_early=closed_early, rules=rules)
         asked = self._ask("deal_result", north_south, east_west, closed_early) if self._deciders else None
         if asked is None:
             return standard
@@ -513,6 +524,10 @@ _builtin("stake-per-deal", "Each won deal settles the stake on its own (stake.pe
          stake="per-deal")
 _builtin("opponent-previous", "After the dealer's side wins, the other opponent deals "
          "(dealer.after-win).", **{"opponent-dealer": "previous"})
+_builtin("signals-documented", "Only the two documented signals, the knock and the click "
+         "(signal.kinds).", **{"signal-kinds": "documented"})
+_builtin("early-close-known", "A deal closed with one side already past 18 tricks is that "
+         "side's win (result.closed-early).", **{"early-close": "known-result"})
 
 
 def register(variant: Variant) -> Variant:

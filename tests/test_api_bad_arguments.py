@@ -170,7 +170,10 @@ FUNCTION_CALLS: list[tuple[str, Callable[[Any], Any], Callable[[Any], bool]]] = 
     ("legal_plays hand", lambda v: legal_plays(v, None), is_cards),
     ("legal_plays led", lambda v: legal_plays([AC], v), lambda v: v is None or type(v) is Suit),
     ("is_legal_play card", lambda v: is_legal_play([AC], None, v), is_card),
-    ("deal_result north-south", lambda v: deal_result(v, 18), never),  # only 18 makes 36
+    ("deal_result north-south", lambda v: deal_result(v, 18),
+     lambda v: type(v) is int and v == 18),  # only 18 makes 36
+    ("deal_result rules", lambda v: deal_result(20, 3, closed_early=True, rules=v),
+     lambda v: isinstance(v, Rules)),
     ("deal_result closed_early", lambda v: deal_result(18, 18, closed_early=v), lambda v: v is False),
     ("next_dealer dealer", lambda v: next_dealer(v, None), is_seat),
     ("next_dealer winner", lambda v: next_dealer(N, v), lambda v: v is None or type(v) is Side),

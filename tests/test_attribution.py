@@ -91,12 +91,12 @@ def test_the_engine_refuses_by_the_first_rule_in_the_order():
     missing = next(c for c in ("AS", "AH", "AD", "AC", "6S", "6H") if not deal.holds(follower, parse_card(c)))
     assert refusal({"act": "play", "seat": follower.letter, "card": missing}) == "play.turn"
     assert refusal({"act": "play", "seat": follower.letter, "card": "ZZ"}) == "play.turn"
-    assert refusal({"act": "signal", "seat": follower.letter, "signal": "wink"}) == "signal.kinds"
+    assert refusal({"act": "signal", "seat": follower.letter, "signal": ""}) == "signal.kinds"
     assert refusal({"act": "signal", "seat": follower.letter, "signal": "knock"}) == "signal.leader-only"
     deal.play(leader, deal.legal_plays()[0])
     deal.signal(leader, "knock")
     assert refusal({"act": "signal", "seat": follower.letter, "signal": "knock"}) == "signal.leader-only"
-    assert refusal({"act": "signal", "seat": leader.letter, "signal": "wink"}) == "signal.kinds"
+    assert refusal({"act": "signal", "seat": leader.letter, "signal": " "}) == "signal.kinds"
     order = list(REFUSAL_ORDER)
     assert order.index("play.turn") < order.index("play.card-in-hand") < order.index("play.follow-suit")
 

@@ -228,7 +228,7 @@ def test_signals_refused_from_others_before_the_lead_and_after_the_second_card()
     deal.play(leader, deal.legal_plays()[0])
     partner = leader.partner
     refused(deal, lambda: deal.signal(partner, "knock"), SignalError, "signal.leader-only")
-    refused(deal, lambda: deal.signal(leader, "wink"), SignalError, "signal.kinds")
+    refused(deal, lambda: deal.signal(leader, ""), SignalError, "signal.kinds")
     deal.play(deal.to_act, deal.legal_plays()[0])
     refused(deal, lambda: deal.signal(leader, "click"), SignalError, "signal.timing")
 

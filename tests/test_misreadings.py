@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: Where a misreading shows: the option set it needs (default: standard).
 SHOWS_UNDER = {"always-clockwise": "counterclockwise", "option-ignored": "opponent-previous",
-               "per-deal-ignored": "stake-per-deal", "per-deal-keeps-mark": "stake-per-deal"}
+               "per-deal-ignored": "stake-per-deal", "per-deal-keeps-mark": "stake-per-deal",
+               "known-result-ignored": "early-close-known", "signal-kinds-ignored": "signals-documented"}
 
 
 class _AsMisread(ReferenceImplementation):
@@ -54,6 +55,9 @@ class _AsMisread(ReferenceImplementation):
 
     def check_packets(self, packets, dealer):
         return self._ask("check_packets", packets=packets, dealer=dealer)
+
+    def referee(self, pack, dealer, cut, rules, actions):
+        return self._ask("referee", pack=pack, dealer=dealer, cut=cut, rules=rules, actions=actions)
 
     def deal_result(self, ns, ew, closed_early, dealer=None):
         return self._ask("deal_result", ns=ns, ew=ew, closed_early=closed_early, dealer=dealer)

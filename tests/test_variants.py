@@ -80,7 +80,8 @@ def test_a_malformed_variant_is_refused_naming_what_is_wrong(bad, says):
 
 
 def test_the_built_in_options_are_variants_in_one_table_of_names():
-    assert list(BUILTIN) == ["standard", "counterclockwise", "stake-per-deal", "opponent-previous"]
+    assert list(BUILTIN) == ["standard", "counterclockwise", "stake-per-deal", "opponent-previous",
+                             "signals-documented", "early-close-known"]
     assert select(None, ["opponent-previous"]).rules == Rules(opponent_dealer="previous")
     assert select("counterclockwise").rules == Rules(direction=Direction.COUNTERCLOCKWISE)
     assert select(None, ["direction=counterclockwise"]) is BUILTIN["counterclockwise"]

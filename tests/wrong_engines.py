@@ -162,7 +162,7 @@ def _contest(rules, results, step):
     state = {"holder": None, "mark": None, "winner": None}
     out = []
     for ns, ew, closed in results:
-        outcome = deal_outcome(ns, ew, closed)
+        outcome = deal_outcome(ns, ew, closed, rules)
         if outcome is None:
             out.append({"refused": "result.tricks-add-up"})
             continue

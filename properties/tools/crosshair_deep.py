@@ -19,6 +19,7 @@ import argparse
 import linecache
 import re
 import subprocess
+from pathlib import Path
 import sys
 import time
 
@@ -34,6 +35,7 @@ STATUS = {"Confirmed over all paths.": "confirmed", "Not confirmed.": "searched"
 def check(targets: list[str], timeout: float) -> list[tuple[str, int, str, str]]:
     done = subprocess.run(
         [sys.executable, "-m", "crosshair", "check", "--analysis_kind=PEP316", "--report_all",
+         "--extra_plugin", str(Path(__file__).resolve().parents[1] / "crosshair_plugin.py"),
          f"--per_condition_timeout={timeout}", *targets], capture_output=True, text=True)
     return [(m["file"], int(m["line"]), m["level"], m["text"])
             for m in LINE.finditer(done.stdout + done.stderr)]

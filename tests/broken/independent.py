@@ -202,12 +202,13 @@ class Independent:
         return {"stands": ok}
 
     # --- results and dealers ------------------------------------------------------------------
-    def _outcome(self, ns: int, ew: int, closed: bool, dealer: int | None = None) -> str:
+    def _outcome(self, ns: int, ew: int, closed: bool, dealer: int | None = None, rules=None) -> str:
         if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (ns, ew)):
             raise Refused("result.tricks-add-up")
         if (closed and ns + ew >= 36) or (not closed and ns + ew != 36):
             raise Refused("result.tricks-add-up")
-        if closed and self.bug != "closed-counts":
+        known = (rules or {}).get("early-close") == "known-result" and (ns >= 19 or ew >= 19)
+        if closed and not known and self.bug != "closed-counts":
             return "draw"
         if ns == ew:
             if self.bug == "draw-to-dealer" and dealer is not None:
@@ -263,7 +264,7 @@ class Independent:
         d = None if dealer is None else seat_of(dealer)
         for ns, ew, closed in results:
             try:
-                side = self._outcome(ns, ew, bool(closed), d)
+                side = self._outcome(ns, ew, bool(closed), d, rules)
             except Refused as e:
                 states.append({"refused": e.clause})
                 continue
@@ -393,7 +394,9 @@ class _Table:
             raise Refused("play.order-of-actions")
         if self.bug == "signal-before-kind" and seat != self.leader:
             raise Refused("signal.leader-only")
-        if kind not in ("knock", "click") and self.bug != "any-signal-word":
+        named = isinstance(kind, str) and kind.strip() != ""
+        documented_only = (self.rules or {}).get("signal-kinds") == "documented"
+        if self.bug != "any-signal-word" and (not named or (documented_only and kind not in ("knock", "click"))):
             raise Refused("signal.kinds")
         if seat != self.leader and self.bug != "signal-from-anyone":
             raise Refused("signal.leader-only")
@@ -406,4 +409,4 @@ class _Table:
     def finish(self, closed: bool) -> None:
         self.phase = "finished"
         self.to_act = None
-        self.outcome = self.impl._outcome(self.won[0], self.won[1], closed, self.dealer)
+        self.outcome = self.impl._outcome(self.won[0], self.won[1], closed, self.dealer, self.rules)
