@@ -234,3 +234,13 @@ def test_every_clause_that_mentions_another_links_to_it(site):
                 assert f'#{other.replace(".", ":")}"' in box, (cid, other)
                 checked += 1
     assert checked >= 30, checked
+
+
+def test_the_kit_reports_link_every_clause_to_its_item_in_the_site(site):
+    # turub check --html and turub report link each clause to SITE/spec/PAGE.html#ID: the
+    # page of its part of the game, and the anchor sphinx-needs gives the clause's item
+    from turub.conformance.html_report import clause_url
+    html, _, _ = site
+    for cid in CLAUSES:
+        page, anchor = clause_url(cid, str(html)).split("#")
+        assert f'id="{anchor}"' in Path(page).read_text(encoding="utf-8"), cid
