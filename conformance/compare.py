@@ -21,6 +21,7 @@ from typing import Any, TextIO
 
 from .badge import COLOURS, report_badge
 from .html_report import DEFAULT_SPEC_URL, clause_groups, clause_link, clause_title, e, page, spec_base, verdict_badge
+from .report import STATUS_STYLES
 from .text import safe_text
 
 __all__ = ["ReportError", "load_report", "compare", "render_text", "write_terminal", "write_html",
@@ -110,10 +111,6 @@ def render_text(d: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-_STYLE = {"passed": "green", "failed": "bold red", "xpass": "bold red", "affected": "yellow",
-          "xfail": "magenta", "absent": "dim", "not-run": "dim", "unsupported": "dim"}
-
-
 def write_terminal(d: dict, out: TextIO) -> None:
     """A rich table when ``out`` is a terminal (rich decides: NO_COLOR, FORCE_COLOR), else
     :func:`render_text`."""
@@ -139,7 +136,7 @@ def write_terminal(d: dict, out: TextIO) -> None:
         for i in impls:
             table.add_column(Text(_heading(i)))
         for cid in ids:
-            table.add_row(Text(cid), *(Text(s, style=_STYLE.get(s, "")) for s in d["clauses"][cid]))
+            table.add_row(Text(cid), *(Text(s, style=STATUS_STYLES.get(s, "")) for s in d["clauses"][cid]))
         console.print(table)
 
 

@@ -255,15 +255,16 @@ def write_text(report: dict, out: TextIO, failures: int = 15) -> None:
     failed = [c for c in report["cases"] if c["status"] in ("failed", "xfail")]
     for line in render_diagnosis({**report, "cases": failed}):
         w(_t(line, 2000) + "\n")
-    width = max([len(k) for k in report["clauses"]] + [6])
-    w(f"{'clause':<{width}}  {'result':<11} {'pass':>5} {'fail':>5} {'aff':>5} {'unsup':>5}  "
-      "failures by outcome\n")
-    for cid, r in report["clauses"].items():
-        fails = r["failed"] + r["xfail"]
-        status = r["status"] + ("" if r["status"] != "xfail" else " (listed)")
-        outcomes = ", ".join(f"{o} {n}" for o, n in r["outcomes"].items())
-        w(f"{cid:<{width}}  {status:<11} {r['passed']:>5} {fails:>5} {r.get('affected', 0):>5} "
-          f"{r['unsupported']:>5}  {outcomes}\n")
+    from turub.progress import terminal_console
+    console = terminal_console(out)  # a terminal: rich draws the table (NO_COLOR honoured)
+    if console is not None:
+        _rich_clause_table(report, console)
+    else:
+        width = max([len(k) for k in report["clauses"]] + [6])
+        w(f"{'clause':<{width}}  {'result':<11} {'pass':>5} {'fail':>5} {'aff':>5} {'unsup':>5}  "
+          "failures by outcome\n")
+        for cid, status, passed, fails, affected, unsupported, outcomes in _clause_rows(report):
+            w(f"{cid:<{width}}  {status:<11} {passed:>5} {fails:>5} {affected:>5} {unsupported:>5}  {outcomes}\n")
     uncovered = [c.id for c in CLAUSES.values() if c.is_normative and c.id not in report["clauses"]]
     if uncovered:
         w(f"(not exercised by the kit: {', '.join(uncovered)})\n")
@@ -299,7 +300,40 @@ def write_text(report: dict, out: TextIO, failures: int = 15) -> None:
         w("\nDiagnostics (never a verdict):\n")
         for d in diag[:10]:
             w("  " + "\n    ".join(_t(x, 400) for x in str(d).splitlines()[:40]) + "\n")
-    w(f"\n{report.get('verdict', 'CONFORMS' if report.get('conforms') else 'DOES NOT CONFORM')}\n")
+    verdict = report.get('verdict', 'CONFORMS' if report.get('conforms') else 'DOES NOT CONFORM')
+    if console is not None:
+        from rich.text import Text
+        w("\n")
+        console.print(Text(verdict, style="bold green" if verdict == "CONFORMS" else "bold red"))
+    else:
+        w(f"\n{verdict}\n")
+
+
+#: How a status shows on a terminal (rich styles).
+STATUS_STYLES: Final = {"passed": "green", "failed": "bold red", "xpass": "bold red", "affected": "yellow",
+                        "xfail": "magenta", "absent": "dim", "not-run": "dim", "unsupported": "dim"}
+
+
+def _clause_rows(report: dict) -> Iterable[tuple[str, str, int, int, int, int, str]]:
+    """Each clause row: ID, result, passed, failed, affected, unsupported, outcomes."""
+    for cid, r in report["clauses"].items():
+        status = r["status"] + ("" if r["status"] != "xfail" else " (listed)")
+        outcomes = ", ".join(f"{o} {n}" for o, n in r["outcomes"].items())
+        yield (cid, status, r["passed"], r["failed"] + r["xfail"], r.get("affected", 0), r["unsupported"],
+               outcomes)
+
+
+def _rich_clause_table(report: dict, console: Any) -> None:
+    from rich.table import Table
+    from rich.text import Text
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for name, right in (("clause", False), ("result", False), ("pass", True), ("fail", True),
+                        ("aff", True), ("unsup", True), ("failures by outcome", False)):
+        table.add_column(name, justify="right" if right else "left")
+    for cid, status, *counts, outcomes in _clause_rows(report):
+        table.add_row(Text(cid), Text(status, style=STATUS_STYLES.get(status.split()[0], "")),
+                      *(Text(str(n)) for n in counts), Text(outcomes))
+    console.print(table)
 
 
 def _signal_name(signum: int) -> str:

@@ -322,3 +322,29 @@ def test_no_python_reprs_in_any_report(tmp_path, program):
                    "--timeout", "2", "--", sys.executable, *program)
     found = {where: sorted(set(m.group() for m in REPR.finditer(text))) for where, text in texts.items()}
     assert not any(found.values()), found
+
+
+# --- the terminal ----------------------------------------------------------------------------------
+
+def _terminal_run(env_extra: dict) -> str:
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE")}
+    done = subprocess.run([sys.executable, "-m", "turub.cli", "check", *SMALL, "--", sys.executable, str(PROG),
+                           "wrong-type"], capture_output=True, text=True, timeout=120,
+                          env={**env, "COLUMNS": "120", **env_extra})
+    assert done.returncode == 1
+    return done.stdout
+
+
+def test_check_draws_its_table_in_colour_on_a_terminal_and_plain_elsewhere():
+    colour = re.compile(r"\x1b\[[0-9;]*m")
+    plain = _terminal_run({})
+    assert not re.search("\x1b", plain) and "DOES NOT CONFORM" in plain  # a pipe: plain text
+    forced = _terminal_run({"FORCE_COLOR": "1"})  # a terminal: rich's table, the verdict in red
+    assert colour.search(forced) and "\x1b[1;31mDOES NOT CONFORM" in forced
+    rows = lambda text: {line.split()[0]: line.split()[1] for line in colour.sub("", text).splitlines()
+                         if re.match(r"(trick|pack)\.[a-z-]+ ", line)}
+    assert rows(forced) == rows(plain) and rows(plain)  # the same rows, only drawn differently
+    no_colour = _terminal_run({"FORCE_COLOR": "1", "NO_COLOR": "1"})  # bold stays; no colour
+    foreground_or_background = re.compile(r"\x1b\[(?:[0-9]+;)*(?:3[0-8]|4[0-8]|9[0-7]|10[0-7])(?:;[0-9]+)*m")
+    assert foreground_or_background.search(forced) and not foreground_or_background.search(no_colour)
+    assert "DOES NOT CONFORM" in no_colour
