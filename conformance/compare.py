@@ -22,7 +22,7 @@ from typing import Any, TextIO
 from .badge import COLOURS, report_badge
 from .html_report import DEFAULT_SPEC_URL, clause_groups, clause_link, clause_title, e, page, spec_base, verdict_badge
 from .report import STATUS_STYLES
-from .text import safe_text
+from .text import options_text, safe_text
 
 __all__ = ["ReportError", "load_report", "compare", "render_text", "write_terminal", "write_html",
            "REPORT_FORMAT"]
@@ -57,8 +57,7 @@ def load_report(path: str) -> dict:
 
 def _option_set(report: dict) -> str:
     variant = (report.get("variant") or {}).get("name", "standard")
-    rules = ", ".join(f"{k}={v}" for k, v in sorted((report.get("rules") or {}).items()))
-    return f"variant {variant} ({rules})"
+    return f"variant {variant} ({options_text(sorted((report.get('rules') or {}).items()))})"
 
 
 def compare(paths: list[str]) -> dict:

@@ -23,7 +23,7 @@ from turub import Deal, Rules, Seat, deal_result, next_dealer, parse_card, parse
 from turub.cards import card_name
 
 from .adapter import OPERATIONS
-from .text import show
+from .text import options_text, show
 from .cases import INJECTIONS, PAIRS, ask_args, expected_case, play_stream
 from .judge import Verdict, judge
 from .targets import RESULT, Request, Target
@@ -239,8 +239,7 @@ def describe_deal(case: dict, verdict: Verdict, got: Any) -> str:
     rules = rules or rules_from_dict(case["rules"])
     deal = Deal([parse_card(c) for c in args["pack"]], Seat("NESW".index(args["dealer"])), rules, args["cut"])
     stop = verdict.extra.get("action", len(args["actions"]) - 1)
-    lines = [f"dealer {args['dealer']}, cut {args['cut']}, rules "
-             + ", ".join(f"{k}={v}" for k, v in rules.to_dict().items())]
+    lines = [f"dealer {args['dealer']}, cut {args['cut']}, rules {options_text(rules.to_dict())}"]
     shown = []
     for i, action in enumerate(args["actions"][:stop]):
         try:

@@ -26,7 +26,7 @@ from typing import Any, Final, Iterable
 from turub.clauses import CLAUSES, PARTS, VARIANT_CLAUSES, part_of
 
 from .badge import report_badge
-from .text import safe_text
+from .text import options_text, safe_text
 
 __all__ = ["write_html", "render_html", "DEFAULT_SPEC_URL", "clause_url", "spec_base", "page",
            "clause_groups", "clause_title", "e"]
@@ -152,8 +152,7 @@ def _about(report: dict) -> str:
     kit = report.get("kit") or {}
     rows = [("implementation", f"{safe_text(impl.get('name'), 100)} {safe_text(impl.get('version'), 100)}"),
             ("command", command),
-            ("rules", f"{report.get('rules_name', '')} ("
-                      + ", ".join(f"{k}={v}" for k, v in (report.get("rules") or {}).items()) + ")"),
+            ("rules", f"{report.get('rules_name', '')} ({options_text(report.get('rules'))})"),
             ("seed", report.get("seed")),
             ("kit", f"{kit.get('version', '')} (engine {kit.get('engine', '')})"),
             ("duration", f"{float(report.get('duration') or 0):.1f} s; restarts {report.get('restarts', 0)}")]

@@ -45,7 +45,7 @@ from turub.clauses import CLAUSES, is_clause
 
 from .judge import OUTCOMES, WRONG_ANSWERS
 from .spool import CaseLog, as_list
-from .text import safe_text
+from .text import options_text, safe_text
 
 __all__ = ["finish", "render_text", "write_json", "diff_reports",
            "render_diff", "load_xfail", "xfail_document", "XFAIL_FORMAT", "EXIT_STATUSES",
@@ -246,7 +246,7 @@ def write_text(report: dict, out: TextIO, failures: int = 15) -> None:
     impl = report["implementation"]
     w = out.write
     w(f"turub check: {_t(impl['name'], 100)} {_t(impl['version'], 100)} under rules {report['rules_name']} "
-      f"({', '.join(f'{k}={v}' for k, v in report['rules'].items())}), seed {report['seed']}\n\n")
+      f"({options_text(report['rules'])}), seed {report['seed']}\n\n")
     startup = report.get("startup_failure")
     if startup:
         w(startup_message(startup) + "\n\nCOULD NOT START\n")

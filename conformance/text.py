@@ -18,7 +18,8 @@ import json
 import re
 from typing import Any, Final
 
-__all__ = ["safe_text", "safe_value", "bounded", "shorten", "needs_cleaning", "TRUNCATED", "show", "readable"]
+__all__ = ["safe_text", "safe_value", "bounded", "shorten", "needs_cleaning", "TRUNCATED", "show", "readable",
+           "options_text"]
 
 #: What a shortened text ends with (followed by how much was left out).
 TRUNCATED: Final = "…[truncated"
@@ -193,3 +194,8 @@ def readable(text: str) -> str:
         out.append(ch)
         i += 1
     return _QUOTED_AFTER_EQUALS.sub(r"\1", "".join(out))
+
+
+def options_text(options: Any) -> str:
+    """Rule options as the command line writes them: ``direction=clockwise, stake=contest``."""
+    return ", ".join(f"{k}={show(v)}" for k, v in dict(options or {}).items())

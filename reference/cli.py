@@ -152,27 +152,27 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     rng = random.Random(args.seed)  # one random source shuffles and plays every deal
     sheet = variant.sitting(draw_first_dealer(args.seed, rules).seat, keep_rows=False)
     play = variant.play_random_deal
-    progress = Progress(args.deals, sys.stderr, label="turub simulate", unit="deals")
     margins: Counter[int] = Counter()
     wins: Counter[Side | None] = Counter()
     decided: Counter[Side] = Counter()
     decided_deals = 0
     record = sheet.record
-    for i in range(args.deals):
-        deal = play(sheet.dealer, rng)
-        result = deal.result
-        contest = record(result, deal.trump).contest  # type: ignore[arg-type]
-        margins[result.tricks[0]] += 1  # type: ignore[union-attr]
-        wins[result.winner] += 1  # type: ignore[union-attr]
-        if contest.winner is not None:
-            decided[contest.winner] += 1
-            decided_deals += contest.deals
-        if progress.active and not i & 15:
-            progress.update(i + 1)  # a clock reading every 16 deals; drawn at most every 0.1 s
-    progress.update(args.deals)
-    progress.close()
+    with Progress(args.deals, sys.stderr, label="turub simulate", unit="deals") as progress:
+        for i in range(args.deals):
+            deal = play(sheet.dealer, rng)
+            result = deal.result
+            contest = record(result, deal.trump).contest  # type: ignore[arg-type]
+            margins[result.tricks[0]] += 1  # type: ignore[union-attr]
+            wins[result.winner] += 1  # type: ignore[union-attr]
+            if contest.winner is not None:
+                decided[contest.winner] += 1
+                decided_deals += contest.deals
+            if progress.active and not i & 15:
+                progress.update(i + 1)  # a clock reading every 16 deals; drawn at most every 0.1 s
+        progress.update(args.deals)
     w = out.write
-    w(f"{args.deals} deals from seed {args.seed}, rules {rules.to_dict()}"
+    w(f"{args.deals} deals from seed {args.seed}, rules "
+      + ", ".join(f"{k}={v}" for k, v in rules.to_dict().items())
       + (f", variant {variant.name} {variant.version}" if variant.name != "standard" else "") + "\n\n")
     w("North-South tricks per deal (East-West has the rest):\n")
     peak = max(margins.values())
