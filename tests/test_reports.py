@@ -79,6 +79,15 @@ def test_a_run_killed_mid_way_keeps_every_finished_case(tmp_path):
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
+    # the program, in a process group of its own, sees its input close and ends by itself
+    left = _running(marker)
+    until = time.monotonic() + 10
+    while left and time.monotonic() < until:
+        time.sleep(0.1)
+        left = _running(marker)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, "the program outlived the killed kit"
     text = lines.read_text(encoding="utf-8")
     assert text.endswith("\n"), "a line cut in the middle"
     rows = [json.loads(x) for x in text.splitlines()]
@@ -87,6 +96,19 @@ def test_a_run_killed_mid_way_keeps_every_finished_case(tmp_path):
     assert rows[-1]["type"] == "case", "no summary: the run did not finish"
     # written as each answer came, not in bursts held in a buffer
     assert seen[0] < 4, seen
+
+
+def _running(marker: str) -> list[int]:
+    """The processes whose command line carries ``marker``."""
+    found = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                if marker.encode() in f.read():
+                    found.append(int(entry))
+        except OSError:
+            continue
+    return found
 
 
 # --- JUnit -------------------------------------------------------------------------------------
