@@ -370,3 +370,14 @@ def test_check_draws_its_table_in_colour_on_a_terminal_and_plain_elsewhere():
     foreground_or_background = re.compile(r"\x1b\[(?:[0-9]+;)*(?:3[0-8]|4[0-8]|9[0-7]|10[0-7])(?:;[0-9]+)*m")
     assert foreground_or_background.search(forced) and not foreground_or_background.search(no_colour)
     assert "DOES NOT CONFORM" in no_colour
+
+
+def test_report_as_json_and_a_missing_file(two_reports, tmp_path):
+    good, bad = two_reports / "good.json", two_reports / "bad.json"
+    status, text, _ = report(str(good), str(bad), "--json", "-")
+    d = json.loads(text)
+    assert status == 0 and [i["verdict"] for i in d["implementations"]] == ["CONFORMS", "DOES NOT CONFORM"]
+    assert d["clauses"]["trick.highest-led"][0] == "passed"
+    missing = tmp_path / "nowhere.json"
+    status, text, err = report(str(good), str(missing))
+    assert status == 2 and str(missing) in err and "cannot read" in err
