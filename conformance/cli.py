@@ -40,7 +40,6 @@ from .protocol import DEFAULT_LINE_LIMIT
 from .report import (EXIT_USAGE, XfailError, as_json, diff_reports, finish, load_xfail, render_diff,
                      startup_message, write_json, write_text, xfail_document)
 from .html_report import DEFAULT_SPEC_URL
-from .junit import write_junit
 from .resources import sample_command, schema_text
 from .select import Selection, SelectionError
 from .targets import Interrupted
@@ -270,6 +269,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         if args.json:
             _write_with(args.json, write_json, report, out)
         if args.junit:
+            from .junit import write_junit  # (xml and its imports) only when asked
             _write_with(args.junit, write_junit, report, out)
         if args.write_xfail:
             _write(args.write_xfail, as_json(xfail_document(report)), out)

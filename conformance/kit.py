@@ -18,11 +18,13 @@ run it cuts says so (``cut``) and keeps what it has, the rest ``not-run``.  A si
 
 from __future__ import annotations
 
+import gc
 import heapq
 import sys
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -253,12 +255,39 @@ def _stray_output(target: Target, late: list[str]) -> dict | None:
                   f"ids); first: {'; '.join(examples[:5])}"})
 
 
+#: Allocations between two collections of the youngest generation during a run (Python's
+#: default is 700).  Hypothesis allocates hundreds of thousands of short-lived objects, and
+#: each collection of the older generations walks everything the run keeps alive: collected
+#: this rarely, the cyclic garbage collector takes a few percent of a default run instead of
+#: a tenth, and the garbage a run may hold at once stays bounded (memory stays flat).
+GC_YOUNG_THRESHOLD = 100_000
+
+
+@contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """The cyclic garbage collector's youngest threshold raised for a run, then restored."""
+    before = gc.get_threshold()
+    gc.set_threshold(max(before[0], GC_YOUNG_THRESHOLD), *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def run_check(target: Target, options: CheckOptions, *, describe: dict | None = None,
               progress_stream: TextIO | None = None, deadline: float | None = None,
               log: Callable[[str], None] | None = None,
               on_result: Callable[[dict], None] | None = None) -> dict:
     """Run every check on ``target``; the report as plain data (before expected failures).
     ``on_result`` gets each result as soon as it is judged (``--jsonl``)."""
+    with _fewer_collections():
+        return _run_check(target, options, describe=describe, progress_stream=progress_stream,
+                          deadline=deadline, log=log, on_result=on_result)
+
+
+def _run_check(target: Target, options: CheckOptions, *, describe: dict | None,
+               progress_stream: TextIO | None, deadline: float | None,
+               log: Callable[[str], None] | None, on_result: Callable[[dict], None] | None) -> dict:
     started = time.monotonic()
     rules = options.rules
     variant = run_variant(rules)
