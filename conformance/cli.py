@@ -303,10 +303,12 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
                    "answers: a name of `turub variants list`, path.py:NAME, path.toml or path.json")
     p.add_argument("--seed", type=int, default=1, help="seed of the generated cases and of differential play")
     p.add_argument("--scale", type=float, default=1.0, help="multiply the number of generated cases")
-    p.add_argument("--examples", type=int, default=300, help="drawn deals (and sittings) in differential play")
+    p.add_argument("--examples", type=int, default=300, help="the budget of differential play: two thirds as many deals are drawn, half of them "
+                        "played out, and two thirds as many sittings of up to 15 deals")
     p.add_argument("--budget", type=float, default=8.0, help="seconds for each differential search and shrink")
     p.add_argument("--properties", type=int, default=25, metavar="N",
-                   help="examples for each property of the project's property suites (0: skip them)")
+                   help="examples for each property of the project's property suites (the costlier "
+                        "ones, which play whole deals, their declared share of N, at least 5; 0: skip them)")
     p.add_argument("--quick", action="store_true", help="a fifth of the generated cases, 30 examples")
     p.add_argument("--no-vectors", action="store_true", help="skip the committed vectors")
     p.add_argument("--no-generated", action="store_true", help="skip the generated cases")

@@ -137,10 +137,19 @@ def _not_applicable(clauses: Iterable[str], rules: Any) -> str | None:
     return None
 
 
+def examples_for(test: Any, examples: int) -> int:
+    """The examples a property draws of a budget of ``examples`` each: its declared share
+    (``scale`` in :func:`turub.properties.factory.property_test`, under 1 for the costlier
+    properties that play whole deals), at least 5 (or ``examples``, if fewer), as when the
+    suites run under pytest."""
+    return max(min(examples, 5), int(examples * getattr(test, "scale", 1.0)))
+
+
 def property_result(target: Target, name: str, test: Any, examples: int,
                     impl: TargetImplementation | None = None, rules: Any = None) -> dict[str, Any]:
     """Run one interface property (``name`` in :func:`~turub.properties.checks.
-    interface_properties`) against ``target``, as one result of the report."""
+    interface_properties`) against ``target``, as one result of the report; it draws
+    :func:`examples_for` of ``examples``."""
     from hypothesis import HealthCheck
     from hypothesis.errors import Unsatisfiable
 
@@ -155,6 +164,7 @@ def property_result(target: Target, name: str, test: Any, examples: int,
     impl = impl if impl is not None else TargetImplementation(target)
     impl.calls.clear()
     try:
+        examples = examples_for(test, examples)
         search(test, impl, max_examples=examples, derandomize=True, database=None,
                deadline=None, print_blob=False, suppress_health_check=list(HealthCheck))
     except unittest.SkipTest as e:  # the property's requires(): an operation missing

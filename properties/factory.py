@@ -86,6 +86,7 @@ def property_test(*, examples: Sequence[Worked] = (), scale: float = 1.0,
 
         test = build()
         test.build = build  # type: ignore[attr-defined]
+        test.scale = scale  # type: ignore[attr-defined]  # (the kit draws this share of its budget)
         return test  # type: ignore[return-value]
 
     return declare
