@@ -177,15 +177,18 @@ def _rel(env, docname: str, path: Path) -> str:
 
 
 def code_markdown(env, docname: str, item: CodeItem) -> str:
-    """A collapsible listing of ``item``'s source, included from the file."""
+    """A collapsible listing of ``item``'s source, included from the file.
+
+    By line numbers, which the scan read from the file's syntax tree (decorators to the last
+    line of the body), not by ``:pyobject:``: that makes Sphinx tokenize the whole module
+    again for every listing, the largest cost of a one-page rebuild.  The lines move with
+    the code: the scan is part of the trace's fingerprint, so a page whose listing moved is
+    read again."""
     rel = _rel(env, docname, item.path)
     where = f"{item.path.relative_to(turub_trace.ROOT)}, line {item.start}"
-    if item.pyobject:
-        how = f":pyobject: {item.pyobject}\n"
-    else:
-        how = f":lines: {item.start}-{item.end}\n"
     return (f":::{{details}} Source of {item.name} ({where})\n"
-            f"```{{literalinclude}} {rel}\n:language: python\n{how}:lineno-match:\n```\n:::\n")
+            f"```{{literalinclude}} {rel}\n:language: python\n:lines: {item.start}-{item.end}\n"
+            ":lineno-match:\n```\n:::\n")
 
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|~$])")
