@@ -136,7 +136,7 @@ class DealMachine(RuleBasedStateMachine):
         if held:
             self._attempt({"act": "play", "seat": other, "card": held[from_hand % len(held)]})
 
-    @rule(seat=S.seats, kind=st.sampled_from(("knock", "click", "wave")))
+    @rule(seat=S.seats, kind=st.sampled_from(("knock", "click", "wave", "", " ")))
     def signal(self, seat, kind):
         self._attempt({"act": "signal", "seat": seat, "signal": kind})
 
