@@ -11,10 +11,10 @@ Shrinking stops at a time budget; the smallest disagreement seen so far is repor
 
 Each draw costs Hypothesis about as much as playing the deal, so the draws are made to count:
 a budget of ``examples`` draws two thirds as many deals, about half of them played out to the
-last trick, with up to seven illegal actions slipped in (more tricks in all than ``examples``
-deals of any length, and about as many illegal actions),
-and two thirds as many sittings of up to 15 deals (as many deal results in all as
-``examples`` sittings of up to 10).
+last trick, with up to seven illegal actions slipped in (for the default 300: about 5,000
+tricks and 500 illegal actions in 200 deals, where 300 deals of any length with up to four
+held 4,600 to 6,000 tricks and 500 to 560 illegal actions), and two thirds as many sittings
+of up to 15 deals (about as many deal results in all as ``examples`` sittings of up to 10).
 """
 
 from __future__ import annotations

@@ -66,6 +66,7 @@ def suit_of(card: str) -> str:
     return card_key(card)[1]
 
 
+@lru_cache(maxsize=None)
 def canonical(card: str) -> str:
     """The card's plain ASCII text (``"A♣"`` → ``"AC"``), to compare answers as cards."""
     rank, suit = card_key(card)
