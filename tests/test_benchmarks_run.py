@@ -39,3 +39,8 @@ def test_bench_protocol_prints_the_ratio() -> None:
 def test_bench_load_prints_the_peak_memory() -> None:
     out = run("bench_load.py", "--cases", "1200", *ONCE)
     assert "peak memory of the kit" in out
+
+
+def test_bench_check_prints_the_figures() -> None:
+    out = run("bench_check.py", *ONCE)
+    assert "turub check (medians):" in out and "s CPU" in out and "target at most 2.0 s wall" in out
