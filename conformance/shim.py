@@ -45,6 +45,8 @@ def main(argv: list[str]) -> int:
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     sys.stdout = sys.stderr
+    from turub.options import OPTION_VALUES
+
     from .loader import AdapterLoadError, load_adapter
     from .targets import PythonTarget
     if len(argv) != 1:
@@ -63,10 +65,12 @@ def main(argv: list[str]) -> int:
         except (ValueError, KeyError, TypeError):
             continue
         if op == "hello":
-            hello = {"protocol": 1, "name": target.name, "version": target.version,
+            hello = {"protocol": target.protocol, "name": target.name, "version": target.version,
                      "operations": sorted(target.operations)}
-            if target.rules is not None:
-                hello["rules"] = {str(k): [str(v) for v in vs] for k, vs in target.rules.items()}
+            # An adapter without ``rules_supported`` supports every option value; over the
+            # protocol a hello that leaves an option out means its default only, so say all.
+            rules = target.rules if target.rules is not None else OPTION_VALUES
+            hello["rules"] = {str(k): [str(v) for v in vs] for k, vs in rules.items()}
             if target.variants is not None:
                 hello["variants"] = list(target.variants)
             line = json.dumps({"id": rid, "result": hello}).encode() + b"\n"

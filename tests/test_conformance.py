@@ -177,3 +177,19 @@ def test_the_property_suites_run_against_the_implementation_under_test():
     failed = {c["op"] for c in report["cases"] if c["status"] == "failed"}
     assert any(op.startswith("test_tricks.") for op in failed)
     assert not any(op.startswith("test_contest.") for op in failed)
+
+
+@verifies("table.direction", "signal.kinds")
+@pytest.mark.parametrize("rules", ["counterclockwise", "signals-documented"])
+def test_a_python_adapter_without_rules_supported_is_checked_under_every_option_set(rules):
+    # No ``rules_supported`` means every option value (the adapter interface); behind the
+    # protocol the worker process must say so in its hello, or every ruled case would be
+    # reported unsupported.
+    command = [sys.executable, "-P", "-m", "turub.conformance.shim",
+               "turub.conformance.adapter:ReferenceImplementation"]
+    report = check(ProtocolTarget(command), rules, scale=0.1, examples=5, properties=0)
+    ruled = [c for c in report["cases"] if c["op"] in ("deal", "referee", "next_dealer", "contest")]
+    assert ruled and {c["status"] for c in ruled} == {"passed"}
+    # and it speaks the version its methods take (the reference: 2), so no question is skipped
+    assert {c["status"] for c in report["cases"]} == {"passed"}
+    assert report["exit_status"] == 0
