@@ -123,7 +123,8 @@ class Progress:
         text += f" {self.unit}" if self.unit else ""
         text += f" ({rate:.0f}/s"
         if rate > 0 and self.done < self.total:
-            text += f", about {_duration((self.total - self.done) / rate)} left"
+            left = _duration((self.total - self.done) / rate)
+            text += f", {left if left == 'under a second' else 'about ' + left} left"
         self.stream.write(text + ")\n")  # type: ignore[union-attr]
         self.stream.flush()  # type: ignore[union-attr]
 
