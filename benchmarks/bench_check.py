@@ -25,33 +25,12 @@ from __future__ import annotations
 
 import os
 import platform
-import subprocess
 import sys
-import time
 
 import pyperf
+from processes import child_cpu, child_wall  # benchmarks/processes.py, beside this script
 
 TARGET = 2.0  # seconds, wall, the default check of the reference
-
-
-def child_cpu(loops: int, command: list[str]) -> float:
-    """CPU seconds (user + system) of ``loops`` runs of ``command``, each a fresh process."""
-    before = os.times()
-    for _ in range(loops):
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    after = os.times()
-    return (after.children_user - before.children_user
-            + after.children_system - before.children_system)
-
-
-def child_wall(loops: int, command: list[str]) -> float:
-    """Elapsed seconds of ``loops`` runs of ``command``, each a fresh process."""
-    started = time.perf_counter()
-    for _ in range(loops):
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - started
-
-
 def main() -> None:
     runner = pyperf.Runner(processes=3, values=2, warmups=1, loops=1,
                            add_cmdline_args=lambda cmd, args: cmd.extend(["--sample"] if args.sample else []))

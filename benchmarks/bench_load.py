@@ -7,7 +7,7 @@ Runs ``--cases`` cases (committed vectors plus generated ones, the scale chosen 
 count; no differential play nor properties) against the JavaScript sample (or, without
 Node.js, the reference engine behind the protocol through the adapter shim), writes the
 JSON and JUnit reports to temporary files, and prints the time, the cases per second and
-the kit's peak resident memory (``ru_maxrss`` of this process: the program under test is a
+the kit's peak resident memory (VmHWM of this process on Linux: the program under test is a
 child and not counted).  The kit judges each answer as it arrives and spools results to
 disk past a few thousand, so its memory must stay flat in the number of cases.
 
@@ -57,6 +57,13 @@ for raw in sys.stdin:
 
 
 def peak_mb() -> float:
+    """This process's peak resident memory in MB: Linux's VmHWM (its own; ``ru_maxrss``
+    carries over a parent's peak through fork and exec), else ``ru_maxrss``."""
+    if sys.platform == "linux":
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 

@@ -22,24 +22,14 @@ from __future__ import annotations
 
 import os
 import platform
-import subprocess
 import sys
 from pathlib import Path
 
 import pyperf
+from processes import child_cpu  # benchmarks/processes.py, beside this script
 
 HERE = Path(__file__).parent
 TARGET = 2 / 3
-
-
-def child_cpu(loops: int, command: list[str]) -> float:
-    """CPU seconds (user + system) of ``loops`` runs of ``command``, each a fresh process."""
-    before = os.times()
-    for _ in range(loops):
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    after = os.times()
-    return (after.children_user - before.children_user
-            + after.children_system - before.children_system)
 
 
 def main() -> None:
