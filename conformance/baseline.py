@@ -59,14 +59,11 @@ def request_variant(rules: Any, target: Any) -> str | None:
     return None
 
 
-_WORSE = {"failed", "xpass"}
-
-
 def compare_reports(old: dict, new: dict) -> dict:
     """What changed from ``old`` to ``new``, each change with its origin (``program``,
     ``spec`` or ``both``), and warnings when the two were made under different variants,
     options or spec versions."""
-    from .report import diff_reports
+    from .report import FAILING, diff_reports
     d = diff_reports(old, new)
     o = {c["id"]: c for c in old.get("cases", [])}
     n = {c["id"]: c for c in new.get("cases", [])}
@@ -104,7 +101,7 @@ def compare_reports(old: dict, new: dict) -> dict:
     d["origins"] = counts
     d["warnings"] = warnings
     d["regressions_by_origin"] = {
-        k: sum(1 for c in d["cases"] if c["origin"] == k and c["new"] in _WORSE and c["old"] not in _WORSE)
+        k: sum(1 for c in d["cases"] if c["origin"] == k and c["new"] in FAILING and c["old"] not in FAILING)
         for k in counts}
     return d
 

@@ -26,6 +26,7 @@ from typing import Any, Final, Iterable
 from turub.clauses import CLAUSES, PARTS, VARIANT_CLAUSES, part_of
 
 from .badge import report_badge
+from .report import failing_cases
 from .text import options_text, safe_text
 
 __all__ = ["write_html", "render_html", "DEFAULT_SPEC_URL", "clause_url", "spec_base", "page",
@@ -229,13 +230,8 @@ def _value(label: str, c: dict, key: str) -> str:
 
 def _failures(report: dict, base: str) -> str:
     out: list[str] = []
-    count = 0
-    for c in report["cases"]:
-        if c["status"] not in ("failed", "xpass"):
-            continue
-        count += 1
-        if count > SHOWN_FAILURES:
-            continue
+    failing = failing_cases(report)
+    for c in failing[:SHOWN_FAILURES]:
         blamed = c.get("blamed")
         if blamed:
             blame = f"blames {clause_link(blamed, base)} ({e(clause_title(blamed))})"
@@ -248,8 +244,8 @@ def _failures(report: dict, base: str) -> str:
                    f"<p>{e(c.get('detail', ''), 2000)}</p>\n{_situation(c)}\n"
                    + _value("the question", c, "args") + _value("expected", c, "expected")
                    + _value("the implementation's answer", c, "got") + "\n</div>")
-    if not count:
+    if not failing:
         return ""
-    more = (f"<p>… {count - SHOWN_FAILURES} more failures (the JSON report has them all).</p>"
-            if count > SHOWN_FAILURES else "")
-    return f"<h2>Failures ({count})</h2>\n" + "\n".join(out) + more
+    more = (f"<p>… {len(failing) - SHOWN_FAILURES} more failures (the JSON report has them all).</p>"
+            if len(failing) > SHOWN_FAILURES else "")
+    return f"<h2>Failures ({len(failing)})</h2>\n" + "\n".join(out) + more

@@ -47,6 +47,14 @@ from .judge import OUTCOMES, WRONG_ANSWERS
 from .spool import CaseLog, as_list
 from .text import options_text, safe_text
 
+#: The case statuses that make a run fail: a wrong answer, or an expected failure that passed.
+FAILING: Final = frozenset({"failed", "xpass"})
+
+
+def failing_cases(report: dict) -> list[dict]:
+    """The report's failing cases, in report order."""
+    return [c for c in report["cases"] if c["status"] in FAILING]
+
 __all__ = ["finish", "render_text", "write_json", "diff_reports",
            "render_diff", "load_xfail", "xfail_document", "XFAIL_FORMAT", "EXIT_STATUSES",
            "EXIT_CONFORMS", "EXIT_FAILS", "EXIT_USAGE", "EXIT_CANNOT_START", "EXIT_INCOMPLETE"]
@@ -280,19 +288,15 @@ def write_text(report: dict, out: TextIO, failures: int = 15) -> None:
         w("The whole-run time limit cut this run: what was not checked in time is 'not run'.\n")
     if report.get("interrupted"):
         w(f"Interrupted by {_signal_name(report['interrupted'])}: what was not checked is 'not run'.\n")
-    count = 0
-    for c in report["cases"]:
-        if c["status"] not in ("failed", "xpass"):
-            continue
-        count += 1
-        if count == 1:
-            w("\nFailures:\n")
-        if count <= failures:
-            blame = c.get("blamed") or (f"consequence of {c['consequence_of']}" if c.get("consequence_of")
-                                        else "no clause")
-            w(f"  {_t(c['id'], 120)} [{blame}] {c.get('outcome', c['status'])}: {_t(c.get('detail', ''), 400)}\n")
-    if count > failures:
-        w(f"  … {count - failures} more failures (--json for all)\n")
+    failing = failing_cases(report)
+    if failing:
+        w("\nFailures:\n")
+    for c in failing[:failures]:
+        blame = c.get("blamed") or (f"consequence of {c['consequence_of']}" if c.get("consequence_of")
+                                    else "no clause")
+        w(f"  {_t(c['id'], 120)} [{blame}] {c.get('outcome', c['status'])}: {_t(c.get('detail', ''), 400)}\n")
+    if len(failing) > failures:
+        w(f"  … {len(failing) - failures} more failures (--json for all)\n")
     for e in report["stale_expected_failures"]:
         w(f"stale expected failure: clause {e['clause']} ({e['why']}): remove it from the list\n")
     diag = report.get("diagnostics") or []
@@ -398,10 +402,9 @@ def diff_reports(old: dict, new: dict) -> dict:
         b = nc.get(cid, {}).get("status", "absent")
         if a != b:
             clauses.append({"clause": cid, "old": a, "new": b})
-    worse = {"failed", "xpass"}
     return {"cases": changed, "clauses": clauses,
-            "regressions": sum(1 for c in changed if c["new"] in worse and c["old"] not in worse),
-            "fixes": sum(1 for c in changed if c["old"] in worse and c["new"] not in worse),
+            "regressions": sum(1 for c in changed if c["new"] in FAILING and c["old"] not in FAILING),
+            "fixes": sum(1 for c in changed if c["old"] in FAILING and c["new"] not in FAILING),
             "old": {k: old.get(k) for k in ("implementation", "rules", "summary")},
             "new": {k: new.get(k) for k in ("implementation", "rules", "summary")}}
 

@@ -381,3 +381,18 @@ def test_report_as_json_and_a_missing_file(two_reports, tmp_path):
     missing = tmp_path / "nowhere.json"
     status, text, err = report(str(good), str(missing))
     assert status == 2 and str(missing) in err and "cannot read" in err
+
+
+def test_terminal_and_html_show_the_first_failures_and_count_the_rest(tmp_path):
+    # Every answer an error: dozens of failures, more than the terminal shows (15).
+    js, out = tmp_path / "r.json", tmp_path / "html"
+    status, text = check(*SMALL, "--scale", "0.3", "--json", str(js), "--html", str(out),
+                         "--", sys.executable, str(PROG), "escapes-in-errors", "x")
+    failing = [c for c in json.loads(js.read_text())["cases"] if c["status"] in ("failed", "xpass")]
+    assert status == 1 and len(failing) > 15
+    listed = text.split("\nFailures:\n", 1)[1]
+    assert sum(1 for c in failing if f"  {c['id']} [" in listed) == 15
+    assert f"… {len(failing) - 15} more failures" in listed
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert f"<h2>Failures ({len(failing)})</h2>" in page
+    assert page.count('<div class="failure">') == min(len(failing), 200)
