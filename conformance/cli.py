@@ -184,7 +184,8 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     options = CheckOptions(rules=rules, vectors=not args.no_vectors,
                            seed=None if args.no_generated else args.seed, scale=args.scale,
                            examples=args.examples, budget=args.budget, properties=args.properties,
-                           selection=selection, exitfirst=args.exitfirst)
+                           selection=selection, exitfirst=args.exitfirst,
+                           second_process=not args.one_process)
     if args.quick:
         options.scale, options.examples = min(options.scale, 0.2), min(options.examples, 30)
         options.properties = min(options.properties, 10)
@@ -348,6 +349,10 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     g.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                    help="N instances of the implementation answer the cases together; same "
                         "verdict and report order as one (default 1)")
+    g.add_argument("--one-process", action="store_true",
+                   help="every check in this process; by default, checking the reference (or an "
+                        "in-process adapter) on two cores or more runs the property suites in a "
+                        "second process meanwhile, with the same report")
     p.set_defaults(run=cmd_check)
 
 

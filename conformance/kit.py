@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gc
 import heapq
+import math
 import sys
 import time
 from collections import OrderedDict
@@ -36,7 +37,8 @@ from .cases import RULED_OPS, Case, ask_args, build_vectors, generated_counts, i
 from .differential import SEARCHES, differential_deals, differential_sittings, verdict_of
 from .select import Selection
 from .spool import CaseLog
-from .targets import NOT_RUN, Answer, Interrupted, Request, Target
+from .lane import Lane
+from .targets import NOT_RUN, Answer, Interrupted, PythonTarget, Request, Target
 from .text import bounded, safe_text, shorten
 from .vectors import load_vectors
 from .baseline import digest, request_variant, run_variant, spec_identity
@@ -47,6 +49,9 @@ KIT_VERSION = "1"
 #: What a report keeps of one case: characters of a detail, of a value the program sent, of
 #: a smallest situation.
 DETAIL_LIMIT, VALUE_LIMIT, MINIMAL_LIMIT = 2000, 4096, 8000
+#: Seconds the property suites' second process may run past their budget (its last property
+#: may overrun it) before it is stopped and what it did not finish runs here.
+LANE_GRACE = 5.0
 _AMEND_WINDOW = 512  # results held back so that a late duplicate answer can amend them
 
 
@@ -68,6 +73,10 @@ class CheckOptions:
     properties_budget: float = 30.0
     selection: Selection = Selection()  # -k, --clause, --op (turub.conformance.select)
     exitfirst: bool = False  # -x: stop at the first failure
+    #: run the property suites in a forked second process while the other checks run, when
+    #: the target is in-process (:class:`~turub.conformance.targets.PythonTarget`) and the
+    #: machine allows it (:mod:`turub.conformance.lane`); the report is the same either way
+    second_process: bool = False
 
 
 def vector_cases(rules: Rules) -> list[Case]:
@@ -307,6 +316,9 @@ def _run_check(target: Target, options: CheckOptions, *, describe: dict | None,
         return budget if deadline is None else max(0.0, min(budget, deadline - time.monotonic()))
 
     failure = None
+    lane: Lane | str | None = None  # the property suites' second process, or why there is none
+    lane_ends = 0.0  # when the property suites' budget ends, if they began in a second process
+    where = ""  # where the property suites ran, when a second process was asked for
     phase: _Cases | None = None
     progress: Progress | None = None
     try:
@@ -317,6 +329,10 @@ def _run_check(target: Target, options: CheckOptions, *, describe: dict | None,
                                       f"{variant['name']}: nothing is asked under it")
         if failure is None:
             target.variant = request_variant(rules, target)  # named in every request
+            if options.second_process and options.properties > 0 and variant_ok \
+                    and not options.exitfirst and isinstance(target, PythonTarget):
+                lane, lane_ends = _property_lane(target, options, rules, left(options.properties_budget))
+                where = "a second process" if isinstance(lane, Lane) else f"this process ({lane})"
             planned = sum(generated_counts(options.scale).values()) if options.seed is not None and options.scale > 0 else 0
 
             def work() -> Iterator[tuple[str, Case]]:
@@ -370,11 +386,21 @@ def _run_check(target: Target, options: CheckOptions, *, describe: dict | None,
                 if log:
                     log("property suites…")
                 from .properties import property_results
+                known: dict[str, dict] = {}
+                budget = left(options.properties_budget)
+                if isinstance(lane, Lane):
+                    # the budget began when the second process did: what it left undone gets the rest
+                    had, why = lane.collect(until=min(lane_ends + LANE_GRACE, deadline or math.inf))
+                    budget = left(max(0.0, lane_ends - time.monotonic()))
+                    lane = None
+                    if why is not None:
+                        where = f"a second process, which {why}, then this process"
+                    known = {r["id"]: r for r in had if isinstance(r.get("id"), str)}
                 try:
-                    found = property_results(target, options.properties, left(options.properties_budget), rules,
+                    found = property_results(target, options.properties, budget, rules,
                                              select=options.selection.matches, exitfirst=options.exitfirst,
                                              on_result=None if on_result is None else
-                                             lambda r: on_result(_honest(dict(r))))
+                                             lambda r: on_result(_honest(dict(r))), known=known)
                 except Exception as e:  # noqa: BLE001 - a kit bug must not lose the report
                     found = [_kit_failure({"id": "property/*", "kind": "property", "op": "properties",
                                            "clauses": []}, "running the property suites", e)]
@@ -388,6 +414,9 @@ def _run_check(target: Target, options: CheckOptions, *, describe: dict | None,
         if phase is not None:
             phase.flush("not answered: the kit was interrupted")
     finally:
+        if isinstance(lane, Lane):
+            lane.cancel()  # its results were not needed (a failure to start, -x, a signal)
+            where = ""
         if progress is not None:
             progress.close()  # a terminal gets its cursor back, whatever stopped the run
         if interrupted is not None and hasattr(target, "abort"):
@@ -407,7 +436,8 @@ def _run_check(target: Target, options: CheckOptions, *, describe: dict | None,
     report = {
         "format": "turub-report/1",
         "kit": {"name": "turub conformance kit", "version": KIT_VERSION,
-                "engine": __import__("turub").__version__},
+                "engine": __import__("turub").__version__,
+                **({"property_suites": where} if where else {})},
         "implementation": {"name": target.name, "version": target.version,
                            "operations": sorted(target.operations), "rules": target.rules,
                            "protocol": getattr(target, "protocol", 1), **(describe or {})},
@@ -425,6 +455,18 @@ def _run_check(target: Target, options: CheckOptions, *, describe: dict | None,
         "cases": results if startup is None or failure is None else CaseLog(),
     }
     return report
+
+
+def _property_lane(target: Target, options: CheckOptions, rules: Any,
+                   budget: float) -> tuple[Lane | str, float]:
+    """The property suites started in a forked second process (:mod:`.lane`), and when
+    their ``budget`` ends; or why they will run in this process."""
+    from .properties import property_results
+
+    def work(emit: Callable[[dict], None]) -> None:
+        property_results(target, options.properties, budget, rules,
+                         select=options.selection.matches, on_result=emit)
+    return Lane.fork(work), time.monotonic() + budget
 
 
 def reference_target(timeout: float = 5.0) -> Target:

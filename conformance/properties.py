@@ -191,7 +191,8 @@ def property_result(target: Target, name: str, test: Any, examples: int,
 def property_results(target: Target, examples: int, budget: float, rules: Any = None,
                      select: Callable[[str, str, list[str]], bool] | None = None,
                      exitfirst: bool = False,
-                     on_result: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+                     on_result: Callable[[dict[str, Any]], None] | None = None,
+                     known: dict[str, dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """Run every interface property of :mod:`turub.properties` against ``target``.
 
     ``examples`` bounds each property's search; the properties draw their own rule options,
@@ -199,7 +200,9 @@ def property_results(target: Target, examples: int, budget: float, rules: Any = 
     are derandomized, so two runs on the same implementation ask the same questions.
     ``select(id, name, clauses)`` chooses the properties to run (``-k``, ``--clause``);
     ``exitfirst`` stops after the first that fails.  Each result carries its ``time`` and
-    goes to ``on_result`` as soon as it is known.
+    goes to ``on_result`` as soon as it is known.  ``known`` holds results already had
+    elsewhere (a second process, :mod:`turub.conformance.lane`), by ID: they take their
+    place in the order and are not run again.
     """
     from turub.properties.checks import interface_properties
 
@@ -212,7 +215,9 @@ def property_results(target: Target, examples: int, budget: float, rules: Any = 
             continue
         if exitfirst and results and results[-1]["status"] == "failed":
             break
-        if time.monotonic() > stop_at:
+        if known and f"property/{name}" in known:
+            results.append(known[f"property/{name}"])
+        elif time.monotonic() > stop_at:
             results.append({"id": f"property/{name}", "kind": "property", "op": name,
                             "clauses": sorted(getattr(test, "__verifies__", ())),
                             "status": "unsupported", "detail": "not run: out of time budget", "time": 0.0})
