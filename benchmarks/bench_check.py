@@ -10,11 +10,13 @@ differential play with a budget of 300 deals and sittings, the property suites a
 examples each), start-up, imports and the report included.  Two timings of the same child
 processes:
 
-* ``turub check (process, CPU)``: user + system time of the child, which a busy machine
-  disturbs far less than wall time;
+* ``turub check (process, CPU)``: user + system time of the child and of the second process
+  it forks for the property suites on two cores or more (``turub.conformance.lane``), which
+  a busy machine disturbs far less than wall time;
 * ``turub check (process, wall)``: its elapsed time, the figure the target is about: at most
   2 seconds on the project's machine (2 cores).
 
+``--one-process`` times ``turub check --one-process`` (every check in one process) as well.
 ``--sample`` times ``turub check --sample`` (the bundled JavaScript sample over the
 protocol, when Node.js is installed) as well.  pyperf runs each timing in its own worker
 processes (``--processes``, default 3, two values each after one warm-up); its own options
@@ -33,14 +35,23 @@ from processes import child_cpu, child_wall  # benchmarks/processes.py, beside t
 TARGET = 2.0  # seconds, wall, the default check of the reference
 def main() -> None:
     runner = pyperf.Runner(processes=3, values=2, warmups=1, loops=1,
-                           add_cmdline_args=lambda cmd, args: cmd.extend(["--sample"] if args.sample else []))
+                           add_cmdline_args=lambda cmd, args: cmd.extend(
+                               (["--sample"] if args.sample else []) + (["--one-process"] if args.one_process else [])))
     runner.argparser.add_argument("--sample", action="store_true",
                                   help="also time `turub check --sample` (the JavaScript sample)")
+    runner.argparser.add_argument("--one-process", action="store_true",
+                                  help="also time `turub check --one-process` (no second process)")
     args = runner.parse_args()
     runner.metadata["description"] = "turub check, default options, whole process (target: 2 s wall)"
     check = [sys.executable, "-m", "turub.cli", "check", "--quiet"]
     cpu = runner.bench_time_func("turub check (process, CPU)", child_cpu, check)
     wall = runner.bench_time_func("turub check (process, wall)", child_wall, check)
+    one = None
+    if args.one_process:
+        one_cpu = runner.bench_time_func("turub check --one-process (process, CPU)", child_cpu,
+                                         [*check, "--one-process"])
+        one = runner.bench_time_func("turub check --one-process (process, wall)", child_wall,
+                                     [*check, "--one-process"])
     if args.sample:
         runner.bench_time_func("turub check --sample (process, wall)", child_wall, [*check, "--sample"])
     if cpu is None or wall is None or runner.args.worker:  # a worker process
@@ -50,6 +61,8 @@ def main() -> None:
     print(f"turub check (medians): {cpu.median():.2f} s CPU, {wall.median():.2f} s wall; target at most "
           f"{TARGET:.1f} s wall: {'met' if wall.median() <= TARGET else 'NOT met'}"
           f"{' (the machine is busy: see the CPU time)' if os.getloadavg()[0] > 1.5 else ''}")
+    if one is not None and one_cpu is not None:
+        print(f"turub check --one-process (medians): {one_cpu.median():.2f} s CPU, {one.median():.2f} s wall")
 
 
 if __name__ == "__main__":
