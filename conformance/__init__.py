@@ -11,5 +11,7 @@ disagreement.
 * :mod:`~turub.conformance.judge`: an answer against the expected one, with the outcome class;
 * :mod:`~turub.conformance.differential`: differential play with shrinking (Hypothesis);
 * :mod:`~turub.conformance.kit` and :mod:`~turub.conformance.report`: the run and its report;
+* :mod:`~turub.conformance.lane`: a forked second process for the property suites of an
+  in-process implementation (two cores, same report);
 * :mod:`~turub.conformance.cli`: ``turub check``, ``turub vectors``, ``turub variants diff``.
 """
