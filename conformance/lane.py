@@ -22,6 +22,7 @@ Nothing here knows what the work is: it only forks, waits and reads lines.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -108,20 +109,26 @@ class Lane:
         why = why_not_fork()
         if why is not None:
             return why
-        out = tempfile.TemporaryFile()
+        try:
+            out = tempfile.TemporaryFile()
+        except OSError as e:
+            return f"no file for its results: {e}"
         parent = os.getpid()
         for stream in (sys.stdout, sys.stderr):  # the copy leaves by os._exit: nothing twice
             try:
                 stream.flush()
             except (OSError, ValueError, AttributeError):
                 pass
+        gc.freeze()  # the copy's collections leave the objects it shares with the kit untouched
         try:
             pid = os.fork()
         except OSError as e:
+            gc.unfreeze()
             out.close()
             return f"could not fork: {e}"
         if pid == 0:  # pragma: no cover - the copy; it leaves through os._exit
             _child(work, out, parent)
+        gc.unfreeze()
         return cls(pid, out)
 
     def _reap(self, block: bool) -> bool:
