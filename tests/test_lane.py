@@ -144,17 +144,24 @@ def _gone(pid: int, within: float = 3.0) -> bool:
 @needs_fork
 def test_the_command_line_checks_the_reference_in_two_processes_with_the_same_report(tmp_path):
     def check(*extra):
-        report = tmp_path / "r.json"
+        report, lines = tmp_path / "r.json", tmp_path / "r.jsonl"
         done = subprocess.run([sys.executable, "-m", "turub.cli", "check", "--quiet", "--quick",
-                               "--json", str(report), *extra], capture_output=True, text=True, timeout=120)
+                               "--json", str(report), "--jsonl", str(lines), *extra],
+                              capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr[-2000:]
-        return json.loads(report.read_text())
-    lane, one = check(), check("--one-process")
+        streamed = [json.loads(x) for x in lines.read_text().splitlines()]
+        return json.loads(report.read_text()), [x for x in streamed if x.get("type") == "case"]
+
+    def untimed(rows):
+        return [{k: v for k, v in c.items() if k not in ("time", "type")} for c in rows]
+    (lane, lane_lines), (one, one_lines) = check(), check("--one-process")
     assert lane["kit"]["property_suites"] == "a second process"
     assert "property_suites" not in one["kit"]
-    strip = [{k: v for k, v in c.items() if k != "time"} for c in lane["cases"]]
-    assert strip == [{k: v for k, v in c.items() if k != "time"} for c in one["cases"]]
+    assert untimed(lane["cases"]) == untimed(one["cases"])
     assert lane["verdict"] == one["verdict"]
+    # the lines of --jsonl come in the same order, the property suites' after the rest
+    assert untimed(lane_lines) == untimed(one_lines)
+    assert [c["kind"] for c in lane_lines][-27:] == ["property"] * 27
 
 
 @needs_fork
