@@ -62,6 +62,15 @@ OPERATIONS: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
+#: The two differential searches as checks of the report: name -> (ID, operation, clauses)
+#: (:mod:`~turub.conformance.differential` runs them; this table needs no Hypothesis).
+DIFFERENTIAL_CHECKS: Final[dict[str, tuple[str, str, tuple[str, ...]]]] = {
+    "deals": ("differential/deal", "referee", tuple(sorted(OPERATIONS["referee"]))),
+    "sittings": ("differential/sitting", "sitting",
+                 tuple(sorted(OPERATIONS["next_dealer"] + OPERATIONS["contest"]))),
+}
+
+
 class ImplementationError(Exception):
     """Raised by an implementation to report that it could not answer (the kit's outcome
     class "error reported by the implementation").  ``NotImplementedError`` means the

@@ -29,13 +29,13 @@ from hypothesis import strategies as st
 from turub import Deal, Rules, Seat, deal_result, next_dealer, parse_card, parse_seat
 from turub.cards import card_name
 
-from .adapter import OPERATIONS
+from .adapter import DIFFERENTIAL_CHECKS, OPERATIONS
 from .text import options_text, show
 from .cases import INJECTIONS, PAIRS, ask_args, expected_case, play_stream
-from .judge import Verdict, judge
+from .judge import Verdict, judge, verdict_of
 from .targets import RESULT, Request, Target
 
-__all__ = ["differential_deals", "differential_sittings", "describe_deal", "SEARCHES"]
+__all__ = ["differential_deals", "differential_sittings", "describe_deal", "SEARCHES", "verdict_of"]
 
 
 class _Stop(BaseException):
@@ -83,13 +83,6 @@ def deal_plans(draw) -> dict:
         "close_at": draw(_CLOSE_AT),
         "signal_rate": draw(_SIGNAL_RATES),
     }
-
-
-def verdict_of(case: dict, answer) -> Verdict:
-    """The verdict on an answer of any kind (``unsupported`` is the caller's business)."""
-    if answer.kind == RESULT:
-        return judge(case, answer.value)
-    return Verdict(answer.kind, tuple(case["clauses"]), answer.detail)
 
 
 def _result(case_id: str, op: str, clauses, status: str, verdict: Verdict | None = None,
@@ -241,10 +234,7 @@ def differential_sittings(target: Target, rules: Rules, examples: int, seed: int
 
 #: The two searches as checks of the report: search → (ID, operation, clauses).
 SEARCHES: dict[Any, tuple[str, str, tuple[str, ...]]] = {
-    differential_deals: ("differential/deal", "referee", tuple(sorted(OPERATIONS["referee"]))),
-    differential_sittings: ("differential/sitting", "sitting",
-                            tuple(sorted(OPERATIONS["next_dealer"] + OPERATIONS["contest"]))),
-}
+    differential_deals: DIFFERENTIAL_CHECKS["deals"], differential_sittings: DIFFERENTIAL_CHECKS["sittings"]}
 
 
 def describe_deal(case: dict, verdict: Verdict, got: Any) -> str:

@@ -120,6 +120,14 @@ def _refusal(value: Any) -> str | None:
     return None
 
 
+def verdict_of(case: dict, answer: Any) -> Verdict:
+    """The verdict on an answer of any kind (a :class:`~turub.conformance.targets.Answer`;
+    ``unsupported`` is the caller's business)."""
+    if answer.kind == "result":
+        return judge(case, answer.value)
+    return Verdict(answer.kind, tuple(case["clauses"]), answer.detail)
+
+
 def judge(case: dict, got: Any) -> Verdict:
     """The verdict on ``got``, the implementation's answer to ``case``."""
     try:

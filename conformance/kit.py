@@ -32,9 +32,9 @@ from typing import Any, TextIO
 from turub import Rules
 from turub.progress import Progress
 
-from .adapter import OPERATIONS
+from .adapter import DIFFERENTIAL_CHECKS, OPERATIONS
 from .cases import RULED_OPS, Case, ask_args, build_vectors, generated_counts, iter_generated_cases, rules_name
-from .differential import SEARCHES, differential_deals, differential_sittings, verdict_of
+from .judge import verdict_of
 from .select import Selection
 from .spool import CaseLog
 from .lane import Lane
@@ -355,20 +355,19 @@ def _run_check(target: Target, options: CheckOptions, *, describe: dict | None,
             fatal = getattr(target, "fatal", None)
             stopped = phase.logged_failure if options.exitfirst else False
             if options.examples > 0 and variant_ok and not stopped:
-                for prop, op, clauses in ((differential_deals, "referee", OPERATIONS["referee"]),
-                                          (differential_sittings, "sitting",
-                                           OPERATIONS["next_dealer"] + OPERATIONS["contest"])):
-                    name = prop.__name__.split("_")[1]
-                    if stopped or not options.selection.matches(*SEARCHES[prop]):
+                for name, (check_id, op, clauses) in DIFFERENTIAL_CHECKS.items():
+                    if stopped or not options.selection.matches(check_id, op, clauses):
                         continue
                     if fatal is not None or past_deadline():
                         cut = cut or past_deadline()
                         why = "the whole-run time limit came first" if past_deadline() else \
                             f"the implementation is gone: {fatal.detail if fatal else ''}"
-                        keep({"id": f"differential/{name[:-1]}", "kind": "differential", "op": op,
-                                        "clauses": sorted(clauses), "status": NOT_RUN,
-                                        "detail": safe_text(f"not run: {why}", DETAIL_LIMIT)})
+                        keep({"id": check_id, "kind": "differential", "op": op,
+                              "clauses": list(clauses), "status": NOT_RUN,
+                              "detail": safe_text(f"not run: {why}", DETAIL_LIMIT)})
                         continue
+                    from . import differential  # Hypothesis: imported when differential play runs
+                    prop = getattr(differential, f"differential_{name}")
                     if log:
                         log(f"differential play: {name}…")
                     seed = options.seed if options.seed is not None else 0
@@ -376,8 +375,8 @@ def _run_check(target: Target, options: CheckOptions, *, describe: dict | None,
                     try:
                         searched = _honest(prop(target, rules, options.examples, seed, left(options.budget)))
                     except Exception as e:  # noqa: BLE001 - a kit bug must not lose the report
-                        searched = _kit_failure({"id": f"differential/{name[:-1]}", "kind": "differential",
-                                                 "op": op, "clauses": sorted(clauses)}, "playing", e)
+                        searched = _kit_failure({"id": check_id, "kind": "differential",
+                                                 "op": op, "clauses": list(clauses)}, "playing", e)
                     keep({**searched, "time": round(time.monotonic() - began, 4)})
                     fatal = getattr(target, "fatal", None)
             if stopped:
@@ -461,6 +460,8 @@ def _property_lane(target: Target, options: CheckOptions, rules: Any,
                    budget: float) -> tuple[Lane | str, float]:
     """The property suites started in a forked second process (:mod:`.lane`), and when
     their ``budget`` ends; or why they will run in this process."""
+    import hypothesis  # noqa: F401 - imported once, before the fork, for both processes
+
     from .properties import property_results
 
     def work(emit: Callable[[dict], None]) -> None:

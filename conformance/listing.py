@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cases import generated_cases
-from .differential import SEARCHES
+from .adapter import DIFFERENTIAL_CHECKS
 from .kit import CheckOptions, vector_cases
 
 __all__ = ["planned_checks", "render_list"]
@@ -28,7 +28,7 @@ def planned_checks(options: CheckOptions) -> list[dict[str, Any]]:
                    for c in generated_cases(options.seed, rules, options.scale)]
     if options.examples > 0:
         checks += [{"id": cid, "kind": "differential", "op": op, "clauses": list(clauses)}
-                   for cid, op, clauses in SEARCHES.values()]
+                   for cid, op, clauses in DIFFERENTIAL_CHECKS.values()]
     if options.properties > 0:
         from turub.properties.checks import interface_properties
         checks += [{"id": f"property/{name}", "kind": "property", "op": name,

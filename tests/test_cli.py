@@ -89,3 +89,24 @@ def test_the_engine_commands_start_without_the_kit_or_hypothesis():
     done = subprocess.run([sys.executable, "-m", "turub.cli", "vectors", "--help"], capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0 and "usage: turub vectors" in done.stdout
+
+
+def test_the_kit_loads_hypothesis_only_to_run_differential_play_or_the_property_suites():
+    import subprocess
+    import sys
+    probe = ("import io, sys; from turub.cli import main\n"
+             "try:\n    main(sys.argv[1:], io.StringIO())\nexcept SystemExit:\n    pass\n"
+             "print('HYPOTHESIS' if 'hypothesis' in sys.modules else 'NONE')")
+
+    def loads_hypothesis(*argv: str) -> bool:
+        done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=120)
+        assert done.returncode in (0, 1), done.stderr[-2000:]
+        last = done.stdout.strip().splitlines()[-1]
+        assert last in ("HYPOTHESIS", "NONE"), done.stdout[-500:]
+        return last == "HYPOTHESIS"
+    # (--list does: it lists the properties, which are Hypothesis tests)
+    for argv in (["check", "--help"], ["vectors", "--help"], ["variants", "list"],
+                 ["check", "--quick", "--quiet", "--examples", "0", "--properties", "0"]):
+        assert not loads_hypothesis(*argv), argv
+    assert loads_hypothesis("check", "--quick", "--quiet", "--properties", "0", "--one-process")
+    assert loads_hypothesis("check", "--quick", "--quiet", "--examples", "0", "--one-process")
