@@ -5,6 +5,10 @@ and what is wrong; the command line turns it into exit status 2.  Numbers must b
 (``float("nan")`` and ``float("inf")`` pass a plain ``type=float``, and a NaN deadline never
 comes) and in range; input files readable and well formed; output paths writable, checked
 before the run rather than after it.
+
+The defaults the command line shows are here too, beside the checks, so that building the
+parser (``turub check --help``) imports nothing else of the kit; the modules that apply
+them import them from here.
 """
 
 from __future__ import annotations
@@ -13,8 +17,20 @@ import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Final
 
-__all__ = ["OptionError", "number", "integer", "input_text", "output_path", "program_command"]
+#: The exit status of a usage error: a bad option, file or argument (``turub.conformance.report.EXIT_STATUSES``).
+EXIT_USAGE: Final = 2
+#: The longest answer line accepted, in bytes (``turub check --max-line``; the protocol client's default).
+DEFAULT_LINE_LIMIT: Final = 1 << 20
+#: Where the README's build command writes the specification site (from the project's root):
+#: ``--spec-url``'s default, where the HTML reports link each clause.
+DEFAULT_SPEC_URL: Final = "docs/_build/html"
+#: Deals played under each variant and refereed by both, besides the vectors (``turub variants diff --deals``).
+PLAYED_DEALS: Final = 12
+
+__all__ = ["OptionError", "number", "integer", "input_text", "output_path", "program_command",
+           "EXIT_USAGE", "DEFAULT_LINE_LIMIT", "DEFAULT_SPEC_URL", "PLAYED_DEALS"]
 
 
 class OptionError(ValueError):

@@ -22,7 +22,6 @@ import json
 import signal
 import sys
 import time
-from collections import defaultdict
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, TextIO
@@ -32,21 +31,23 @@ from turub import cli as _cli
 from turub.errors import RuleError
 
 from . import args as checks
-from .args import OptionError
-from .baseline import compare_reports, render_comparison, run_variant
-from .cases import ask_args, build_vectors, rules_name
-from .kit import KIT_VERSION, CheckOptions, run_check, vector_cases
-from .protocol import DEFAULT_LINE_LIMIT
-from .report import (EXIT_USAGE, XfailError, as_json, diff_reports, finish, load_xfail, render_diff,
-                     startup_message, write_json, write_text, xfail_document)
-from .html_report import DEFAULT_SPEC_URL
-from .resources import sample_command, schema_text
-from .select import Selection, SelectionError
-from .targets import Interrupted
-from .vectors import VECTOR_DIR, render_vectors, write_vectors
-from .variants import PLAYED_DEALS, render_report, variant_report, variants_diff  # noqa: F401
+from .args import DEFAULT_LINE_LIMIT, DEFAULT_SPEC_URL, EXIT_USAGE, PLAYED_DEALS, OptionError
+
+# The rest of the kit is imported by the command that needs it, so that building the parser
+# (``turub check --help``) loads nothing else.
 
 __all__ = ["add_commands", "sample_command", "variants_diff"]
+
+
+def __getattr__(name: str):
+    """``sample_command`` and ``variants_diff``, still importable from here, loaded when asked."""
+    if name == "sample_command":
+        from .resources import sample_command
+        return sample_command
+    if name == "variants_diff":
+        from .variants import variants_diff
+        return variants_diff
+    raise AttributeError(name)
 
 
 class _Usage(Exception):
@@ -92,6 +93,8 @@ def _signals_interrupt() -> Iterator[None]:
     stops its program and keeps what it has); afterwards, while the reports are written,
     a further signal is held off; then the previous handlers come back."""
     import threading
+
+    from .targets import Interrupted
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -140,6 +143,14 @@ def _validate(args: argparse.Namespace) -> None:
 
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
+    from .baseline import compare_reports, render_comparison
+    from .cases import rules_name
+    from .kit import KIT_VERSION, CheckOptions, run_check
+    from .report import (XfailError, as_json, finish, load_xfail, startup_message, write_json, write_text,
+                         xfail_document)
+    from .resources import sample_command
+    from .select import Selection, SelectionError
+    from .targets import Interrupted
     if args.diff:
         docs = []
         for p in args.diff:
@@ -359,6 +370,10 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
 # --- turub vectors ---------------------------------------------------------------------------
 
 def cmd_vectors(args: argparse.Namespace, out: TextIO) -> int:
+    from .baseline import run_variant
+    from .cases import ask_args, build_vectors, rules_name
+    from .kit import vector_cases
+    from .vectors import VECTOR_DIR, render_vectors, write_vectors
     try:
         checks.output_path("-o/--output", args.output)
         if args.regenerate:
@@ -409,6 +424,9 @@ def _add_vectors(sub: argparse._SubParsersAction) -> None:
 
 def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
     from turub.variants import variant_names
+
+    from .report import as_json
+    from .variants import render_report, variant_report
     try:
         if args.variants_command == "list":
             names = variant_names()
@@ -482,6 +500,7 @@ def _add_schema(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
+    from .resources import schema_text
     out.write(schema_text())
     return 0
 
@@ -490,6 +509,7 @@ def cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
     from .compare import ReportError, as_data, compare, write_html, write_terminal
+    from .report import as_json
     try:
         checks.output_dir("--html", args.html)
         checks.output_path("--json", args.json)

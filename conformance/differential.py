@@ -32,7 +32,7 @@ from turub.cards import card_name
 from .adapter import DIFFERENTIAL_CHECKS, OPERATIONS
 from .text import options_text, show
 from .cases import INJECTIONS, PAIRS, ask_args, expected_case, play_stream
-from .judge import Verdict, judge, verdict_of
+from .judge import Verdict, verdict_of
 from .targets import RESULT, Request, Target
 
 __all__ = ["differential_deals", "differential_sittings", "describe_deal", "SEARCHES", "verdict_of"]

@@ -25,6 +25,7 @@ from typing import Any, Final, Iterable
 
 from turub.clauses import CLAUSES, PARTS, VARIANT_CLAUSES, part_of
 
+from .args import DEFAULT_SPEC_URL
 from .badge import report_badge
 from .report import failing_cases
 from .text import options_text, safe_text
@@ -32,8 +33,6 @@ from .text import options_text, safe_text
 __all__ = ["write_html", "render_html", "DEFAULT_SPEC_URL", "clause_url", "spec_base", "page",
            "clause_groups", "clause_title", "e"]
 
-#: Where the README's build command writes the specification site (from the project's root).
-DEFAULT_SPEC_URL: Final = "docs/_build/html"
 #: How many failures the page shows in full (the JSON report has them all).
 SHOWN_FAILURES: Final = 200
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import gc
 import heapq
 import math
-import sys
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -32,14 +31,14 @@ from typing import Any, TextIO
 from turub import Rules
 from turub.progress import Progress
 
-from .adapter import DIFFERENTIAL_CHECKS, OPERATIONS
+from .adapter import DIFFERENTIAL_CHECKS
 from .cases import RULED_OPS, Case, ask_args, build_vectors, generated_counts, iter_generated_cases, rules_name
 from .judge import verdict_of
 from .select import Selection
 from .spool import CaseLog
 from .lane import Lane
 from .targets import NOT_RUN, Answer, Interrupted, PythonTarget, Request, Target
-from .text import bounded, safe_text, shorten
+from .text import bounded, safe_text
 from .vectors import load_vectors
 from .baseline import digest, request_variant, run_variant, spec_identity
 

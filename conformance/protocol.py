@@ -49,6 +49,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 from . import process
+from .args import DEFAULT_LINE_LIMIT
 from .adapter import OPERATIONS
 from .targets import NOT_RUN, RESULT, UNSUPPORTED, Answer, Request, Target
 from .text import needs_cleaning, safe_text, safe_value
@@ -58,8 +59,6 @@ __all__ = ["PROTOCOL_VERSION", "PROTOCOLS", "ProtocolTarget", "DEFAULT_LINE_LIMI
 #: The protocol version the kit speaks, and every version it accepts from a program.
 PROTOCOL_VERSION: Final = 2
 PROTOCOLS: Final = (1, 2)
-#: The longest answer line accepted, in bytes (``turub check --max-line``).
-DEFAULT_LINE_LIMIT: Final = 1 << 20
 
 CRASH, TIMEOUT, PROTOCOL, ERROR = "crash", "timeout", "protocol-violation", "error-reported"
 _STDERR_KEEP: Final = 16_384

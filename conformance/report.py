@@ -43,6 +43,7 @@ from typing import Any, Final, TextIO
 
 from turub.clauses import CLAUSES, is_clause
 
+from .args import EXIT_USAGE
 from .judge import OUTCOMES, WRONG_ANSWERS
 from .spool import CaseLog, as_list
 from .text import options_text, safe_text
@@ -64,7 +65,6 @@ STATUSES: Final = ("passed", "failed", "unsupported", "not-run", "xfail", "xpass
 
 EXIT_CONFORMS: Final = 0
 EXIT_FAILS: Final = 1
-EXIT_USAGE: Final = 2
 EXIT_CANNOT_START: Final = 3
 EXIT_INCOMPLETE: Final = 4
 #: Every exit status of ``turub check`` and what it means (the implementers' guide lists them).

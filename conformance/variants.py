@@ -22,7 +22,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Final
+from typing import Any
 
 from turub import Contest, RuleError, Seat, parse_card, parse_seat, parse_suit
 from turub.cards import card_name
@@ -30,11 +30,10 @@ from turub.options import OPTIONS, Rules
 from turub.variants import BUILTIN, Variant, resolve
 
 from .adapter import _outcome, _side, _winner_of
+from .args import PLAYED_DEALS
 
 __all__ = ["variant_report", "render_report", "trace", "changes_between", "variants_diff"]
 
-#: Deals played under each variant and refereed by both (besides the vectors).
-PLAYED_DEALS: Final = 12
 
 Step = tuple[str, tuple[str, ...], Any]  # (where, clauses, value)
 
