@@ -17,6 +17,9 @@ processes:
   2 seconds on the project's machine (2 cores).
 
 ``--one-process`` times ``turub check --one-process`` (every check in one process) as well.
+The naive loop of ``bench_simulate.py`` (4,000 random deals, its CPU time) is timed in the
+same run as a measure of the machine's pace: a shared machine's speed varies from hour to
+hour, and the check's time as a multiple of the loop's holds far better than the seconds.
 ``--sample`` times ``turub check --sample`` (the bundled JavaScript sample over the
 protocol, when Node.js is installed) as well.  pyperf runs each timing in its own worker
 processes (``--processes``, default 3, two values each after one warm-up); its own options
@@ -28,11 +31,14 @@ from __future__ import annotations
 import os
 import platform
 import sys
+from pathlib import Path
 
 import pyperf
 from processes import child_cpu, child_wall  # benchmarks/processes.py, beside this script
 
 TARGET = 2.0  # seconds, wall, the default check of the reference
+
+
 def main() -> None:
     runner = pyperf.Runner(processes=3, values=2, warmups=1, loops=1,
                            add_cmdline_args=lambda cmd, args: cmd.extend(
@@ -52,8 +58,13 @@ def main() -> None:
                                          [*check, "--one-process"])
         one = runner.bench_time_func("turub check --one-process (process, wall)", child_wall,
                                      [*check, "--one-process"])
+    sample = None
     if args.sample:
-        runner.bench_time_func("turub check --sample (process, wall)", child_wall, [*check, "--sample"])
+        sample = runner.bench_time_func("turub check --sample (process, wall)", child_wall, [*check, "--sample"])
+    # the machine's pace at the time: the naive loop of bench_simulate, 4,000 deals (its CPU)
+    pace = runner.bench_time_func("naive loop, 4000 deals (process, CPU)", child_cpu,
+                                  [sys.executable, str(Path(__file__).with_name("naive_deals.py")),
+                                   "--deals", "4000"])
     if cpu is None or wall is None or runner.args.worker:  # a worker process
         return
     print(f"\n{platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} "
@@ -63,6 +74,11 @@ def main() -> None:
           f"{' (the machine is busy: see the CPU time)' if os.getloadavg()[0] > 1.5 else ''}")
     if one is not None and one_cpu is not None:
         print(f"turub check --one-process (medians): {one_cpu.median():.2f} s CPU, {one.median():.2f} s wall")
+    if sample is not None:
+        print(f"turub check --sample (median): {sample.median():.2f} s wall")
+    if pace is not None:
+        print(f"the machine's pace: the naive loop's 4,000 deals in {pace.median():.2f} s CPU (median); "
+              f"turub check's wall time is {wall.median() / pace.median():.2f}× that")
 
 
 if __name__ == "__main__":
