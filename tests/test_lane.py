@@ -214,3 +214,34 @@ def test_no_second_process_is_forked_beside_other_threads():
     finally:
         stop.set()
         t.join()
+
+
+@needs_fork
+def test_collect_keeps_the_whole_lines_and_says_why_the_rest_is_missing():
+    # work that ends normally, raises after two results, emits what JSON cannot hold, hangs
+    script = textwrap.dedent("""
+        import json, time
+        from turub.conformance.lane import Lane
+        def fine(emit):
+            emit({"id": "a"}); emit({"id": "b"})
+        def raises(emit):
+            emit({"id": "a"}); emit({"id": "b"}); raise RuntimeError("boom")
+        def unencodable(emit):
+            emit({"id": "a"}); emit({"id": object()})
+        def hangs(emit):
+            emit({"id": "a"}); time.sleep(60)
+        out = {}
+        for work in (fine, raises, unencodable, hangs):
+            lane = Lane.fork(work)
+            began = time.monotonic()
+            results, why = lane.collect(until=time.monotonic() + 1.0)
+            out[work.__name__] = [[r["id"] for r in results], why, round(time.monotonic() - began, 1)]
+        print(json.dumps(out))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = json.loads(done.stdout)
+    assert out["fine"][:2] == [["a", "b"], None]
+    assert out["raises"][:2] == [["a", "b"], "exited with status 70"]
+    assert out["unencodable"][:2] == [["a"], "exited with status 70"]
+    assert out["hangs"][:2] == [["a"], "ran out of time"] and out["hangs"][2] < 3
