@@ -316,7 +316,7 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=1, help="seed of the generated cases and of differential play")
     p.add_argument("--scale", type=float, default=1.0, help="multiply the number of generated cases")
     p.add_argument("--examples", type=int, default=300, help="the budget of differential play: two thirds as many deals are drawn, half of them "
-                        "played out, and two thirds as many sittings of up to 15 deals")
+                        "played out, and a third as many sittings of up to 15 deals")
     p.add_argument("--budget", type=float, default=8.0, help="seconds for each differential search and shrink")
     p.add_argument("--properties", type=int, default=25, metavar="N",
                    help="examples for each property of the project's property suites (the costlier "
