@@ -165,9 +165,12 @@ def test_the_command_line_checks_the_reference_in_two_processes_with_the_same_re
 
 
 @needs_fork
-def test_an_interrupted_check_leaves_no_second_process():
+@pytest.mark.parametrize("whole_group", [False, True], ids=["the-kit", "its-process-group"])
+def test_an_interrupted_check_leaves_no_second_process(whole_group):
+    # SIGINT to the kit alone, or to its whole process group as a terminal's Ctrl-C sends it
     kit = subprocess.Popen([sys.executable, "-m", "turub.cli", "check", "--quiet"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True)
     try:
         lanes: list[int] = []
         end = time.monotonic() + 20
@@ -175,8 +178,11 @@ def test_an_interrupted_check_leaves_no_second_process():
             lanes = _children(kit.pid)
             time.sleep(0.01)
         assert lanes, "the check never forked its second process"
-        kit.send_signal(signal.SIGINT)
-        assert kit.wait(30) == 128 + signal.SIGINT
+        if whole_group:
+            os.killpg(kit.pid, signal.SIGINT)
+        else:
+            kit.send_signal(signal.SIGINT)
+        assert kit.wait(30) == 128 + signal.SIGINT, kit.stderr.read()[-2000:]
         assert all(_gone(pid) for pid in lanes)
     finally:
         kit.kill()
