@@ -36,18 +36,7 @@ from .args import DEFAULT_LINE_LIMIT, DEFAULT_SPEC_URL, EXIT_USAGE, PLAYED_DEALS
 # The rest of the kit is imported by the command that needs it, so that building the parser
 # (``turub check --help``) loads nothing else.
 
-__all__ = ["add_commands", "sample_command", "variants_diff"]
-
-
-def __getattr__(name: str):
-    """``sample_command`` and ``variants_diff``, still importable from here, loaded when asked."""
-    if name == "sample_command":
-        from .resources import sample_command
-        return sample_command
-    if name == "variants_diff":
-        from .variants import variants_diff
-        return variants_diff
-    raise AttributeError(name)
+__all__ = ["add_commands"]
 
 
 class _Usage(Exception):

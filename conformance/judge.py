@@ -32,7 +32,9 @@ from typing import Any, Final
 from turub import CardFormatError, parse_card
 from turub.cards import card_name
 
-__all__ = ["OUTCOMES", "Verdict", "judge", "trick_blame", "legal_plays_blame", "result_blame", "WRONG", "ILLEGAL_ACCEPTED", "LEGAL_REFUSED",
+from .targets import RESULT
+
+__all__ = ["OUTCOMES", "Verdict", "judge", "verdict_of", "trick_blame", "legal_plays_blame", "result_blame", "WRONG", "ILLEGAL_ACCEPTED", "LEGAL_REFUSED",
            "ERROR", "CRASH", "TIMEOUT", "PROTOCOL", "WRONG_ANSWERS"]
 
 WRONG: Final = "wrong-answer"
@@ -123,7 +125,7 @@ def _refusal(value: Any) -> str | None:
 def verdict_of(case: dict, answer: Any) -> Verdict:
     """The verdict on an answer of any kind (a :class:`~turub.conformance.targets.Answer`;
     ``unsupported`` is the caller's business)."""
-    if answer.kind == "result":
+    if answer.kind == RESULT:
         return judge(case, answer.value)
     return Verdict(answer.kind, tuple(case["clauses"]), answer.detail)
 

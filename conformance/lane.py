@@ -145,14 +145,18 @@ class Lane:
         self._status = status
         return True
 
-    def cancel(self) -> None:
-        """Kill the copy (if it is still running) and collect it; its results are dropped."""
+    def _kill(self) -> None:
+        """SIGKILL the copy if it is still running, and collect it."""
         if self._status is None:
             try:
                 os.kill(self.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
             self._reap(block=True)
+
+    def cancel(self) -> None:
+        """Kill the copy (if it is still running) and collect it; its results are dropped."""
+        self._kill()
         self._out.close()
 
     def collect(self, until: float) -> tuple[list[dict[str, Any]], str | None]:
@@ -163,11 +167,7 @@ class Lane:
         while not self._reap(block=False):
             if time.monotonic() >= until:
                 late = True
-                try:
-                    os.kill(self.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-                self._reap(block=True)
+                self._kill()
                 break
             time.sleep(POLL)
         self._out.seek(0)

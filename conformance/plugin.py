@@ -32,7 +32,8 @@ from turub.errors import RuleError
 from turub.options import PRESETS, Rules, parse_rules
 
 from .cases import RULED_OPS, Case, ask_args, generated_cases
-from .differential import describe_deal, differential_deals, differential_sittings, verdict_of
+from .differential import describe_deal, differential_deals, differential_sittings
+from .judge import verdict_of
 from .kit import vector_cases
 from .loader import AdapterLoadError, load_adapter
 from .targets import Answer, PythonTarget, Target

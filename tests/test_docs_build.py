@@ -159,7 +159,7 @@ def test_the_glossary_renders_the_vocabulary_with_spanish_and_brief_words(site):
 def test_each_variant_has_a_page_listing_the_clauses_the_engine_diff_changes(site):
     sys.path.insert(0, str(DOCS / "_ext"))
     import turub_variants
-    from turub.conformance.cli import variants_diff
+    from turub.conformance.variants import variants_diff
     from turub.options import Rules
 
     html, _, _ = site
