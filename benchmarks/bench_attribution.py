@@ -19,11 +19,11 @@ import statistics
 import time
 from pathlib import Path
 
-from turub.conformance.cases import OPTION_SETS
-from turub.conformance.diagnosis import failed_rows, top_blamed
-from turub.conformance.kit import CheckOptions, run_check
-from turub.conformance.report import finish
-from turub.conformance.targets import PythonTarget
+from turub.conformance.questions.cases import OPTION_SETS
+from turub.conformance.diagnosis.blame import failed_rows, top_blamed
+from turub.conformance.commands.check import CheckOptions, run_check
+from turub.conformance.reports.report import finish
+from turub.conformance.programs.targets import PythonTarget
 
 _spec = importlib.util.spec_from_file_location(
     "independent", Path(__file__).resolve().parents[1] / "tests" / "broken" / "independent.py")

@@ -11,7 +11,7 @@ examples each), start-up, imports and the report included.  Two timings of the s
 processes:
 
 * ``turub check (process, CPU)``: user + system time of the child and of the second process
-  it forks for the property suites on two cores or more (``turub.conformance.lane``), which
+  it forks for the property suites on two cores or more (``turub.conformance.programs.lane``), which
   a busy machine disturbs far less than wall time;
 * ``turub check (process, wall)``: its elapsed time, the figure the target is about: at most
   2 seconds on the project's machine (2 cores).

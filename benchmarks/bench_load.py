@@ -31,11 +31,11 @@ import time
 
 import pyperf
 
-from turub.conformance.cases import generated_counts
-from turub.conformance.kit import CheckOptions, run_check, vector_cases
-from turub.conformance.protocol import ProtocolTarget
-from turub.conformance.junit import write_junit
-from turub.conformance.report import finish, write_json
+from turub.conformance.questions.cases import generated_counts
+from turub.conformance.commands.check import CheckOptions, run_check, vector_cases
+from turub.conformance.programs.protocol import ProtocolTarget
+from turub.conformance.reports.junit import write_junit
+from turub.conformance.reports.report import finish, write_json
 from turub.conformance.resources import sample_command
 from turub import Rules
 
@@ -86,7 +86,7 @@ def plan(cases: int, megabyte_answers: int):
         scale = megabyte_answers / generated_counts(1.0)["trick_winner"]
         return (target, CheckOptions(vectors=False, scale=scale, examples=0, properties=0),
                 f"{megabyte_answers} answers of about 1 MiB each")
-    command = sample_command() or [sys.executable, "-P", "-m", "turub.conformance.shim",
+    command = sample_command() or [sys.executable, "-P", "-m", "turub.conformance.programs.shim",
                                    "turub.conformance.adapter:ReferenceImplementation"]
     target = ProtocolTarget(command, timeout=30, trusted=not sample_command())
     per_scale = sum(generated_counts(1.0).values())

@@ -30,8 +30,8 @@ from pathlib import Path
 
 import pyperf
 
-from turub.conformance.protocol import ProtocolTarget
-from turub.conformance.targets import Request
+from turub.conformance.programs.protocol import ProtocolTarget
+from turub.conformance.programs.targets import Request
 
 TRIVIAL = r"""
 import json, os

@@ -63,7 +63,7 @@ OPERATIONS: Final[dict[str, tuple[str, ...]]] = {
 
 
 #: The two differential searches as checks of the report: name -> (ID, operation, clauses)
-#: (:mod:`~turub.conformance.differential` runs them; this table needs no Hypothesis).
+#: (:mod:`~turub.conformance.questions.differential` runs them; this table needs no Hypothesis).
 DIFFERENTIAL_CHECKS: Final[dict[str, tuple[str, str, tuple[str, ...]]]] = {
     "deals": ("differential/deal", "referee", tuple(sorted(OPERATIONS["referee"]))),
     "sittings": ("differential/sitting", "sitting",

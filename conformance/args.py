@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-#: The exit status of a usage error: a bad option, file or argument (``turub.conformance.report.EXIT_STATUSES``).
+#: The exit status of a usage error: a bad option, file or argument (``turub.conformance.reports.report.EXIT_STATUSES``).
 EXIT_USAGE: Final = 2
 #: The longest answer line accepted, in bytes (``turub check --max-line``; the protocol client's default).
 DEFAULT_LINE_LIMIT: Final = 1 << 20

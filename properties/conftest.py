@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import settings
 
-from turub.conformance.loader import AdapterLoadError, load_adapter
+from turub.conformance.programs.loader import AdapterLoadError, load_adapter
 from turub.properties import profiles
 
 profiles.load()

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 
-from turub.conformance.loader import load_adapter
+from turub.conformance.programs.loader import load_adapter
 from turub.properties import profiles
 from turub.properties.checks import interface_properties
 

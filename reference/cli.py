@@ -36,11 +36,11 @@ _EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = []
 #: them (imported only when the command runs) and the one-line help ``turub --help`` shows.
 #: A command not named here nor the engine's own also loads these modules before parsing.
 LAZY_COMMANDS: dict[str, tuple[str, str]] = {
-    "check": ("turub.conformance.cli", "check an implementation against the spec, clause by clause"),
-    "vectors": ("turub.conformance.cli", "export the conformance vectors (cases as JSON data)"),
-    "variants": ("turub.conformance.cli", "compare rule variants (option sets)"),
-    "schema": ("turub.conformance.cli", "print the protocol's JSON Schema (draft 2020-12)"),
-    "report": ("turub.conformance.cli", "compare the JSON reports of several implementations side by side"),
+    "check": ("turub.conformance.commands.cli", "check an implementation against the spec, clause by clause"),
+    "vectors": ("turub.conformance.commands.cli", "export the conformance vectors (cases as JSON data)"),
+    "variants": ("turub.conformance.commands.cli", "compare rule variants (option sets)"),
+    "schema": ("turub.conformance.commands.cli", "print the protocol's JSON Schema (draft 2020-12)"),
+    "report": ("turub.conformance.commands.cli", "compare the JSON reports of several implementations side by side"),
 }
 #: The commands ``turub`` itself defines (they never load the extensions).
 _OWN_COMMANDS = frozenset({"play", "simulate", "explain", "clause"})

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from turub.conformance.cases import OPTION_SETS
-from turub.conformance.diagnosis import failed_rows, top_blamed
-from turub.conformance.kit import CheckOptions, run_check
-from turub.conformance.report import finish, render_text
-from turub.conformance.targets import PythonTarget
+from turub.conformance.questions.cases import OPTION_SETS
+from turub.conformance.diagnosis.blame import failed_rows, top_blamed
+from turub.conformance.commands.check import CheckOptions, run_check
+from turub.conformance.reports.report import finish, render_text
+from turub.conformance.programs.targets import PythonTarget
 from turub.properties.tags import verifies
 
 _spec = importlib.util.spec_from_file_location("independent", Path(__file__).parent / "broken" / "independent.py")
@@ -104,7 +104,7 @@ def test_the_engine_refuses_by_the_first_rule_in_the_order():
 def _pairs_in_vectors():
     """Every pair of rules one action of the standard vectors breaks together, with the rule
     the reference names first."""
-    from turub.conformance.kit import vector_cases
+    from turub.conformance.commands.check import vector_cases
     from turub import Rules
     pairs = set()
     for case in vector_cases(Rules()):
@@ -120,7 +120,7 @@ class _SwappedOrder:
 
     def __new__(cls, pair):
         from turub.conformance.adapter import ReferenceImplementation
-        from turub.conformance.cases import rules_broken
+        from turub.conformance.questions.cases import rules_broken
 
         class Swapped(ReferenceImplementation):
             name = f"swapped {pair[0]} / {pair[1]}"

@@ -1,4 +1,4 @@
-"""turub check: --list, -k, --clause, --op, -x and -j N (turub.conformance.select,
+"""turub check: --list, -k, --clause, --op, -x and -j N (turub.conformance.questions.select,
 listing, parallel), against the reference and a Python adapter with one wrong rule."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import pytest
 
 from turub.cli import main
 from turub.conformance.adapter import ReferenceImplementation
-from turub.conformance.parallel import ParallelTarget
-from turub.conformance.select import Selection, SelectionError
-from turub.conformance.targets import PythonTarget
+from turub.conformance.programs.parallel import ParallelTarget
+from turub.conformance.questions.select import Selection, SelectionError
+from turub.conformance.programs.targets import PythonTarget
 from turub.properties.tags import verifies
 
 BROKEN = f"{Path(__file__).parent / 'broken' / 'adapters.py'}:NoFollowSuit"
@@ -124,7 +124,7 @@ def test_a_parallel_target_shares_a_batch_among_its_instances():
             time.sleep(0.01)  # as a program takes a while to answer
             return super().trick_winner(cards, trump)
 
-    from turub.conformance.targets import Request
+    from turub.conformance.programs.targets import Request
     target = ParallelTarget([PythonTarget(Counting(i)) for i in range(3)])
     assert target.start() is None
     got: dict[int, object] = {}

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from turub.conformance.cases import OPTION_SETS
-from turub.conformance.kit import CheckOptions, reference_target, run_check
-from turub.conformance.protocol import ProtocolTarget
-from turub.conformance.report import finish
-from turub.conformance.targets import PythonTarget
+from turub.conformance.questions.cases import OPTION_SETS
+from turub.conformance.commands.check import CheckOptions, reference_target, run_check
+from turub.conformance.programs.protocol import ProtocolTarget
+from turub.conformance.reports.report import finish
+from turub.conformance.programs.targets import PythonTarget
 from turub.properties.tags import verifies
 
 BROKEN = Path(__file__).parent / "broken"
@@ -185,7 +185,7 @@ def test_a_python_adapter_without_rules_supported_is_checked_under_every_option_
     # No ``rules_supported`` means every option value (the adapter interface); behind the
     # protocol the worker process must say so in its hello, or every ruled case would be
     # reported unsupported.
-    command = [sys.executable, "-P", "-m", "turub.conformance.shim",
+    command = [sys.executable, "-P", "-m", "turub.conformance.programs.shim",
                "turub.conformance.adapter:ReferenceImplementation"]
     report = check(ProtocolTarget(command), rules, scale=0.1, examples=5, properties=0)
     ruled = [c for c in report["cases"] if c["op"] in ("deal", "referee", "next_dealer", "contest")]

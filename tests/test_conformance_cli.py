@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from turub.cli import main
-from turub.conformance.cases import build_vectors
-from turub.conformance.vectors import VECTOR_DIR, render_vectors
+from turub.conformance.questions.cases import build_vectors
+from turub.conformance.questions.vectors import VECTOR_DIR, render_vectors
 from turub.properties.tags import verifies
 
 BROKEN = Path(__file__).parent / "broken"

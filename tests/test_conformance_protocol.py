@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from turub.conformance.cases import OPTION_SETS
-from turub.conformance.kit import CheckOptions, run_check
-from turub.conformance.protocol import ProtocolTarget
-from turub.conformance.report import finish
+from turub.conformance.questions.cases import OPTION_SETS
+from turub.conformance.commands.check import CheckOptions, run_check
+from turub.conformance.programs.protocol import ProtocolTarget
+from turub.conformance.reports.report import finish
 from turub.properties.tags import verifies
 
 IMPL = Path(__file__).parent / "broken" / "impl.py"

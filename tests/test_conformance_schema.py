@@ -21,12 +21,12 @@ from jsonschema.exceptions import best_match
 from turub.cli import main
 from turub.options import rules_from_dict
 from turub.conformance.adapter import ReferenceImplementation
-from turub.conformance.cases import OPTION_SETS, ask_args
-from turub.conformance.kit import CheckOptions, run_check
-from turub.conformance.protocol import ProtocolTarget
+from turub.conformance.questions.cases import OPTION_SETS, ask_args
+from turub.conformance.commands.check import CheckOptions, run_check
+from turub.conformance.programs.protocol import ProtocolTarget
 from turub.conformance.resources import sample_command, schema, schema_text
-from turub.conformance.targets import PythonTarget
-from turub.conformance.vectors import VECTOR_DIR, load_vectors, vector_sets
+from turub.conformance.programs.targets import PythonTarget
+from turub.conformance.questions.vectors import VECTOR_DIR, load_vectors, vector_sets
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = schema()

@@ -159,7 +159,7 @@ def test_the_glossary_renders_the_vocabulary_with_spanish_and_brief_words(site):
 def test_each_variant_has_a_page_listing_the_clauses_the_engine_diff_changes(site):
     sys.path.insert(0, str(DOCS / "_ext"))
     import turub_variants
-    from turub.conformance.variants import variants_diff
+    from turub.conformance.reports.variants import variants_diff
     from turub.options import Rules
 
     html, _, _ = site
@@ -239,7 +239,7 @@ def test_every_clause_that_mentions_another_links_to_it(site):
 def test_the_kit_reports_link_every_clause_to_its_item_in_the_site(site):
     # turub check --html and turub report link each clause to SITE/spec/PAGE.html#ID: the
     # page of its part of the game, and the anchor sphinx-needs gives the clause's item
-    from turub.conformance.html_report import clause_url
+    from turub.conformance.reports.html import clause_url
     html, _, _ = site
     for cid in CLAUSES:
         page, anchor = clause_url(cid, str(html)).split("#")

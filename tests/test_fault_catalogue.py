@@ -367,9 +367,9 @@ def test_a_kit_failure_while_judging_is_not_run_never_a_pass_nor_a_lost_report(m
     """Should the judge itself fail on some answer, the run goes on, the case is 'not run'
     with the reason, and the report is written."""
     from turub.conformance import kit
-    from turub.conformance.kit import CheckOptions, run_check
-    from turub.conformance.report import finish
-    from turub.conformance.targets import PythonTarget, load_python
+    from turub.conformance.commands.check import CheckOptions, run_check
+    from turub.conformance.reports.report import finish
+    from turub.conformance.programs.targets import PythonTarget, load_python
     good = load_python(f"{FAULTS / 'adapters.py'}:Good")
 
     def broken_judge(case, answer):

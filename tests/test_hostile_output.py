@@ -21,12 +21,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from turub import Rules
-from turub.conformance.kit import _case_result
-from turub.conformance.protocol import ProtocolTarget, _decode
-from turub.conformance.junit import write_junit
-from turub.conformance.report import finish, write_json, write_text
-from turub.conformance.spool import CaseLog
-from turub.conformance.targets import RESULT, Answer, Request
+from turub.conformance.commands.check import _case_result
+from turub.conformance.programs.protocol import ProtocolTarget, _decode
+from turub.conformance.reports.junit import write_junit
+from turub.conformance.reports.report import finish, write_json, write_text
+from turub.conformance.reports.spool import CaseLog
+from turub.conformance.programs.targets import RESULT, Answer, Request
 
 PROG = Path(__file__).parent / "faults" / "prog.py"
 RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from turub.conformance.report import EXIT_STATUSES
+from turub.conformance.reports.report import EXIT_STATUSES
 
 GUIDE = Path(__file__).resolve().parent.parent / "docs" / "guides" / "implementers.md"
 

@@ -1,4 +1,4 @@
-"""The property suites' second process (turub.conformance.lane): the same report as one
+"""The property suites' second process (turub.conformance.programs.lane): the same report as one
 process, whatever becomes of the second one (it dies at once, dies half-way, hangs), no
 result lost and none invented, and no process left behind (interrupted, or its parent
 killed).
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from turub.conformance.lane import Lane, why_not_fork
+from turub.conformance.programs.lane import Lane, why_not_fork
 
 ROOT = Path(__file__).resolve().parents[1]
 needs_fork = pytest.mark.skipif(why_not_fork() not in (None, "the kit's process has other threads"),
@@ -33,8 +33,8 @@ needs_fork = pytest.mark.skipif(why_not_fork() not in (None, "the kit's process 
 SCRIPT = textwrap.dedent("""
     import importlib.util, json, os, sys, time
     from turub.conformance import kit
-    from turub.conformance.kit import CheckOptions, run_check
-    from turub.conformance.targets import PythonTarget
+    from turub.conformance.commands.check import CheckOptions, run_check
+    from turub.conformance.programs.targets import PythonTarget
 
     spec = importlib.util.spec_from_file_location("independent", sys.argv[1])
     I = importlib.util.module_from_spec(spec); spec.loader.exec_module(I)
@@ -194,7 +194,7 @@ def test_a_second_process_dies_with_its_parent():
     # a parent forks a lane that would sleep for a minute, says its pid, then is killed
     parent = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
         import sys, time
-        from turub.conformance.lane import Lane
+        from turub.conformance.programs.lane import Lane
         lane = Lane.fork(lambda emit: time.sleep(60))
         print(lane.pid, flush=True)
         time.sleep(60)
@@ -227,7 +227,7 @@ def test_collect_keeps_the_whole_lines_and_says_why_the_rest_is_missing():
     # work that ends normally, raises after two results, emits what JSON cannot hold, hangs
     script = textwrap.dedent("""
         import json, time
-        from turub.conformance.lane import Lane
+        from turub.conformance.programs.lane import Lane
         def fine(emit):
             emit({"id": "a"}); emit({"id": "b"})
         def raises(emit):

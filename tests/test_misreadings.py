@@ -1,4 +1,4 @@
-"""The catalogue of misreadings (``turub.conformance.misreadings``): each one is told from the
+"""The catalogue of misreadings (``turub.conformance.diagnosis.misreadings``): each one is told from the
 rules by the kit, recognised by the diagnosis, and written in the spec as a reader's note.
 
 A program answering as one misreading does (the reference everywhere else) is checked on
@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 
 from turub.conformance.adapter import ReferenceImplementation
-from turub.conformance.cases import OPTION_SETS
-from turub.conformance.diagnosis import top_blamed
-from turub.conformance.kit import CheckOptions, run_check
-from turub.conformance.misreadings import MISREADINGS, answer
-from turub.conformance.report import finish
-from turub.conformance.targets import PythonTarget
+from turub.conformance.questions.cases import OPTION_SETS
+from turub.conformance.diagnosis.blame import top_blamed
+from turub.conformance.commands.check import CheckOptions, run_check
+from turub.conformance.diagnosis.misreadings import MISREADINGS, answer
+from turub.conformance.reports.report import finish
+from turub.conformance.programs.targets import PythonTarget
 from turub.properties.tags import verifies
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""The pytest plugin (turub.conformance.plugin): the kit's cases as pytest items, in a
+"""The pytest plugin (turub.conformance.commands.plugin): the kit's cases as pytest items, in a
 folder with no test files, run the way an implementer's own CI would run them."""
 
 from __future__ import annotations

@@ -114,6 +114,6 @@ def test_one_progress_implementation():
                 if isinstance(node, ast.ClassDef) and "progress" in node.name.lower():
                     defined.append(f"{path.relative_to(ROOT)}:{node.name}")
     assert defined == ["reference/progress.py:Progress"]
-    for path in ("reference/cli.py", "conformance/kit.py"):
+    for path in ("reference/cli.py", "conformance/commands/check.py"):
         text = (ROOT / path).read_text(encoding="utf-8")
         assert "Progress(" in text and "progress import Progress" in text, path

@@ -18,11 +18,11 @@ import pytest
 
 from turub import Deal, Direction, RuleError, Rules, Seat, Suit, parse_card
 from turub.clauses import clause, is_clause
-from turub.conformance.baseline import compare_reports
-from turub.conformance.kit import CheckOptions, run_check, vector_cases
-from turub.conformance.report import XfailError, finish, load_xfail
-from turub.conformance.targets import PythonTarget
-from turub.conformance.variants import render_report, variant_report
+from turub.conformance.reports.baseline import compare_reports
+from turub.conformance.commands.check import CheckOptions, run_check, vector_cases
+from turub.conformance.reports.report import XfailError, finish, load_xfail
+from turub.conformance.programs.targets import PythonTarget
+from turub.conformance.reports.variants import render_report, variant_report
 from turub.rules import deal_result
 from turub.variants import BUILTIN, Variant, VariantClause, VariantError, resolve, select
 

@@ -171,7 +171,7 @@ _DIFFS: dict = {}
 def _diff(name: str, rules) -> dict:
     """The engine's variant diff against the standard game, computed once per build process
     (the variant's page and the options guide both show it)."""
-    from turub.conformance.variants import variants_diff
+    from turub.conformance.reports.variants import variants_diff
     from turub.options import Rules
 
     key = (name, repr(rules))

@@ -4,7 +4,7 @@ A target answers requests ``(key, op, args)`` with :class:`Answer` values.  Two 
 
 * :class:`PythonTarget` calls an object satisfying :class:`~turub.conformance.adapter.
   Implementation` in-process;
-* :class:`~turub.conformance.protocol.ProtocolTarget` talks to a program over the JSON-lines
+* :class:`~turub.conformance.programs.protocol.ProtocolTarget` talks to a program over the JSON-lines
   protocol (``spec/protocol.schema.json``).
 
 An answer is one of: ``result`` (with a value), ``unsupported``, ``error`` (the
@@ -26,8 +26,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
-from .adapter import OPERATIONS, ImplementationError
-from .text import needs_cleaning, safe_text, safe_value
+from ..adapter import OPERATIONS, ImplementationError
+from ..text import needs_cleaning, safe_text, safe_value
 
 __all__ = ["Answer", "Request", "Target", "PythonTarget", "Interrupted", "as_json_data",
            "load_python", "RESULT", "UNSUPPORTED", "NOT_RUN"]
@@ -208,8 +208,8 @@ def _takes_version_2(impl: Any) -> bool:
 
 def load_python(spec: str) -> Any:
     """The object named by ``module:Object`` or ``path/file.py:Object``, loaded in this
-    process (a class is instantiated); :class:`~turub.conformance.loader.AdapterLoadError`
+    process (a class is instantiated); :class:`~turub.conformance.programs.loader.AdapterLoadError`
     (an ``ImportError``) says what went wrong.  ``turub check --python`` loads it in a worker
-    process instead (:mod:`~turub.conformance.shim`)."""
+    process instead (:mod:`~turub.conformance.programs.shim`)."""
     from .loader import load_adapter
     return load_adapter(spec)

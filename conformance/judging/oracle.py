@@ -20,7 +20,7 @@ from turub import Contest, RuleError, Rules, parse_card, parse_seat, parse_suit
 from turub.cards import card_name
 from turub.variants import DECISIONS, Variant
 
-from .adapter import ReferenceImplementation, _outcome, _side, _winner_of
+from ..adapter import ReferenceImplementation, _outcome, _side, _winner_of
 
 __all__ = ["VariantReference", "reference_for", "variant_decisions", "reblame", "variant_of",
            "new_deal", "deal_from_seed"]

@@ -1,7 +1,7 @@
 """The JSON-lines protocol: the kit's side (the client of an implementation's program).
 
 The implementation is one long-lived process, started from an argument list (never through
-a shell) in a process group of its own (:mod:`~turub.conformance.process`).  The kit writes
+a shell) in a process group of its own (:mod:`~turub.conformance.programs.process`).  The kit writes
 requests to its stdin and reads answers from its stdout, one JSON object per line; stderr
 is kept as diagnostics and never judged.  See ``spec/protocol.schema.json`` and the
 implementers' guide for the messages:
@@ -18,7 +18,7 @@ implementers' guide for the messages:
 
 The kit may send several requests before reading their answers (at most ``window``);
 answers may come in any order, matched by id.  Every way a program can misbehave is turned
-into an :class:`~turub.conformance.targets.Answer` of the right kind, on the request it
+into an :class:`~turub.conformance.programs.targets.Answer` of the right kind, on the request it
 belongs to:
 
 * each request has its own deadline: ``timeout`` seconds from when it was sent, or from
@@ -49,10 +49,10 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 from . import process
-from .args import DEFAULT_LINE_LIMIT
-from .adapter import OPERATIONS
+from ..args import DEFAULT_LINE_LIMIT
+from ..adapter import OPERATIONS
 from .targets import NOT_RUN, RESULT, UNSUPPORTED, Answer, Request, Target
-from .text import needs_cleaning, safe_text, safe_value
+from ..text import needs_cleaning, safe_text, safe_value
 
 __all__ = ["PROTOCOL_VERSION", "PROTOCOLS", "ProtocolTarget", "DEFAULT_LINE_LIMIT"]
 

@@ -346,7 +346,7 @@ def _contest(m: str, results, rules, dealer=None) -> list:
 def _referee(m: str, pack, dealer, cut, rules, actions) -> dict:
     """The result misreadings and the misread options answer a refereed deal: the
     reference's answer under the options as misread, with the outcome read their way."""
-    from .adapter import ReferenceImplementation
+    from ..adapter import ReferenceImplementation
     got = ReferenceImplementation().referee(pack, dealer, cut, _as_misread(m, rules), actions)
     if got["outcome"] is None:
         return got
@@ -379,7 +379,7 @@ def _contradictions(m: Misreading, passed: set[str], rules: dict) -> int:
     misreading answers otherwise: evidence against it."""
     from turub.options import rules_from_dict
 
-    from .vectors import load_vectors
+    from ..questions.vectors import load_vectors
     try:
         cases = load_vectors(rules_from_dict(rules)) or []
     except Exception:  # noqa: BLE001 - no vectors, no counter-evidence
@@ -405,7 +405,7 @@ def explain(failed: Iterable[dict], rules: dict, passed: set[str] = frozenset())
     judge's in ``judge_blamed``) on the best-ranked misreading that explains it.  Misreadings
     are ranked by the failures they explain less the passed vectors they contradict
     (``passed``: the ids of the cases that passed)."""
-    from .judge import judge
+    from ..judging.judge import judge
     from .situation import question_of
     failed = [c for c in failed if not c.get("consequence_of")]
     explained: dict[str, list[dict]] = {}

@@ -3,13 +3,13 @@
 A case's status is ``passed``, ``failed``, ``unsupported``, ``not-run`` (never asked: the
 restart limit or the time limit came first), ``xfail`` (a listed expected failure) or
 ``xpass`` (listed, but it passed: that fails the run, so the list cannot rot).
-A failed case names its outcome class (:data:`~turub.conformance.judge.OUTCOMES`) and the
+A failed case names its outcome class (:data:`~turub.conformance.judging.judge.OUTCOMES`) and the
 one clause it blames (``blamed``; none for a crash, a timeout, a protocol violation or a
 consequence of an earlier wrong answer, ``consequence_of``).  A clause row is ``failed``
 if a failure blames it, ``affected`` if failing cases exercise it but none blames it,
 ``passed`` if at least one case exercising it passed and none failed, ``not-run`` if none
 of its cases ran, and ``unsupported`` if all its cases were.  The report opens with the
-diagnosis (:mod:`turub.conformance.diagnosis`): the clauses blamed, the known misreading
+diagnosis (:mod:`turub.conformance.diagnosis.blame`): the clauses blamed, the known misreading
 that reproduces the answers, and the smallest situation of each.
 
 The verdict and the exit status (:data:`EXIT_STATUSES`): ``CONFORMS`` (0) only when
@@ -22,7 +22,7 @@ run) or the whole-run time limit cut a run that found no failure; ``INTERRUPTED`
 Everything in a report that came from the program was made safe where it entered the kit
 (:mod:`~turub.conformance.text`); the writers escape again what they print, so the terminal
 shows escapes, the JSON is valid and the JUnit XML well-formed.  Reports are written case by
-case (:func:`write_json`, :func:`turub.conformance.junit.write_junit`), never built whole in
+case (:func:`write_json`, :func:`turub.conformance.reports.junit.write_junit`), never built whole in
 memory.
 
 The expected-failures file is JSON::
@@ -43,10 +43,10 @@ from typing import Any, Final, TextIO
 
 from turub.clauses import CLAUSES, is_clause
 
-from .args import EXIT_USAGE
-from .judge import OUTCOMES, WRONG_ANSWERS
+from ..args import EXIT_USAGE
+from ..judging.judge import OUTCOMES, WRONG_ANSWERS
 from .spool import CaseLog, as_list
-from .text import options_text, safe_text
+from ..text import options_text, safe_text
 
 #: The case statuses that make a run fail: a wrong answer, or an expected failure that passed.
 FAILING: Final = frozenset({"failed", "xpass"})
@@ -165,7 +165,7 @@ def finish(report: dict, xfail: Iterable[dict] = ()) -> dict:
             passed_vectors.add(c["id"])  # evidence against a misreading (bounded: the vectors)
         final.append(c)
     report["cases"] = final
-    from .diagnosis import attribute
+    from ..diagnosis.blame import attribute
     report["diagnosis"] = attribute({**report, "cases": failed}, passed_vectors)
     clauses = _clause_table(final)
     stale = []
@@ -259,7 +259,7 @@ def write_text(report: dict, out: TextIO, failures: int = 15) -> None:
     if startup:
         w(startup_message(startup) + "\n\nCOULD NOT START\n")
         return
-    from .diagnosis import render_diagnosis
+    from ..diagnosis.blame import render_diagnosis
     failed = [c for c in report["cases"] if c["status"] in ("failed", "xfail")]
     for line in render_diagnosis({**report, "cases": failed}):
         w(_t(line, 2000) + "\n")

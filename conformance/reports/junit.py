@@ -1,6 +1,6 @@
 """The report as JUnit XML, for CI systems (one ``<testcase>`` per case, with its time).
 
-A wrong answer (:data:`~turub.conformance.judge.WRONG_ANSWERS`) is a ``<failure>``; the
+A wrong answer (:data:`~turub.conformance.judging.judge.WRONG_ANSWERS`) is a ``<failure>``; the
 program misbehaving (an error it reported for a legal request, a crash, a hang, a broken
 protocol, a program that could not start) is an ``<error>``; an unsupported case, a case not
 run and a listed expected failure are ``<skipped>``.  A listed expected failure that passed
@@ -18,9 +18,9 @@ from collections import Counter
 from typing import Any, Final, TextIO
 from xml.sax.saxutils import escape, quoteattr
 
-from .judge import WRONG_ANSWERS
+from ..judging.judge import WRONG_ANSWERS
 from .report import startup_message
-from .text import safe_text
+from ..text import safe_text
 
 __all__ = ["write_junit", "render_junit", "junit_kind"]
 

@@ -115,8 +115,8 @@ def _seat_name(letter: str) -> str:
 def _referee(args, expected, got) -> list[str]:
     from turub.options import rules_from_dict
 
-    from .cases import expected_case
-    from .judge import _moment, judge
+    from ..questions.cases import expected_case
+    from ..judging.judge import _moment, judge
     rules = rules_from_dict(args.get("rules") or {})
     plain = {k: v for k, v in args.items() if k != "rules"}
     case = expected_case("situation", "referee", plain, rules)

@@ -22,7 +22,7 @@ import traceback
 from types import ModuleType
 from typing import Any
 
-from .text import safe_text
+from ..text import safe_text
 
 __all__ = ["AdapterLoadError", "load_adapter", "split_spec"]
 

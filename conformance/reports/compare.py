@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .badge import COLOURS, report_badge
-from .html_report import DEFAULT_SPEC_URL, clause_groups, clause_link, clause_title, e, page, spec_base, verdict_badge
+from .html import DEFAULT_SPEC_URL, clause_groups, clause_link, clause_title, e, page, spec_base, verdict_badge
 from .report import STATUS_STYLES
-from .text import options_text, safe_text
+from ..text import options_text, safe_text
 
 __all__ = ["ReportError", "load_report", "compare", "render_text", "write_terminal", "write_html",
            "REPORT_FORMAT"]

@@ -1,13 +1,13 @@
 """The worker that runs a Python adapter behind the protocol (``turub check --python``).
 
-    python -P -m turub.conformance.shim module:Object
+    python -P -m turub.conformance.programs.shim module:Object
 
 The kit starts it like any program under test, so an adapter gets everything a program
 gets: its own process group, a per-request deadline (a hanging adapter is stopped and
-restarted), bounded restarts.  The shim loads the adapter (:mod:`~turub.conformance.loader`;
+restarted), bounded restarts.  The shim loads the adapter (:mod:`~turub.conformance.programs.loader`;
 a load error is one line on stderr and exit status :data:`LOAD_ERROR`), answers the
 handshake from what the adapter supports, and turns each call's outcome
-(:class:`~turub.conformance.targets.PythonTarget`) into an answer line; a crash, including
+(:class:`~turub.conformance.programs.targets.PythonTarget`) into an answer line; a crash, including
 ``SystemExit`` and ``KeyboardInterrupt``, and an answer that is not JSON data are sent as
 errors of that kind, which the kit trusts from its own shim only.  Anything the adapter
 prints goes to stderr: stdout carries only the protocol.
@@ -50,7 +50,7 @@ def main(argv: list[str]) -> int:
     from .loader import AdapterLoadError, load_adapter
     from .targets import PythonTarget
     if len(argv) != 1:
-        sys.stderr.write("usage: python -P -m turub.conformance.shim module:Object\n")
+        sys.stderr.write("usage: python -P -m turub.conformance.programs.shim module:Object\n")
         return LOAD_ERROR
     try:
         impl = load_adapter(argv[0])

@@ -25,10 +25,10 @@ from typing import Any, Final, Iterable
 
 from turub.clauses import CLAUSES, PARTS, VARIANT_CLAUSES, part_of
 
-from .args import DEFAULT_SPEC_URL
+from ..args import DEFAULT_SPEC_URL
 from .badge import report_badge
 from .report import failing_cases
-from .text import options_text, safe_text
+from ..text import options_text, safe_text
 
 __all__ = ["write_html", "render_html", "DEFAULT_SPEC_URL", "clause_url", "spec_base", "page",
            "clause_groups", "clause_title", "e"]
@@ -174,7 +174,7 @@ def _summary(report: dict) -> str:
 
 
 def _diagnosis(report: dict) -> str:
-    from .diagnosis import render_diagnosis
+    from ..diagnosis.blame import render_diagnosis
     failed = [c for c in report["cases"] if c["status"] in ("failed", "xfail")]
     lines = render_diagnosis({**report, "cases": failed})
     return f"<h2>Diagnosis</h2>\n<pre>{e(chr(10).join(lines), 20000)}</pre>" if lines else ""
@@ -210,7 +210,7 @@ def _matrix(report: dict, base: str) -> str:
 
 def _situation(c: dict) -> str:
     """The smallest situation of a failed case, as the terminal draws it."""
-    from .situation import draw, question_of
+    from ..diagnosis.situation import draw, question_of
     try:
         q = question_of(c)
         lines = draw(q, c.get("blamed")) if q is not None else []

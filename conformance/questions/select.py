@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from turub.clauses import CLAUSES
 
-from .adapter import OPERATIONS
+from ..adapter import OPERATIONS
 
 __all__ = ["Selection", "SelectionError", "keyword_matcher"]
 

@@ -3,7 +3,7 @@
 Imported by ``turub.cli`` when present; registers itself with :func:`turub.cli.register`.
 
 * ``turub check [-- CMD ARG...] | --python module:Object | --sample``: run the kit.
-  Exit statuses: :data:`~turub.conformance.report.EXIT_STATUSES` (0 conforms, 1 does not,
+  Exit statuses: :data:`~turub.conformance.reports.report.EXIT_STATUSES` (0 conforms, 1 does not,
   2 usage error, 3 the program could not start, 4 nothing checked or cut short, 128 + N
   stopped by signal N).  Options and files are checked before anything runs
   (:mod:`~turub.conformance.args`); everything after the first ``--`` is the program's
@@ -30,8 +30,8 @@ from turub import __version__
 from turub import cli as _cli
 from turub.errors import RuleError
 
-from . import args as checks
-from .args import DEFAULT_LINE_LIMIT, DEFAULT_SPEC_URL, EXIT_USAGE, PLAYED_DEALS, OptionError
+from .. import args as checks
+from ..args import DEFAULT_LINE_LIMIT, DEFAULT_SPEC_URL, EXIT_USAGE, PLAYED_DEALS, OptionError
 
 # The rest of the kit is imported by the command that needs it, so that building the parser
 # (``turub check --help``) loads nothing else.
@@ -83,7 +83,7 @@ def _signals_interrupt() -> Iterator[None]:
     a further signal is held off; then the previous handlers come back."""
     import threading
 
-    from .targets import Interrupted
+    from ..programs.targets import Interrupted
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -132,14 +132,14 @@ def _validate(args: argparse.Namespace) -> None:
 
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
-    from .baseline import compare_reports, render_comparison
-    from .cases import rules_name
-    from .kit import KIT_VERSION, CheckOptions, run_check
-    from .report import (XfailError, as_json, finish, load_xfail, startup_message, write_json, write_text,
+    from ..reports.baseline import compare_reports, render_comparison
+    from ..questions.cases import rules_name
+    from .check import KIT_VERSION, CheckOptions, run_check
+    from ..reports.report import (XfailError, as_json, finish, load_xfail, startup_message, write_json, write_text,
                          xfail_document)
-    from .resources import sample_command
-    from .select import Selection, SelectionError
-    from .targets import Interrupted
+    from ..resources import sample_command
+    from ..questions.select import Selection, SelectionError
+    from ..programs.targets import Interrupted
     if args.diff:
         docs = []
         for p in args.diff:
@@ -170,7 +170,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         except XfailError as e:
             raise _Usage(f"--xfail {args.xfail}: {e}") from None
     if args.python:
-        from .loader import AdapterLoadError, split_spec
+        from ..programs.loader import AdapterLoadError, split_spec
         try:
             split_spec(args.python)
         except AdapterLoadError as e:
@@ -204,15 +204,15 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
             note = "Node.js is not installed: checking the bundled reference instead"
     describe: dict = {}
     if command:
-        from .protocol import ProtocolTarget
+        from ..programs.protocol import ProtocolTarget
 
         def make():
             return ProtocolTarget(command, timeout=args.timeout, max_restarts=args.max_restarts,
                                   deadline=checks_deadline, window=args.window, line_limit=args.max_line)
         describe = {"command": command}
     elif args.python:
-        from .protocol import ProtocolTarget
-        shim = [sys.executable, "-P", "-m", "turub.conformance.shim", args.python]
+        from ..programs.protocol import ProtocolTarget
+        shim = [sys.executable, "-P", "-m", "turub.conformance.programs.shim", args.python]
 
         def make():
             return ProtocolTarget(shim, timeout=args.timeout, max_restarts=args.max_restarts,
@@ -220,13 +220,13 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
                                   trusted=True)
         describe = {"python": args.python}
     else:
-        from .kit import reference_target
+        from .check import reference_target
 
         def make():
             return reference_target(args.timeout)
         describe = {"python": "turub.conformance.adapter:ReferenceImplementation"}
-    if args.jobs > 1:  # -j N: N instances answer together (turub.conformance.parallel)
-        from .parallel import ParallelTarget
+    if args.jobs > 1:  # -j N: N instances answer together (turub.conformance.programs.parallel)
+        from ..programs.parallel import ParallelTarget
         target = ParallelTarget([make() for _ in range(args.jobs)])
     else:
         target = make()
@@ -237,7 +237,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     log = (lambda m: sys.stderr.write(m + "\n")) if progress and sys.stderr.isatty() else None
     lines = None
     if args.jsonl:
-        from .jsonl import JsonlWriter
+        from ..reports.jsonl import JsonlWriter
         lines = JsonlWriter(args.jsonl, out)
         lines.start(kit={"version": KIT_VERSION, "engine": __version__}, rules=rules.to_dict(),
                     rules_name=rules_name(rules), seed=options.seed, **describe)
@@ -249,7 +249,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         except Interrupted as e:  # before the run had anything to keep
             if lines is not None:
                 lines.close()
-            from .process import stop_all
+            from ..programs.process import stop_all
             stop_all()
             sys.stderr.write(f"turub check: interrupted by {signal.Signals(e.signum).name}\n")
             return 128 + e.signum
@@ -270,12 +270,12 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         if args.json:
             _write_with(args.json, write_json, report, out)
         if args.junit:
-            from .junit import write_junit  # (xml and its imports) only when asked
+            from ..reports.junit import write_junit  # (xml and its imports) only when asked
             _write_with(args.junit, write_junit, report, out)
         if args.write_xfail:
             _write(args.write_xfail, as_json(xfail_document(report)), out)
         if args.html:
-            from .html_report import write_html
+            from ..reports.html import write_html
             write_html(report, args.html, base_url=args.spec_url)
         if not args.quiet and "-" not in (args.json, args.jsonl, args.junit, args.write_xfail):
             write_text(report, out)
@@ -336,7 +336,7 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--write-xfail", metavar="FILE", help="write the current failures as an expected-failures file")
     p.add_argument("--diff", nargs=2, metavar=("OLD.json", "NEW.json"), help="what changed between two reports")
     p.add_argument("--quiet", action="store_true", help="no table on stdout")
-    g = p.add_argument_group("choosing checks (turub.conformance.select)")
+    g = p.add_argument_group("choosing checks (turub.conformance.questions.select)")
     g.add_argument("--list", action="store_true",
                    help="list the checks (ID, operation, clauses) a run would make, and run nothing")
     g.add_argument("-k", dest="keyword", metavar="EXPR",
@@ -359,10 +359,10 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
 # --- turub vectors ---------------------------------------------------------------------------
 
 def cmd_vectors(args: argparse.Namespace, out: TextIO) -> int:
-    from .baseline import run_variant
-    from .cases import ask_args, build_vectors, rules_name
-    from .kit import vector_cases
-    from .vectors import VECTOR_DIR, render_vectors, write_vectors
+    from ..reports.baseline import run_variant
+    from ..questions.cases import ask_args, build_vectors, rules_name
+    from .check import vector_cases
+    from ..questions.vectors import VECTOR_DIR, render_vectors, write_vectors
     try:
         checks.output_path("-o/--output", args.output)
         if args.regenerate:
@@ -414,8 +414,8 @@ def _add_vectors(sub: argparse._SubParsersAction) -> None:
 def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
     from turub.variants import variant_names
 
-    from .report import as_json
-    from .variants import render_report, variant_report
+    from ..reports.report import as_json
+    from ..reports.variants import render_report, variant_report
     try:
         if args.variants_command == "list":
             names = variant_names()
@@ -489,7 +489,7 @@ def _add_schema(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
-    from .resources import schema_text
+    from ..resources import schema_text
     out.write(schema_text())
     return 0
 
@@ -497,8 +497,8 @@ def cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
 # --- turub report ------------------------------------------------------------------------------
 
 def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
-    from .compare import ReportError, as_data, compare, write_html, write_terminal
-    from .report import as_json
+    from ..reports.compare import ReportError, as_data, compare, write_html, write_terminal
+    from ..reports.report import as_json
     try:
         checks.output_dir("--html", args.html)
         checks.output_path("--json", args.json)

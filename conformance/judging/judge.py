@@ -32,7 +32,7 @@ from typing import Any, Final
 from turub import CardFormatError, parse_card
 from turub.cards import card_name
 
-from .targets import RESULT
+from ..programs.targets import RESULT
 
 __all__ = ["OUTCOMES", "Verdict", "judge", "verdict_of", "trick_blame", "legal_plays_blame", "result_blame", "WRONG", "ILLEGAL_ACCEPTED", "LEGAL_REFUSED",
            "ERROR", "CRASH", "TIMEOUT", "PROTOCOL", "WRONG_ANSWERS"]
@@ -123,7 +123,7 @@ def _refusal(value: Any) -> str | None:
 
 
 def verdict_of(case: dict, answer: Any) -> Verdict:
-    """The verdict on an answer of any kind (a :class:`~turub.conformance.targets.Answer`;
+    """The verdict on an answer of any kind (a :class:`~turub.conformance.programs.targets.Answer`;
     ``unsupported`` is the caller's business)."""
     if answer.kind == RESULT:
         return judge(case, answer.value)

@@ -17,9 +17,9 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .adapter import OPERATIONS, Implementation
-from .targets import RESULT, UNSUPPORTED, Answer, Target
-from .text import readable
+from ..adapter import OPERATIONS, Implementation
+from ..programs.targets import RESULT, UNSUPPORTED, Answer, Target
+from ..text import readable
 
 __all__ = ["TargetImplementation", "TargetFailure", "property_result", "property_results"]
 
@@ -93,7 +93,7 @@ def blame_of_calls(calls: Iterable[tuple[str, dict, Answer]], target: Target | N
     from turub.options import rules_from_dict
 
     from .cases import expected_case
-    from .judge import judge
+    from ..judging.judge import judge
     for op, params, answer in reversed(list(calls)):
         if answer.kind != RESULT:
             continue
@@ -201,7 +201,7 @@ def property_results(target: Target, examples: int, budget: float, rules: Any = 
     ``select(id, name, clauses)`` chooses the properties to run (``-k``, ``--clause``);
     ``exitfirst`` stops after the first that fails.  Each result carries its ``time`` and
     goes to ``on_result`` as soon as it is known.  ``known`` holds results already had
-    elsewhere (a second process, :mod:`turub.conformance.lane`), by ID: they take their
+    elsewhere (a second process, :mod:`turub.conformance.programs.lane`), by ID: they take their
     place in the order and are not run again.
     """
     from turub.properties.checks import interface_properties

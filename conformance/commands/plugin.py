@@ -31,12 +31,12 @@ from turub.clauses import clause
 from turub.errors import RuleError
 from turub.options import PRESETS, Rules, parse_rules
 
-from .cases import RULED_OPS, Case, ask_args, generated_cases
-from .differential import describe_deal, differential_deals, differential_sittings
-from .judge import verdict_of
-from .kit import vector_cases
-from .loader import AdapterLoadError, load_adapter
-from .targets import Answer, PythonTarget, Target
+from ..questions.cases import RULED_OPS, Case, ask_args, generated_cases
+from ..questions.differential import describe_deal, differential_deals, differential_sittings
+from ..judging.judge import verdict_of
+from .check import vector_cases
+from ..programs.loader import AdapterLoadError, load_adapter
+from ..programs.targets import Answer, PythonTarget, Target
 
 __all__ = ["ConformanceFailure"]
 
@@ -44,7 +44,7 @@ _RUN = pytest.StashKey["_Run"]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    g = parser.getgroup("turub", "Arba'a Turub conformance (turub.conformance.plugin)")
+    g = parser.getgroup("turub", "Arba'a Turub conformance (turub.conformance.commands.plugin)")
     g.addoption("--turub-program", metavar="'CMD ARGS'",
                 help="check this program, speaking the kit's protocol (split like a shell "
                      "command line, started without a shell)")
@@ -144,9 +144,9 @@ class _Run:
                 return PythonTarget(load_adapter(self.option("python")), timeout)
             except AdapterLoadError as e:
                 raise pytest.UsageError(f"--turub-python: {e}") from None
-        from .protocol import ProtocolTarget
+        from ..programs.protocol import ProtocolTarget
         if self.option("sample"):
-            from .resources import sample_command
+            from ..resources import sample_command
             command = sample_command()
             if command is None:
                 raise pytest.UsageError("--turub-sample needs Node.js (node on the PATH)")
@@ -226,7 +226,7 @@ def _item_name(op: str, case_id: str) -> str:
 
 
 def _differential_clauses(what: str) -> list[str]:
-    from .adapter import OPERATIONS
+    from ..adapter import OPERATIONS
     ops = ("referee",) if what == "deal" else ("next_dealer", "contest")
     return sorted({c for op in ops for c in OPERATIONS[op]})
 
@@ -321,7 +321,7 @@ class PropertyItem(_KitItem):
         self.test = test
 
     def runtest(self) -> None:
-        from .properties import property_result
+        from ..questions.properties import property_result
         name = self.name.removeprefix("property/")
         self.finish(property_result(self.live_target(), name, self.test, self.run.option("properties")))
 

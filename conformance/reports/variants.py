@@ -29,8 +29,8 @@ from turub.cards import card_name
 from turub.options import OPTIONS, Rules
 from turub.variants import BUILTIN, Variant, resolve
 
-from .adapter import _outcome, _side, _winner_of
-from .args import PLAYED_DEALS
+from ..adapter import _outcome, _side, _winner_of
+from ..args import PLAYED_DEALS
 
 __all__ = ["variant_report", "render_report", "trace", "changes_between", "variants_diff"]
 
@@ -119,7 +119,7 @@ def trace(op: str, args: Mapping[str, Any], v: Variant) -> list[Step]:
         return steps
     if op == "referee":
         return _referee_trace(args, v)
-    from .cases import answer, expected_case  # no overridable decision: the answer itself
+    from ..questions.cases import answer, expected_case  # no overridable decision: the answer itself
     case = expected_case("trace", op, args, v)
     return [("the answer", tuple(case["clauses"]), answer(op, args, v))]
 
@@ -174,7 +174,7 @@ def first_difference(ta: list[Step], tb: list[Step]) -> tuple[int, Step | None, 
 # --- the report ---------------------------------------------------------------------------------
 
 def _questions(a: Variant, b: Variant, deals: int) -> list[tuple[str, str, dict]]:
-    from .cases import VECTOR_COUNTS, VECTOR_SEED, inputs, play_stream
+    from ..questions.cases import VECTOR_COUNTS, VECTOR_SEED, inputs, play_stream
     counts = {k: v for k, v in VECTOR_COUNTS.items() if k != "referee"}
     out = [(cid, op, args) for cid, op, args in inputs(VECTOR_SEED, counts)]
     for v in (a, b) if a.rules.direction == b.rules.direction else (a,):  # the vectors' deals

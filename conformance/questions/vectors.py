@@ -22,7 +22,7 @@ from .cases import OPTION_SETS, VECTOR_FORMAT, VECTOR_SEED, Case, build_vectors
 __all__ = ["VECTOR_DIR", "load_vectors", "write_vectors", "render_vectors", "vector_sets"]
 
 #: Where the committed vectors live (installed with the package).
-VECTOR_DIR = Path(__file__).with_name("vectors")
+VECTOR_DIR = Path(__file__).parent.parent / "vectors"  # the data stays at conformance/vectors/
 
 
 def render_vectors(vectors: Mapping[str, list[Case]]) -> dict[str, str]:

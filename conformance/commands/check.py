@@ -6,12 +6,12 @@
 3. differential play with shrinking;
 4. the project's property suites.
 
-:func:`run_check` returns the report as plain data (see :mod:`turub.conformance.report`).
+:func:`run_check` returns the report as plain data (see :mod:`turub.conformance.reports.report`).
 Each answer is judged when it arrives and only a bounded result is kept
-(:mod:`~turub.conformance.spool`), so memory stays flat however many cases run.  The
+(:mod:`~turub.conformance.reports.spool`), so memory stays flat however many cases run.  The
 whole-run ``deadline`` covers everything: generation, each check, closing the program; a
 run it cuts says so (``cut``) and keeps what it has, the rest ``not-run``.  A signal
-(:class:`~turub.conformance.targets.Interrupted`) ends the run the same way, marked
+(:class:`~turub.conformance.programs.targets.Interrupted`) ends the run the same way, marked
 ``interrupted``.  A program that could not be started gets no per-case rows at all, only
 ``startup_failure``.
 """
@@ -31,16 +31,16 @@ from typing import Any, TextIO
 from turub import Rules
 from turub.progress import Progress
 
-from .adapter import DIFFERENTIAL_CHECKS
-from .cases import RULED_OPS, Case, ask_args, build_vectors, generated_counts, iter_generated_cases, rules_name
-from .judge import verdict_of
-from .select import Selection
-from .spool import CaseLog
-from .lane import Lane
-from .targets import NOT_RUN, Answer, Interrupted, PythonTarget, Request, Target
-from .text import bounded, safe_text
-from .vectors import load_vectors
-from .baseline import digest, request_variant, run_variant, spec_identity
+from ..adapter import DIFFERENTIAL_CHECKS
+from ..questions.cases import RULED_OPS, Case, ask_args, build_vectors, generated_counts, iter_generated_cases, rules_name
+from ..judging.judge import verdict_of
+from ..questions.select import Selection
+from ..reports.spool import CaseLog
+from ..programs.lane import Lane
+from ..programs.targets import NOT_RUN, Answer, Interrupted, PythonTarget, Request, Target
+from ..text import bounded, safe_text
+from ..questions.vectors import load_vectors
+from ..reports.baseline import digest, request_variant, run_variant, spec_identity
 
 __all__ = ["CheckOptions", "run_check", "vector_cases", "DETAIL_LIMIT", "VALUE_LIMIT"]
 
@@ -70,17 +70,17 @@ class CheckOptions:
     progress: bool = False
     properties: int = 0  # examples per property of turub.properties (0: don't; the CLI asks 25)
     properties_budget: float = 30.0
-    selection: Selection = Selection()  # -k, --clause, --op (turub.conformance.select)
+    selection: Selection = Selection()  # -k, --clause, --op (turub.conformance.questions.select)
     exitfirst: bool = False  # -x: stop at the first failure
     #: run the property suites in a forked second process while the other checks run, when
-    #: the target is in-process (:class:`~turub.conformance.targets.PythonTarget`) and the
-    #: machine allows it (:mod:`turub.conformance.lane`); the report is the same either way
+    #: the target is in-process (:class:`~turub.conformance.programs.targets.PythonTarget`) and the
+    #: machine allows it (:mod:`turub.conformance.programs.lane`); the report is the same either way
     second_process: bool = False
 
 
 def vector_cases(rules: Rules) -> list[Case]:
     """The committed vectors of ``rules``, or the same inputs answered now if not committed."""
-    from .oracle import variant_of
+    from ..judging.oracle import variant_of
     variant = variant_of(rules)
     committed = load_vectors(rules) if variant is None else None
     if committed is not None:
@@ -133,7 +133,7 @@ def _case_result(case: dict, kind: str, answer: Answer | None, rules: Rules) -> 
     if answer.kind == "result":
         out["got"] = answer.value
     if case["op"] == "referee" and answer.kind == "result":
-        from .differential import describe_deal
+        from ..questions.differential import describe_deal
         try:
             out["minimal"] = describe_deal({**case, "rules": rules.to_dict()}, verdict, answer.value)
         except Exception as e:  # noqa: BLE001 - a description is a nicety, never a crash
@@ -365,7 +365,7 @@ def _run_check(target: Target, options: CheckOptions, *, describe: dict | None,
                               "clauses": list(clauses), "status": NOT_RUN,
                               "detail": safe_text(f"not run: {why}", DETAIL_LIMIT)})
                         continue
-                    from . import differential  # Hypothesis: imported when differential play runs
+                    from ..questions import differential  # Hypothesis: imported when differential play runs
                     prop = getattr(differential, f"differential_{name}")
                     if log:
                         log(f"differential play: {name}…")
@@ -383,7 +383,7 @@ def _run_check(target: Target, options: CheckOptions, *, describe: dict | None,
             elif options.properties > 0 and fatal is None and not past_deadline() and variant_ok:
                 if log:
                     log("property suites…")
-                from .properties import property_results
+                from ..questions.properties import property_results
                 known: dict[str, dict] = {}
                 budget = left(options.properties_budget)
                 if isinstance(lane, Lane):
@@ -461,7 +461,7 @@ def _property_lane(target: Target, options: CheckOptions, rules: Any,
     their ``budget`` ends; or why they will run in this process."""
     import hypothesis  # noqa: F401 - imported once, before the fork, for both processes
 
-    from .properties import property_results
+    from ..questions.properties import property_results
 
     def work(emit: Callable[[dict], None]) -> None:
         property_results(target, options.properties, budget, rules,
@@ -471,7 +471,7 @@ def _property_lane(target: Target, options: CheckOptions, rules: Any,
 
 def reference_target(timeout: float = 5.0) -> Target:
     """The bundled reference engine as a target."""
-    from .adapter import ReferenceImplementation
-    from .targets import PythonTarget
+    from ..adapter import ReferenceImplementation
+    from ..programs.targets import PythonTarget
     return PythonTarget(ReferenceImplementation(), timeout, trusted=True)
 

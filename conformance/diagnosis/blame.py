@@ -6,7 +6,7 @@
    (its own ``deal`` answer for the same pack, dealer and cut failed) fails because of that;
    it is marked ``consequence_of`` the deal case and blames nothing on its own.
 2. *Known misreadings*: each failed question is put to the catalogue of misreadings
-   (:mod:`turub.conformance.misreadings`: the reference with one clause read another way).
+   (:mod:`turub.conformance.diagnosis.misreadings`: the reference with one clause read another way).
    A misreading *explains* a failure when it gives the implementation's answer.  The one that
    explains the most failures is the likely cause; a failure it explains is blamed on its
    clause.

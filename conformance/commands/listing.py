@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cases import generated_cases
-from .adapter import DIFFERENTIAL_CHECKS
-from .kit import CheckOptions, vector_cases
+from ..questions.cases import generated_cases
+from ..adapter import DIFFERENTIAL_CHECKS
+from .check import CheckOptions, vector_cases
 
 __all__ = ["planned_checks", "render_list"]
 

@@ -33,11 +33,11 @@ from hypothesis import strategies as st
 from turub import Deal, Rules, Seat, deal_result, next_dealer, parse_card, parse_seat
 from turub.cards import card_name
 
-from .adapter import OPERATIONS
-from .text import options_text, show
+from ..adapter import OPERATIONS
+from ..text import options_text, show
 from .cases import INJECTIONS, PAIRS, ask_args, expected_case, play_stream
-from .judge import Verdict, verdict_of
-from .targets import RESULT, Request, Target
+from ..judging.judge import Verdict, verdict_of
+from ..programs.targets import RESULT, Request, Target
 
 __all__ = ["differential_deals", "differential_sittings", "describe_deal"]
 

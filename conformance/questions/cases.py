@@ -30,8 +30,8 @@ from turub.cards import card_name
 from turub.deal import SIGNALS
 from turub.options import rules_from_dict
 
-from .adapter import OPERATIONS, ReferenceImplementation
-from .oracle import deal_from_seed, new_deal, reference_for, variant_decisions, variant_of
+from ..adapter import OPERATIONS, ReferenceImplementation
+from ..judging.oracle import deal_from_seed, new_deal, reference_for, variant_decisions, variant_of
 
 __all__ = ["OPTION_SETS", "RULED_OPS", "Case", "rules_name", "inputs", "expected_case",
            "build_vectors", "generated_cases", "ask_args", "VECTOR_FORMAT"]
@@ -795,7 +795,7 @@ def _why(op: str, args: Mapping[str, Any], rules: Rules, expected: Any) -> tuple
             args["rounds"]) > 1 else ["dealer.first-draw"]
     if op == "next_dealer":
         from turub import next_dealer, parse_seat
-        from .adapter import _winner_of
+        from ..adapter import _winner_of
         nd = next_dealer(parse_seat(args["dealer"]), _winner_of(args["outcome"]), rules)
         return None, list(nd.clauses)
     if op == "contest":
