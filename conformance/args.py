@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+import stat
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Final
+
+from .text import safe_text
 
 #: The exit status of a usage error: a bad option, file or argument (``turub.conformance.reports.report.EXIT_STATUSES``).
 EXIT_USAGE: Final = 2
@@ -29,12 +32,17 @@ DEFAULT_SPEC_URL: Final = "docs/_build/html"
 #: Deals played under each variant and refereed by both, besides the vectors (``turub variants diff --deals``).
 PLAYED_DEALS: Final = 12
 
-__all__ = ["OptionError", "number", "integer", "input_text", "output_path", "program_command",
+__all__ = ["OptionError", "number", "integer", "input_text", "output_path", "output_paths", "program_command",
            "EXIT_USAGE", "DEFAULT_LINE_LIMIT", "DEFAULT_SPEC_URL", "PLAYED_DEALS"]
 
 
 class OptionError(ValueError):
     """A bad option or file: the message names it."""
+
+
+def _short(path: str, limit: int = 120) -> str:
+    """A path as a message shows it: at most ``limit`` characters, control characters escaped."""
+    return safe_text(path if len(path) <= limit else path[:limit] + "…")
 
 
 def number(option: str, value: float, *, low: float = 0.0, high: float = math.inf,
@@ -63,31 +71,96 @@ def input_text(option: str, path: str) -> str:
     try:
         data = Path(path).read_bytes()
     except IsADirectoryError:
-        raise OptionError(f"{option} {path}: is a directory, not a file") from None
-    except OSError as e:
-        raise OptionError(f"{option} {path}: cannot read it ({e.strerror or e})") from None
+        raise OptionError(f"{option} {_short(path)}: is a directory, not a file") from None
+    except OSError as e:  # a missing file, a name too long, a loop of links
+        raise OptionError(f"{option} {_short(path)}: cannot read it ({e.strerror or e})") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise OptionError(f"{option} {path}: not UTF-8 text (byte {e.start})") from None
+        raise OptionError(f"{option} {_short(path)}: not UTF-8 text (byte {e.start})") from None
+
+
+def _name_too_long(path: str) -> bool:
+    folder = os.path.dirname(path) or "."
+    try:
+        name_max = os.pathconf(folder if os.path.isdir(folder) else ".", "PC_NAME_MAX")
+        path_max = os.pathconf(folder if os.path.isdir(folder) else ".", "PC_PATH_MAX")
+    except (OSError, ValueError):
+        name_max, path_max = 255, 4096
+    name = os.path.basename(path)
+    return len(os.fsencode(name)) > name_max or len(os.fsencode(os.path.abspath(path))) >= path_max
+
+
+def _device_full(folder: str) -> bool:
+    try:
+        s = os.statvfs(folder)
+    except OSError:
+        return False
+    return s.f_bavail == 0 and s.f_blocks > 0
+
+
+def _check_path(option: str, path: str) -> None:
+    """One output file path, checked without writing it (:class:`OptionError` if not)."""
+    if not path.strip():
+        raise OptionError(f"{option}: an empty file name")
+    try:
+        if _name_too_long(path):
+            raise OptionError(f"{option} {_short(path, 60)}: the name is too long for the file system")
+        if os.path.islink(path) and not os.path.exists(path):
+            raise OptionError(f"{option} {_short(path)}: a symbolic link to {os.readlink(path)}, which does not exist")
+        if os.path.isdir(path):
+            raise OptionError(f"{option} {_short(path)}: is a directory")
+        folder = os.path.dirname(os.path.realpath(path)) or "."
+        if not os.path.isdir(folder):
+            raise OptionError(f"{option} {_short(path)}: the folder {os.path.dirname(path) or '.'} does not exist")
+        if os.path.exists(path):
+            if not os.access(path, os.W_OK):
+                raise OptionError(f"{option} {_short(path)}: not writable")
+            regular = stat.S_ISREG(os.stat(path).st_mode)
+            if regular and not os.access(folder, os.W_OK | os.X_OK):
+                raise OptionError(f"{option} {_short(path)}: its folder is not writable (the report is "
+                                      "written beside it, then renamed)")
+        elif not os.access(folder, os.W_OK | os.X_OK):
+            raise OptionError(f"{option} {_short(path)}: cannot create a file in {folder}")
+        if (not os.path.exists(path) or stat.S_ISREG(os.stat(path).st_mode)) and _device_full(folder):
+            raise OptionError(f"{option} {_short(path)}: the device is full")
+    except OSError as e:  # ENAMETOOLONG, ELOOP, EACCES... from a check itself
+        raise OptionError(f"{option} {_short(path)}: {e.strerror or e}") from None
+
+
+def _identity(path: str) -> tuple:
+    """What names one file, however it is spelt: its device and inode, or its real path."""
+    try:
+        s = os.stat(path)
+        return ("inode", s.st_dev, s.st_ino)
+    except OSError:
+        return ("path", os.path.realpath(path))
+
+
+def output_paths(paths: Iterable[tuple[str, str | None]]) -> None:
+    """Every ``(option, path)`` of one run checked (``None``: not asked; ``-``: stdout); two
+    options naming one file (or stdout twice) is an :class:`OptionError`."""
+    seen: dict[tuple, str] = {}
+    for option, path in paths:
+        if path is None:
+            continue
+        if path == "-":
+            key: tuple = ("stdout",)
+        else:
+            _check_path(option, path)
+            key = _identity(path)
+            if path in ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"):
+                key = ("stdout",)
+        if key in seen:
+            what = "standard output" if key == ("stdout",) else "the same file"
+            raise OptionError(f"{seen[key]} and {option} both name {what} ({_short(path)}): one report per file")
+        seen[key] = option
 
 
 def output_path(option: str, path: str | None) -> str | None:
     """An output path that can be written (``-`` is stdout), checked without writing it."""
-    if path is None or path == "-":
-        return path
-    p = Path(path)
-    if not path.strip():
-        raise OptionError(f"{option}: an empty file name")
-    if p.is_dir():
-        raise OptionError(f"{option} {path}: is a directory")
-    parent = p.parent if str(p.parent) else Path(".")
-    if not parent.is_dir():
-        raise OptionError(f"{option} {path}: the folder {parent} does not exist")
-    if p.exists() and not os.access(p, os.W_OK):
-        raise OptionError(f"{option} {path}: not writable")
-    if not p.exists() and not os.access(parent, os.W_OK | os.X_OK):
-        raise OptionError(f"{option} {path}: cannot create a file in {parent}")
+    if path is not None and path != "-":
+        _check_path(option, path)
     return path
 
 
@@ -103,18 +176,25 @@ def output_dir(option: str, path: str | None) -> str | None:
     writing anything."""
     if path is None:
         return path
+    try:
+        return _check_dir(option, path)
+    except OSError as e:  # a name too long, a loop of links
+        raise OptionError(f"{option} {_short(path)}: {e.strerror or e}") from None
+
+
+def _check_dir(option: str, path: str) -> str:
     p = Path(path)
     if not path.strip():
         raise OptionError(f"{option}: an empty folder name")
     if p.exists() and not p.is_dir():
-        raise OptionError(f"{option} {path}: not a folder")
+        raise OptionError(f"{option} {_short(path)}: not a folder")
     if p.is_dir():
         if not os.access(p, os.W_OK | os.X_OK):
-            raise OptionError(f"{option} {path}: not writable")
+            raise OptionError(f"{option} {_short(path)}: not writable")
         return path
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
-        raise OptionError(f"{option} {path}: the folder {parent} does not exist")
+        raise OptionError(f"{option} {_short(path)}: the folder {parent} does not exist")
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise OptionError(f"{option} {path}: cannot create a folder in {parent}")
+        raise OptionError(f"{option} {_short(path)}: cannot create a folder in {parent}")
     return path

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import random
 import sys
 from collections import Counter
@@ -278,20 +279,84 @@ def _load_extensions(command: str | None) -> None:
             pass
 
 
+#: Characters the commands print that a narrow encoding (cp1252, ASCII under LANG=C) may
+#: lack, and their ASCII notation: the suits' symbols become their letters (``10♥`` is
+#: ``10H``, as every command also reads it).
+_ASCII_NOTATION = {ord(s.symbol): s.letter for s in Suit} | {ord("…"): "...", ord("—"): "--",
+                                                          ord("←"): "<-", ord("→"): "->"}
+
+
+class _AsciiFallback:
+    """A text stream whose encoding cannot show the card symbols: the cards are written in
+    ASCII notation and anything else it cannot encode as a visible escape (``\\u2588``)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._encoding = getattr(stream, "encoding", None) or "ascii"
+
+    def write(self, text: str) -> int:
+        text = text.translate(_ASCII_NOTATION).encode(self._encoding, "backslashreplace").decode(self._encoding)
+        return self._stream.write(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def printable(stream: TextIO) -> TextIO:
+    """``stream``, or :class:`_AsciiFallback` around it if its encoding lacks the card symbols."""
+    encoding = getattr(stream, "encoding", None)
+    if not encoding:
+        return stream
+    try:
+        "".join(map(chr, _ASCII_NOTATION)).encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return _AsciiFallback(stream)  # type: ignore[return-value]
+    return stream
+
+
+#: The exit status when standard output was closed before everything was written (SIGPIPE's).
+EXIT_BROKEN_PIPE = 141
+
+
+def _stdout_gone() -> int:
+    """Standard output is closed (``turub ... | head``): point it at the null device, so that
+    the interpreter's last flush cannot fail again, and return SIGPIPE's status, never 0."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    return EXIT_BROKEN_PIPE
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Run ``turub``; returns the exit status (0 ok, 1 failure reported, 2 usage error)."""
+    """Run ``turub``; returns the exit status (0 ok, 1 failure reported, 2 usage error, 141
+    standard output closed early, the kit's own for ``turub check``)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     _load_extensions(_command_of(argv))
-    out = out or sys.stdout
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    out = printable(out or sys.stdout)
+    stderr, sys.stderr = sys.stderr, printable(sys.stderr)
     try:
-        return int(args.run(args, out) or 0)
-    except (RuleError, _UsageError) as e:
-        sys.stderr.write(f"turub {args.command}: error: {e}\n")
-        return 2
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        try:
+            status = int(args.run(args, out) or 0)
+            out.flush()  # a closed pipe shows here, not in the interpreter's last flush
+            return status
+        except (RuleError, _UsageError) as e:
+            sys.stderr.write(f"turub {args.command}: error: {e}\n")
+            return 2
+        except RecursionError:  # an argument nested thousands deep
+            sys.stderr.write(f"turub {args.command}: error: an argument is nested too deep\n")
+            return 2
+        except SystemExit as e:  # raised by user code (a variant file), not by a command
+            sys.stderr.write(f"turub {args.command}: error: user code exited (SystemExit: "
+                             f"{str(e.code)[:200]!r}) while the command ran\n")
+            return 2
     except BrokenPipeError:
-        return 0
+        return _stdout_gone()
+    finally:
+        sys.stderr = stderr
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -23,15 +23,16 @@ import signal
 import sys
 import time
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Iterator, TextIO
+from typing import Any, Iterator, TextIO
 
 from turub import __version__
 from turub import cli as _cli
-from turub.errors import RuleError
 
 from .. import args as checks
-from ..args import DEFAULT_LINE_LIMIT, DEFAULT_SPEC_URL, EXIT_USAGE, PLAYED_DEALS, OptionError
+from ..args import DEFAULT_LINE_LIMIT, DEFAULT_SPEC_URL, EXIT_USAGE, OptionError
+from ..text import safe_text
+from .tools import write_output
+from .usercode import UsageError, load_variant, stdout_to_stderr
 
 # The rest of the kit is imported by the command that needs it, so that building the parser
 # (``turub check --help``) loads nothing else.
@@ -39,38 +40,10 @@ from ..args import DEFAULT_LINE_LIMIT, DEFAULT_SPEC_URL, EXIT_USAGE, PLAYED_DEAL
 __all__ = ["add_commands"]
 
 
-class _Usage(Exception):
-    pass
-
-
-def _rules(items: list[str], variant: str | None = None):
-    """The variant a command runs under (``--variant``, ``--rules``): one table of names."""
-    from turub.variants import select
-    try:
-        return select(variant, items)
-    except RuleError as e:
-        raise _Usage(str(e)) from None
-
-
-def _option_set(text: str):
-    """A variant named on the command line: a name of the table, a file, or OPTION=VALUE[,...]."""
-    return _rules([], text)
-
-
-def _write(path: str, text: str, out: TextIO) -> None:
-    if path == "-":
-        out.write(text)
-    else:
-        Path(path).write_text(text, encoding="utf-8")
-
-
-def _write_with(path: str, writer, report: dict, out: TextIO) -> None:
-    """Write a report with ``writer(report, stream)`` to ``path`` (``-``: ``out``)."""
-    if path == "-":
-        writer(report, out)
-        return
-    with open(path, "w", encoding="utf-8") as f:
-        writer(report, f)
+def _rules(items: list[str], variant: str | None = None, time_limit: float | None = None):
+    """The variant a command runs under (``--variant``, ``--rules``), loaded behind the
+    user-code boundary (:func:`.usercode.load_variant`)."""
+    return load_variant(items, variant, time_limit)
 
 
 _SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -104,13 +77,81 @@ def _signals_interrupt() -> Iterator[None]:
 
 
 # --- turub check -----------------------------------------------------------------------------
+# One run reads top to bottom: plan (options, files, the variant, the target) -> run (ask and
+# judge, in .check) -> finish (diagnose, verdict) -> write the reports -> the exit status.
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     try:
         return _check(args, out)
-    except (_Usage, OptionError) as e:
+    except (UsageError, OptionError) as e:
         sys.stderr.write(f"turub check: error: {e}\n")
         return EXIT_USAGE
+
+
+def _check(args: argparse.Namespace, out: TextIO) -> int:
+    """``turub check``: every stage below takes what the one before gave, nothing more."""
+    if args.diff:
+        return _diff(args, out)
+    started = time.monotonic()  # --time-limit covers loading a variant too
+    options, xfail = _plan(args)
+    if args.list:
+        from .listing import planned_checks, render_list
+        out.write(render_list(planned_checks(options)))
+        return 0
+    deadline = started + args.time_limit
+    # what the checks may use, leaving time to stop the program and write the reports
+    checks_deadline = deadline - min(2.0, 0.1 * args.time_limit)
+    from ..programs.targets import Interrupted
+    target, describe = _target(args, checks_deadline)
+    lines = _open_jsonl(args, options, describe, out)
+    with _signals_interrupt():
+        try:
+            with stdout_to_stderr():  # nothing user code prints reaches a report on stdout
+                raw = _run(target, options, describe, checks_deadline, lines, quiet=args.quiet)
+        except Interrupted as e:  # before the run had anything to keep
+            return _interrupted_early(e.signum, lines)
+        for s in _SIGNALS:
+            signal.signal(s, signal.SIG_IGN)  # the reports are written whatever comes now
+        return _conclude(args, raw, xfail, lines, out)
+
+
+def _plan(args: argparse.Namespace) -> tuple[Any, list[dict]]:
+    """Every option, file and output path checked, the variant loaded: what to run
+    (a :class:`~.check.CheckOptions`) and the expected failures.  Raises UsageError."""
+    from ..questions.select import Selection, SelectionError
+    from ..reports.report import XfailError, load_xfail
+    from .check import CheckOptions
+    if sum(bool(x) for x in (checks.program_command(args.command), args.python, args.sample)) > 1:
+        raise UsageError("give one of: -- CMD ARG..., --python module:Object, --sample")
+    _validate(args)
+    rules = _rules(args.rules, args.variant, args.time_limit)  # first: its clauses may be listed below
+    xfail: list[dict] = []
+    if args.xfail:
+        try:
+            xfail = load_xfail(checks.input_text("--xfail", args.xfail))
+        except (XfailError, RecursionError) as e:
+            raise UsageError(f"--xfail {args.xfail}: {e}") from None
+    if args.python:
+        from ..programs.loader import AdapterLoadError, split_spec
+        try:
+            split_spec(args.python)
+        except AdapterLoadError as e:
+            raise UsageError(str(e)) from None
+    try:
+        selection = Selection(args.keyword, tuple(args.clause or ()), tuple(args.op or ()))
+    except SelectionError as e:
+        raise UsageError(str(e)) from None
+    except (RecursionError, MemoryError):
+        raise UsageError("-k: the expression is nested too deep") from None
+    options = CheckOptions(rules=rules, vectors=not args.no_vectors,
+                           seed=None if args.no_generated else args.seed, scale=args.scale,
+                           examples=args.examples, budget=args.budget, properties=args.properties,
+                           selection=selection, exitfirst=args.exitfirst,
+                           second_process=not args.one_process)
+    if args.quick:
+        options.scale, options.examples = min(options.scale, 0.2), min(options.examples, 30)
+        options.properties = min(options.properties, 10)
+    return options, xfail
 
 
 def _validate(args: argparse.Namespace) -> None:
@@ -124,165 +165,159 @@ def _validate(args: argparse.Namespace) -> None:
     checks.integer("--properties", args.properties, high=1_000_000)
     checks.integer("--window", args.window, low=1, high=4096)
     checks.integer("--max-line", args.max_line, low=1024, high=1 << 30)
-    for option in ("json", "jsonl", "junit", "write_xfail"):
-        checks.output_path(f"--{option.replace('_', '-')}", getattr(args, option))
+    checks.integer("--jobs", args.jobs, low=1, high=256)
+    checks.output_paths((f"--{o.replace('_', '-')}", getattr(args, o)) for o in _REPORTS)
     checks.output_dir("--html", args.html)
-    if sum(getattr(args, o) == "-" for o in ("json", "jsonl", "junit", "write_xfail")) > 1:
-        raise OptionError("only one of --json, --jsonl, --junit, --write-xfail can be - (stdout)")
 
 
-def _check(args: argparse.Namespace, out: TextIO) -> int:
-    from ..reports.baseline import compare_reports, render_comparison
-    from ..questions.cases import rules_name
-    from .check import KIT_VERSION, CheckOptions, run_check
-    from ..reports.report import (XfailError, as_json, finish, load_xfail, startup_message, write_json, write_text,
-                         xfail_document)
+#: The options that name a report file (``-``: standard output).
+_REPORTS = ("json", "jsonl", "junit", "write_xfail")
+
+
+def _target(args: argparse.Namespace, deadline: float) -> tuple[Any, dict]:
+    """The program to check (``-j N``: N of it) and how the report describes it."""
     from ..resources import sample_command
-    from ..questions.select import Selection, SelectionError
-    from ..programs.targets import Interrupted
-    if args.diff:
-        docs = []
-        for p in args.diff:
-            try:
-                docs.append(json.loads(checks.input_text("--diff", p)))
-            except ValueError as e:
-                raise _Usage(f"--diff {p}: not a JSON report ({e})") from None
-        if not all(isinstance(d, dict) and isinstance(d.get("cases", []), list) for d in docs):
-            raise _Usage("--diff needs two JSON reports written by --json")
-        d = compare_reports(*docs)
-        for w in d["warnings"]:
-            sys.stderr.write(f"turub check: warning: {w}\n")
-        if args.json:
-            _write(args.json, as_json(d), out)
-        if args.json != "-":
-            out.write(render_comparison(d))
-        return 1 if d["regressions"] else 0
     command = checks.program_command(args.command)
-    chosen = sum(bool(x) for x in (command, args.python, args.sample))
-    if chosen > 1:
-        raise _Usage("give one of: -- CMD ARG..., --python module:Object, --sample")
-    _validate(args)
-    rules = _rules(args.rules, args.variant)  # first: a variant's clauses may be listed below
-    xfail: list[dict] = []
-    if args.xfail:
-        try:
-            xfail = load_xfail(checks.input_text("--xfail", args.xfail))
-        except XfailError as e:
-            raise _Usage(f"--xfail {args.xfail}: {e}") from None
-    if args.python:
-        from ..programs.loader import AdapterLoadError, split_spec
-        try:
-            split_spec(args.python)
-        except AdapterLoadError as e:
-            raise _Usage(str(e)) from None
-    if args.jobs < 1:
-        raise _Usage("--jobs must be at least 1")
-    try:
-        selection = Selection(args.keyword, tuple(args.clause or ()), tuple(args.op or ()))
-    except SelectionError as e:
-        raise _Usage(str(e)) from None
-    options = CheckOptions(rules=rules, vectors=not args.no_vectors,
-                           seed=None if args.no_generated else args.seed, scale=args.scale,
-                           examples=args.examples, budget=args.budget, properties=args.properties,
-                           selection=selection, exitfirst=args.exitfirst,
-                           second_process=not args.one_process)
-    if args.quick:
-        options.scale, options.examples = min(options.scale, 0.2), min(options.examples, 30)
-        options.properties = min(options.properties, 10)
-    if args.list:
-        from .listing import planned_checks, render_list
-        out.write(render_list(planned_checks(options)))
-        return 0
-    started = time.monotonic()
-    deadline = started + args.time_limit
-    # what the checks may use, leaving time to stop the program and write the reports
-    checks_deadline = deadline - min(2.0, 0.1 * args.time_limit)
     note = None
     if args.sample:
         command = sample_command() or []
         if not command:
             note = "Node.js is not installed: checking the bundled reference instead"
-    describe: dict = {}
-    if command:
+    if command or args.python:
         from ..programs.protocol import ProtocolTarget
+        argv = command or [sys.executable, "-P", "-m", "turub.conformance.programs.shim", args.python]
 
         def make():
-            return ProtocolTarget(command, timeout=args.timeout, max_restarts=args.max_restarts,
-                                  deadline=checks_deadline, window=args.window, line_limit=args.max_line)
-        describe = {"command": command}
-    elif args.python:
-        from ..programs.protocol import ProtocolTarget
-        shim = [sys.executable, "-P", "-m", "turub.conformance.programs.shim", args.python]
-
-        def make():
-            return ProtocolTarget(shim, timeout=args.timeout, max_restarts=args.max_restarts,
-                                  deadline=checks_deadline, window=args.window, line_limit=args.max_line,
-                                  trusted=True)
-        describe = {"python": args.python}
+            return ProtocolTarget(argv, timeout=args.timeout, max_restarts=args.max_restarts,
+                                  deadline=deadline, window=args.window, line_limit=args.max_line,
+                                  **({} if command else {"trusted": True}))
+        describe: dict = {"command": command} if command else {"python": args.python}
     else:
         from .check import reference_target
 
         def make():
             return reference_target(args.timeout)
         describe = {"python": "turub.conformance.adapter:ReferenceImplementation"}
-    if args.jobs > 1:  # -j N: N instances answer together (turub.conformance.programs.parallel)
-        from ..programs.parallel import ParallelTarget
-        target = ParallelTarget([make() for _ in range(args.jobs)])
-    else:
-        target = make()
     if note:
         sys.stderr.write(f"turub check: {note}\n")
         describe["note"] = note
-    progress = sys.stderr if not args.quiet else None
+    if args.jobs > 1:  # -j N: N instances answer together (turub.conformance.programs.parallel)
+        from ..programs.parallel import ParallelTarget
+        return ParallelTarget([make() for _ in range(args.jobs)]), describe
+    return make(), describe
+
+
+def _open_jsonl(args: argparse.Namespace, options: Any, describe: dict, out: TextIO) -> Any:
+    """The ``--jsonl`` stream, its start line written (None if not asked)."""
+    if not args.jsonl:
+        return None
+    from ..questions.cases import rules_name
+    from ..reports.jsonl import JsonlWriter
+    from .check import KIT_VERSION
+    lines = JsonlWriter(args.jsonl, out)
+    rules = options.rules
+    lines.start(kit={"version": KIT_VERSION, "engine": __version__}, rules=rules.to_dict(),
+                rules_name=rules_name(rules), seed=options.seed, **describe)
+    return lines
+
+
+def _run(target: Any, options: Any, describe: dict, deadline: float, lines: Any, *, quiet: bool) -> dict:
+    """The run itself (:func:`~.check.run_check`): the raw report, before the verdict."""
+    from .check import run_check
+    progress = sys.stderr if not quiet else None
     log = (lambda m: sys.stderr.write(m + "\n")) if progress and sys.stderr.isatty() else None
-    lines = None
-    if args.jsonl:
-        from ..reports.jsonl import JsonlWriter
-        lines = JsonlWriter(args.jsonl, out)
-        lines.start(kit={"version": KIT_VERSION, "engine": __version__}, rules=rules.to_dict(),
-                    rules_name=rules_name(rules), seed=options.seed, **describe)
-    with _signals_interrupt():
+    return run_check(target, options, describe=describe, progress_stream=progress, deadline=deadline,
+                     log=log, on_result=lines.case if lines is not None else None)
+
+
+def _interrupted_early(signum: int, lines: Any) -> int:
+    from ..programs.process import stop_all
+    if lines is not None:
+        lines.close()
+    stop_all()
+    sys.stderr.write(f"turub check: interrupted by {signal.Signals(signum).name}\n")
+    return 128 + signum
+
+
+def _conclude(args: argparse.Namespace, raw: dict, xfail: list[dict], lines: Any, out: TextIO) -> int:
+    """The verdict (:func:`~turub.conformance.reports.report.finish`: diagnosis, clause table,
+    exit status), the reports written, and the status: the verdict's, or 5 if a report asked
+    for was lost."""
+    from ..reports.report import EXIT_REPORT_LOST, finish, startup_message
+    startup = raw.get("startup_failure")
+    if startup and args.python and startup.get("status") == EXIT_USAGE:
+        # the shim could not load the adapter: a usage error, its one line says why
+        why = (startup.get("stderr") or [startup.get("reason", "")])[-1]
+        sys.stderr.write(f"turub check: error: --python {args.python}: {why}\n")
+        return EXIT_USAGE
+    report = finish(raw, xfail)
+    if startup:
+        sys.stderr.write(f"turub check: {startup_message(startup)}\n")
+    lost = _write_reports(args, report, lines, out)
+    if report.get("interrupted"):
+        sys.stderr.write(f"turub check: interrupted by {signal.Signals(report['interrupted']).name}; "
+                         f"the reports hold what was checked before\n")
+    for why in lost:
+        sys.stderr.write(f"turub check: error: {why} (the verdict was {report['verdict']})\n")
+    return EXIT_REPORT_LOST if lost else report["exit_status"]
+
+
+def _write_reports(args: argparse.Namespace, report: dict, lines: Any, out: TextIO) -> list[str]:
+    """Each report asked for, files written atomically; why each one lost was lost."""
+    from ..reports.files import ReportWriteError, write_atomically
+    from ..reports.report import as_json, write_json, write_text, xfail_document
+    lost: list[str] = []
+    if lines is not None:
+        lines.summary(report)
+        lines.close()
+        if lines.lost:
+            lost.append(lines.lost)
+
+    def junit(r: dict, f: TextIO) -> None:
+        from ..reports.junit import write_junit  # (xml and its imports) only when asked
+        write_junit(r, f)
+    writers = {"json": write_json, "junit": junit,
+               "write_xfail": lambda r, f: f.write(as_json(xfail_document(r)))}
+    for option, writer in writers.items():
+        path = getattr(args, option)
         try:
-            raw = run_check(target, options, describe=describe, progress_stream=progress,
-                            deadline=checks_deadline, log=log,
-                            on_result=lines.case if lines is not None else None)
-        except Interrupted as e:  # before the run had anything to keep
-            if lines is not None:
-                lines.close()
-            from ..programs.process import stop_all
-            stop_all()
-            sys.stderr.write(f"turub check: interrupted by {signal.Signals(e.signum).name}\n")
-            return 128 + e.signum
-        for s in _SIGNALS:
-            signal.signal(s, signal.SIG_IGN)  # the reports are written whatever comes now
-        startup = raw.get("startup_failure")
-        if startup and args.python and startup.get("status") == EXIT_USAGE:
-            # the shim could not load the adapter: a usage error, its one line says why
-            why = (startup.get("stderr") or [startup.get("reason", "")])[-1]
-            sys.stderr.write(f"turub check: error: --python {args.python}: {why}\n")
-            return EXIT_USAGE
-        report = finish(raw, xfail)
-        if startup:
-            sys.stderr.write(f"turub check: {startup_message(startup)}\n")
-        if lines is not None:
-            lines.summary(report)
-            lines.close()
-        if args.json:
-            _write_with(args.json, write_json, report, out)
-        if args.junit:
-            from ..reports.junit import write_junit  # (xml and its imports) only when asked
-            _write_with(args.junit, write_junit, report, out)
-        if args.write_xfail:
-            _write(args.write_xfail, as_json(xfail_document(report)), out)
-        if args.html:
-            from ..reports.html import write_html
+            if path == "-":
+                writer(report, out)
+            elif path:
+                write_atomically(path, lambda f: writer(report, f), f"--{option.replace('_', '-')} report")
+        except ReportWriteError as e:
+            lost.append(str(e))
+    if args.html:
+        from ..reports.html import write_html
+        try:
             write_html(report, args.html, base_url=args.spec_url)
-        if not args.quiet and "-" not in (args.json, args.jsonl, args.junit, args.write_xfail):
-            write_text(report, out)
-        if report.get("interrupted"):
-            sys.stderr.write(f"turub check: interrupted by {signal.Signals(report['interrupted']).name}; "
-                             f"the reports hold what was checked before\n")
-        return report["exit_status"]
+        except OSError as e:
+            lost.append(f"cannot write the --html report to {args.html}: {e.strerror or e}")
+    if not args.quiet and "-" not in (args.json, args.jsonl, args.junit, args.write_xfail):
+        write_text(report, out)
+    return lost
+
+
+def _diff(args: argparse.Namespace, out: TextIO) -> int:
+    """``turub check --diff OLD.json NEW.json``: what changed (exit 1 if something newly fails)."""
+    from ..reports.baseline import compare_reports, render_comparison
+    from ..reports.report import as_json
+    docs = []
+    for p in args.diff:
+        try:
+            docs.append(json.loads(checks.input_text("--diff", p)))
+        except (ValueError, RecursionError) as e:
+            raise UsageError(f"--diff {safe_text(p, 200)}: not a JSON report ({e})") from None
+    if not all(isinstance(d, dict) and isinstance(d.get("cases", []), list) for d in docs):
+        raise UsageError("--diff needs two JSON reports written by --json")
+    d = compare_reports(*docs)
+    for w in d["warnings"]:
+        sys.stderr.write(f"turub check: warning: {safe_text(w, 600)}\n")
+    if args.json:
+        write_output(args.json, as_json(d), out, "comparison")
+    if args.json != "-":
+        out.write(render_comparison(d))
+    return 1 if d["regressions"] else 0
 
 
 def _add_check(sub: argparse._SubParsersAction) -> None:
@@ -356,186 +391,10 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=cmd_check)
 
 
-# --- turub vectors ---------------------------------------------------------------------------
-
-def cmd_vectors(args: argparse.Namespace, out: TextIO) -> int:
-    from ..reports.baseline import run_variant
-    from ..questions.cases import ask_args, build_vectors, rules_name
-    from .check import vector_cases
-    from ..questions.vectors import VECTOR_DIR, render_vectors, write_vectors
-    try:
-        checks.output_path("-o/--output", args.output)
-        if args.regenerate:
-            for path in write_vectors(Path(args.dir) if args.dir else VECTOR_DIR):
-                out.write(f"wrote {path}\n")
-            return 0
-        if args.check:
-            directory = Path(args.dir) if args.dir else VECTOR_DIR
-            stale = [name for name, text in render_vectors(build_vectors()).items()
-                     if not (directory / name).exists()
-                     or (directory / name).read_text(encoding="utf-8") != text]
-            for name in stale:
-                out.write(f"differs from the reference: {directory / name}\n")
-            out.write("vectors up to date\n" if not stale else
-                      "regenerate with `turub vectors --regenerate` and review the diff\n")
-            return 1 if stale else 0
-        rules = _rules(args.rules, args.variant)
-        cases = [{**c, "args": ask_args(c["op"], c["args"], rules)} for c in vector_cases(rules)
-                 if not args.op or c["op"] in args.op]
-        if args.format == "jsonl":
-            text = "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases)
-        else:
-            text = json.dumps({"format": "turub-vectors/1", "rules": rules.to_dict(),
-                               "rules_name": rules_name(rules), "variant": run_variant(rules),
-                               "cases": cases},
-                              ensure_ascii=False, indent=1) + "\n"
-        _write(args.output, text, out)
-        return 0
-    except (_Usage, OptionError) as e:
-        sys.stderr.write(f"turub vectors: error: {e}\n")
-        return 2
-
-
-def _add_vectors(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("vectors", help="export the conformance vectors (cases as JSON data)")
-    p.add_argument("--rules", nargs="+", default=[], metavar="OPTION=VALUE", help="the option set")
-    p.add_argument("--variant", metavar="NAME", help="the expected answers of a rule variant")
-    p.add_argument("--op", nargs="+", help="only these operations")
-    p.add_argument("--format", choices=("json", "jsonl"), default="json")
-    p.add_argument("-o", "--output", default="-", help="file to write (default stdout)")
-    p.add_argument("--regenerate", action="store_true", help="rewrite the committed vectors from the reference")
-    p.add_argument("--check", action="store_true", help="exit 1 if the committed vectors differ from the reference")
-    p.add_argument("--dir", help=argparse.SUPPRESS)
-    p.set_defaults(run=cmd_vectors)
-
-
-# --- turub variants ----------------------------------------------------------------------------
-
-def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
-    from turub.variants import variant_names
-
-    from ..reports.report import as_json
-    from ..reports.variants import render_report, variant_report
-    try:
-        if args.variants_command == "list":
-            names = variant_names()
-            width = max(len(n) for n in names)
-            for name, v in names.items():
-                own = f"; clauses {', '.join(c.id for c in v.all_clauses)}" if v.all_clauses else ""
-                out.write(f"{name:<{width}}  {v.version:<4} {v.description or v.rules.to_dict()}{own}\n")
-            return 0
-        if args.variants_command == "show":
-            v = _option_set(args.name)
-            d = v.describe()
-            if args.json:
-                out.write(as_json(d))
-                return 0
-            out.write(f"{d['name']} {d['version']} ({' <- '.join(d['lineage'])}); {d['source']}\n")
-            if d["description"]:
-                out.write(f"  {d['description']}\n")
-            out.write(f"  options: {', '.join(f'{k}={x}' for k, x in d['options'].items())}\n")
-            for k, (mine, std) in d["options_changed"].items():
-                out.write(f"  changes {k}: {std} -> {mine} (option clause {_option_clause(k)})\n")
-            for c in d["clauses"]:
-                out.write(f"  {c['id']} ({c['relation']} {', '.join(c['targets']) or 'the standard rules'}"
-                          f"{'; decides ' + c['decides'] if c['decides'] else ''}): {c['title']}\n")
-                if c["text"]:
-                    out.write(f"      \"{c['text']}\"\n")
-            return 0
-        a, b = _option_set(args.a), _option_set(args.b)
-    except _Usage as e:
-        sys.stderr.write(f"turub variants: error: {e}\n")
-        return 2
-    d = variant_report(a, b, deals=args.deals)
-    if args.json:
-        _write(args.json, as_json(d), out)
-        if args.json == "-":
-            return 0
-    out.write(render_report(d))
-    return 0
-
-
-def _option_clause(option: str) -> str:
-    from turub.options import OPTIONS
-    return OPTIONS.get(option, "?")
-
-
-def _add_variants(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("variants", help="rule variants: list them, show one, compare two")
-    vs = p.add_subparsers(dest="variants_command", metavar="SUBCOMMAND", parser_class=_cli._Parser)
-    vs.required = True
-    vs.add_parser("list", help="every variant name every command accepts")
-    s = vs.add_parser("show", help="a variant's options and its own clauses")
-    s.add_argument("name", metavar="NAME", help="a name, path.py:NAME, path.toml or OPTION=VALUE[,...]")
-    s.add_argument("--json", action="store_true")
-    d = vs.add_parser("diff", help="each case whose answer differs between two variants, with the "
-                                   "first decision that differs")
-    d.add_argument("a", metavar="A", help="a variant: a name of `turub variants list`, path.py:NAME, "
-                   "path.toml, or OPTION=VALUE[,OPTION=VALUE]")
-    d.add_argument("b", metavar="B")
-    d.add_argument("--deals", type=int, default=PLAYED_DEALS,
-                   help=f"deals played under each and refereed by both (default {PLAYED_DEALS})")
-    d.add_argument("--json", metavar="FILE", help="write the diff as JSON (- for stdout)")
-    for q in (s, d):
-        q.set_defaults(run=cmd_variants)
-    p.set_defaults(run=cmd_variants)
-
-
-def _add_schema(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("schema", help="print the protocol's JSON Schema (draft 2020-12)",
-                       description="Print the JSON Schema of the kit's protocol: every message "
-                                   "a program under test receives and sends.")
-    p.set_defaults(run=cmd_schema)
-
-
-def cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
-    from ..resources import schema_text
-    out.write(schema_text())
-    return 0
-
-
-# --- turub report ------------------------------------------------------------------------------
-
-def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
-    from ..reports.compare import ReportError, as_data, compare, write_html, write_terminal
-    from ..reports.report import as_json
-    try:
-        checks.output_dir("--html", args.html)
-        checks.output_path("--json", args.json)
-        d = compare(args.reports)
-    except (ReportError, OptionError) as e:
-        sys.stderr.write(f"turub report: error: {e}\n")
-        return EXIT_USAGE
-    if args.html:
-        write_html(d, args.html, base_url=args.spec_url)
-    if args.json:
-        _write(args.json, as_json(as_data(d)), out)
-    if args.json != "-":
-        write_terminal(d, out)
-    return 0
-
-
-def _add_report(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("report", help="compare the JSON reports of several implementations side by side",
-                       description="Compare the JSON reports (`turub check --json`) of several "
-                                   "implementations, clause by clause: a table on the terminal, an "
-                                   "HTML page with an SVG badge per implementation (--html).  The "
-                                   "reports must come from one kit version and one option set.")
-    p.add_argument("reports", nargs="+", metavar="REPORT.json", help="JSON reports of turub check --json")
-    p.add_argument("--html", metavar="DIR", help="write DIR/index.html and DIR/badges/*.svg")
-    p.add_argument("--spec-url", metavar="URL", default=DEFAULT_SPEC_URL,
-                   help="where --html links each clause: the specification site's root, a URL or "
-                        "a path relative to the current folder")
-    p.add_argument("--json", metavar="FILE", help="write the comparison as JSON (- for stdout)")
-    p.set_defaults(run=cmd_report)
-
-
 def add_commands(sub: argparse._SubParsersAction) -> None:
+    from .tools import add_commands as add_tools
     _add_check(sub)
-    _add_report(sub)
-    _add_vectors(sub)
-    _add_variants(sub)
-    _add_schema(sub)
+    add_tools(sub)
 
 
 _cli.register(add_commands)

@@ -12,15 +12,17 @@ killed mid-way (even by SIGKILL, which no program can catch) leaves every line i
   verdict, the exit status, the clause table, the summary, the diagnosis).  The statuses in
   the summary are final (expected failures applied); a case line holds the status as judged.
 
-A file without the summary line is a run that did not finish.
+A file without the summary line is a run that did not finish.  The file is locked while
+the run writes it (a second run naming it is a usage error), so two runs never interleave;
+every line is strict JSON (:func:`~turub.conformance.reports.files.strict_json`).
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import IO, Any
 
+from .files import lock_exclusively, strict_json
 from .spool import as_list
 
 __all__ = ["JsonlWriter", "JSONL_FORMAT"]
@@ -30,22 +32,40 @@ JSONL_FORMAT = "turub-jsonl/1"
 
 class JsonlWriter:
     """Writes the lines to ``path`` (``-``: ``stdout``).  A write that fails (a full disk)
-    stops the file with one warning on stderr, never the run."""
+    stops the file with one warning on stderr, never the run; ``lost`` then says why (the
+    run's exit status says a report was lost).  Opening a file another run is writing is an
+    :class:`~turub.conformance.args.OptionError`."""
 
     def __init__(self, path: str, stdout: IO[str] | None = None) -> None:
         self.path = path
         self._own = path != "-"
-        self.file: IO[str] | None = open(path, "w", encoding="utf-8") if self._own else (stdout or sys.stdout)
+        self.lost: str | None = None
+        if self._own:
+            f = open(path, "a", encoding="utf-8")  # not truncated before the lock is held
+            try:
+                lock_exclusively(f, path)
+                if f.seekable():
+                    f.seek(0)
+                    f.truncate()
+            except BaseException:
+                f.close()
+                raise
+            self.file: IO[str] | None = f
+        else:
+            self.file = stdout or sys.stdout
 
     def _line(self, data: dict[str, Any]) -> None:
         if self.file is None:
             return
         try:
-            self.file.write(json.dumps(data, ensure_ascii=False, default=as_list) + "\n")
+            self.file.write(strict_json(data, ensure_ascii=False, default=as_list) + "\n")
             self.file.flush()
+        except BrokenPipeError:
+            raise  # stdout closed: the command line's exit status says so
         except (OSError, ValueError) as e:
-            sys.stderr.write(f"turub check: warning: --jsonl {self.path}: cannot write ({e}); "
-                             "no more lines go to it\n")
+            self.lost = f"--jsonl {self.path}: cannot write ({getattr(e, 'strerror', None) or e}); " \
+                        "no more lines go to it"
+            sys.stderr.write(f"turub check: warning: {self.lost}\n")
             self.file = None
 
     def start(self, **header: Any) -> None:
@@ -59,5 +79,8 @@ class JsonlWriter:
 
     def close(self) -> None:
         if self._own and self.file is not None:
-            self.file.close()
+            try:
+                self.file.close()
+            except OSError as e:
+                self.lost = f"--jsonl {self.path}: cannot write ({e.strerror or e})"
         self.file = None

@@ -16,7 +16,8 @@ The verdict and the exit status (:data:`EXIT_STATUSES`): ``CONFORMS`` (0) only w
 something was checked, nothing failed and the run was complete; ``DOES NOT CONFORM`` (1);
 ``COULD NOT START`` (3) when the program never completed the handshake (no per-case rows);
 ``NOTHING CHECKED`` or ``INCOMPLETE`` (4) when no case was judged (all unsupported, none
-run) or the whole-run time limit cut a run that found no failure; ``INTERRUPTED``
+run), or a planned check did not run to its end (``not-run``: the whole-run time limit, a
+time budget, user code that raised or exited) in a run that found no failure; ``INTERRUPTED``
 (128 + the signal's number) when a signal stopped the kit.  Usage errors are 2.
 
 Everything in a report that came from the program was made safe where it entered the kit
@@ -45,6 +46,7 @@ from turub.clauses import CLAUSES, is_clause
 
 from ..args import EXIT_USAGE
 from ..judging.judge import OUTCOMES, WRONG_ANSWERS
+from .files import strict_json
 from .spool import CaseLog, as_list
 from ..text import options_text, safe_text
 
@@ -58,7 +60,8 @@ def failing_cases(report: dict) -> list[dict]:
 
 __all__ = ["finish", "render_text", "write_json", "diff_reports",
            "render_diff", "load_xfail", "xfail_document", "XFAIL_FORMAT", "EXIT_STATUSES",
-           "EXIT_CONFORMS", "EXIT_FAILS", "EXIT_USAGE", "EXIT_CANNOT_START", "EXIT_INCOMPLETE"]
+           "EXIT_CONFORMS", "EXIT_FAILS", "EXIT_USAGE", "EXIT_CANNOT_START", "EXIT_INCOMPLETE",
+           "EXIT_REPORT_LOST", "EXIT_BROKEN_PIPE"]
 
 XFAIL_FORMAT: Final = "turub-xfail/1"
 STATUSES: Final = ("passed", "failed", "unsupported", "not-run", "xfail", "xpass")
@@ -67,6 +70,10 @@ EXIT_CONFORMS: Final = 0
 EXIT_FAILS: Final = 1
 EXIT_CANNOT_START: Final = 3
 EXIT_INCOMPLETE: Final = 4
+#: A report asked for could not be written (a full disk, a folder gone): the old file kept.
+EXIT_REPORT_LOST: Final = 5
+#: Standard output was closed before everything was written (``| head``): SIGPIPE's status.
+EXIT_BROKEN_PIPE: Final = 128 + signal.SIGPIPE
 #: Every exit status of ``turub check`` and what it means (the implementers' guide lists them).
 EXIT_STATUSES: Final = {
     EXIT_CONFORMS: "CONFORMS: cases were checked, none failed, the run was complete",
@@ -75,7 +82,12 @@ EXIT_STATUSES: Final = {
                 "output path, a --python adapter that cannot be loaded",
     EXIT_CANNOT_START: "COULD NOT START: the program did not complete the handshake",
     EXIT_INCOMPLETE: "NOTHING CHECKED or INCOMPLETE: no case was judged (all unsupported or not run), "
-                     "or the whole-run time limit cut a run that found no failure",
+                     "or a planned check did not run to its end (the whole-run time limit, a time "
+                     "budget, user code that raised or exited) in a run that found no failure",
+    EXIT_REPORT_LOST: "REPORT NOT WRITTEN: a report asked for could not be written (a full disk, a "
+                      "folder gone); one line names it, an old file of that name is kept",
+    EXIT_BROKEN_PIPE: "standard output closed before everything was written (a pipe to head): "
+                      "what went to it is incomplete, never a pass",
     128 + signal.SIGHUP: "INTERRUPTED by SIGHUP (reports written, marked interrupted)",
     128 + signal.SIGINT: "INTERRUPTED by SIGINT (reports written, marked interrupted)",
     128 + signal.SIGTERM: "INTERRUPTED by SIGTERM (reports written, marked interrupted)",
@@ -196,8 +208,8 @@ def finish(report: dict, xfail: Iterable[dict] = ()) -> dict:
         verdict, status = "DOES NOT CONFORM", EXIT_FAILS
     elif judged == 0:
         verdict, status = "NOTHING CHECKED", EXIT_INCOMPLETE
-    elif report.get("cut"):
-        verdict, status = "INCOMPLETE", EXIT_INCOMPLETE
+    elif report.get("cut") or counts.get("not-run", 0):
+        verdict, status = "INCOMPLETE", EXIT_INCOMPLETE  # a planned check did not run to its end
     else:
         verdict, status = "CONFORMS", EXIT_CONFORMS
     report["verdict"] = verdict
@@ -369,12 +381,12 @@ def write_json(report: dict, out: TextIO) -> None:
     for k, v in report.items():
         if k == "cases":
             continue
-        out.write(f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False, default=as_list)},\n")
+        out.write(f" {json.dumps(k)}: {strict_json(v, ensure_ascii=False, default=as_list)},\n")
     out.write(' "cases": [')
     first = True
     for c in report.get("cases", ()):
         out.write("\n  " if first else ",\n  ")
-        out.write(json.dumps(c, ensure_ascii=False))
+        out.write(strict_json(c, ensure_ascii=False))
         first = False
     out.write("\n ]\n}\n")
 
@@ -422,4 +434,5 @@ def render_diff(d: dict) -> str:
 
 
 def as_json(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False, indent=1, default=as_list) + "\n"
+    """``data`` as strict JSON text (non-finite numbers as text), indented."""
+    return strict_json(data, ensure_ascii=False, indent=1, default=as_list) + "\n"

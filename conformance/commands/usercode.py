@@ -1,0 +1,100 @@
+"""The boundary around user code the commands run in this process: variant files and the
+rules in them (``--variant club.py``), and what they print.
+
+User code is untrusted like a program under test: it may raise anything (``SystemExit`` and
+``KeyboardInterrupt`` included), print, or loop at import.  :func:`user_code` runs it with
+its standard output sent to standard error (so nothing it prints reaches ``--json -``), a
+time limit (``--time-limit`` covers loading), and turns whatever escapes into one
+:class:`UsageError` line naming the file.  :func:`load_variant` refuses a variant from a file
+whose name is a built-in one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from turub.errors import RuleError
+
+from ..text import safe_text
+
+__all__ = ["UsageError", "user_code", "load_variant", "stdout_to_stderr"]
+
+
+class UsageError(Exception):
+    """A bad argument or input file (exit status 2); the message is one line."""
+
+
+class _OutOfTime(BaseException):
+    """User code still running when its time limit came."""
+
+
+@contextlib.contextmanager
+def stdout_to_stderr() -> Iterator[None]:
+    """What user code prints goes to standard error, never into a report on standard output."""
+    with contextlib.redirect_stdout(sys.stderr):
+        yield
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`_OutOfTime` in this thread after ``seconds`` (main thread only)."""
+    if seconds is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise _OutOfTime()
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@contextlib.contextmanager
+def user_code(what: str, time_limit: float | None = None) -> Iterator[None]:
+    """Run user code (``what`` names it: ``--variant club.py``) behind the boundary: any
+    exception, exit or interruption it raises, or its running past ``time_limit`` seconds,
+    is one :class:`UsageError`; a :class:`RuleError` keeps its own message."""
+    from ..programs.targets import Interrupted
+    try:
+        with stdout_to_stderr(), _time_limit(time_limit):
+            yield
+    except (UsageError, Interrupted):
+        raise
+    except RuleError as e:
+        raise UsageError(safe_text(str(e), 600)) from None
+    except _OutOfTime:
+        raise UsageError(f"{what}: still loading after the whole-run time limit "
+                         f"({time_limit:g} s): does it loop at import?") from None
+    except RecursionError:
+        raise UsageError(f"{what}: nested too deep (RecursionError)") from None
+    except BaseException as e:  # noqa: BLE001 - SystemExit, KeyboardInterrupt: user code's
+        raise UsageError(f"{what}: {type(e).__name__} while loading: {safe_text(str(e), 300)}") from None
+
+
+def _names_a_file(text: str) -> bool:
+    head = text.split(":", 1)[0] if ".py:" in text else text
+    return head.endswith((".py", ".toml", ".json"))
+
+
+def load_variant(items: list[str], variant: str | None = None, time_limit: float | None = None) -> Any:
+    """The variant a command runs under (``--variant``, ``--rules``), loaded behind the
+    boundary; a variant from a file may not take a built-in variant's name."""
+    from turub.variants import BUILTIN, select
+    what = f"--variant {safe_text(variant, 200)}" if variant else f"--rules {safe_text(' '.join(items), 200)}"
+    with user_code(what, time_limit):
+        chosen = select(variant, items)
+    named = [variant] if variant else list(items)
+    if any(_names_a_file(x) for x in named) and chosen.name in BUILTIN and chosen is not BUILTIN[chosen.name]:
+        raise UsageError(f"{what}: its variant is named {chosen.name!r}, a built-in variant's name: "
+                         "give it a name of its own")
+    return chosen
