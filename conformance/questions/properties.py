@@ -220,7 +220,7 @@ def property_results(target: Target, examples: int, budget: float, rules: Any = 
         elif time.monotonic() > stop_at:
             results.append({"id": f"property/{name}", "kind": "property", "op": name,
                             "clauses": sorted(getattr(test, "__verifies__", ())),
-                            "status": "unsupported", "detail": "not run: out of time budget", "time": 0.0})
+                            "status": "not-run", "detail": "not run: out of time budget", "time": 0.0})
         else:
             began = time.monotonic()
             results.append({**property_result(target, name, test, examples, impl, rules),

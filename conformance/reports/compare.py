@@ -80,15 +80,23 @@ def compare(paths: list[str]) -> dict:
         rows = r["clauses"]
         passed = sum(1 for x in rows.values() if isinstance(x, dict) and x.get("status") == "passed")
         implementations.append({
-            "file": path, "name": name, "version": version, "verdict": safe_text(r.get("verdict"), 40),
+            "file": safe_text(path, 300), "name": name, "version": version, "verdict": safe_text(r.get("verdict"), 40),
             "clauses_passed": passed, "clauses": len(rows),
             "badge": f"badges/{n}-{re.sub(r'[^A-Za-z0-9_.-]+', '-', name).strip('-.') or 'implementation'}.svg",
             "svg": report_badge(r)})
     ids = list(dict.fromkeys(cid for _, r in reports for cid in r["clauses"]))
-    return {"option_set": _option_set(first), "kit": (first.get("kit") or {}).get("version"),
+    # Everything below came from files someone else wrote: escaped once, here (clause IDs,
+    # statuses, the option set, the kit's version, the files' names).
+    return {"option_set": safe_text(_option_set(first), 300),
+            "kit": safe_text((first.get("kit") or {}).get("version"), 40),
             "implementations": implementations,
-            "clauses": {cid: [str((r["clauses"].get(cid) or {}).get("status", "absent")) for _, r in reports]
+            "clauses": {safe_text(cid, 120): [_status(r["clauses"].get(cid)) for _, r in reports]
                         for cid in ids}}
+
+
+def _status(row: Any) -> str:
+    """A clause row's status as another report states it, escaped and bounded."""
+    return safe_text((row if isinstance(row, dict) else {}).get("status", "absent"), 40)
 
 
 def _heading(impl: dict) -> str:
