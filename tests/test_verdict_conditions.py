@@ -252,3 +252,33 @@ def test_arguments_of_any_size_are_usage_errors(argv):
     assert r.returncode == 2
     assert one_line(r.stderr).startswith("turub check: error:")
     assert len(one_line(r.stderr)) < 1000
+
+
+def test_user_code_that_loops_during_the_run_is_stopped_by_the_time_limit(tmp_path, monkeypatch):
+    """A rule that never returns (here: judging itself loops) cannot outlast --time-limit:
+    the run stops, the report is written with what was judged, and it is INCOMPLETE (4)."""
+    from turub.cli import main
+    from turub.conformance.commands import check
+    try:
+        judging = importlib.import_module("turub.conformance.commands.asking")
+    except ImportError:
+        judging = check
+    real = judging.verdict_of
+    calls = [0]
+
+    def loops_after_a_while(case, answer):
+        calls[0] += 1
+        if calls[0] > 50:
+            while True:
+                time.sleep(0.01)
+        return real(case, answer)
+
+    monkeypatch.setattr(judging, "verdict_of", loops_after_a_while)
+    began = time.monotonic()
+    report = tmp_path / "r.json"
+    status = main(["check", "--time-limit", "3", "--json", str(report), *QUICK])
+    assert time.monotonic() - began < 20
+    assert status == 4
+    data = strict(report.read_text())
+    assert data["verdict"] == "INCOMPLETE" and data["cut"] is True
+    assert data["summary"]["passed"] >= 50 and data["summary"]["not-run"] >= 1

@@ -162,7 +162,11 @@ class Cases:
             else:
                 self.late_amendments.append("")
             return
-        result = judged(case, kind, answer, self.rules)
+        try:
+            result = judged(case, kind, answer, self.rules)
+        except Interrupted:  # stopped while judging it: it stays waiting, then is not run
+            self.waiting[key] = (kind, case)
+            raise
         result["time"] = round(took, 4)
         if self.emit is not None:
             self.emit(result)

@@ -45,6 +45,7 @@ from ..reports.baseline import request_variant, run_variant, spec_identity
 from ..reports.spool import CaseLog
 from ..text import safe_text
 from .asking import DETAIL_LIMIT, VALUE_LIMIT, Cases, honest, kit_failure, stray_output
+from .usercode import run_out_of_time
 
 __all__ = ["CheckOptions", "run_check", "vector_cases", "DETAIL_LIMIT", "VALUE_LIMIT"]
 
@@ -131,6 +132,7 @@ class _Run:
     where: str = ""  # where the property suites ran, when a second process was asked for
     cases: Cases | None = None
     progress: Progress | None = None
+    stuck: bool = False  # the whole-run limit stopped something still running here
 
     def keep(self, result: dict) -> None:
         self.results.append(result)
@@ -164,9 +166,14 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
                 if not stopped:  # -x: nothing runs after the first failure
                     _properties(target, options, run, variant_ok, log)
         except Interrupted as e:
-            run.interrupted = e.signum
+            if isinstance(e, run_out_of_time()):  # something in this process ran past the limit
+                run.cut, run.stuck = True, True
+                why = "not answered before the whole-run time limit"
+            else:
+                run.interrupted = e.signum
+                why = "not answered: the kit was interrupted"
             if run.cases is not None:
-                run.cases.flush("not answered: the kit was interrupted")
+                run.cases.flush(why)
         finally:
             _close(target, run)
     return _assemble(target, options, run, failure, describe, started)
@@ -292,13 +299,16 @@ def _close(target: Target, run: _Run) -> None:
         run.where = ""
     if run.progress is not None:
         run.progress.close()  # a terminal gets its cursor back, whatever stopped the run
-    if run.interrupted is not None and hasattr(target, "abort"):
+    if (run.interrupted is not None or run.stuck) and hasattr(target, "abort"):
         target.abort()  # type: ignore[attr-defined]
         return
     try:
         target.close()
     except Interrupted as e:
-        run.interrupted = e.signum
+        if isinstance(e, run_out_of_time()):
+            run.cut = True
+        else:
+            run.interrupted = e.signum
         if hasattr(target, "abort"):
             target.abort()  # type: ignore[attr-defined]
 

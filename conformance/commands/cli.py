@@ -32,7 +32,7 @@ from .. import args as checks
 from ..args import DEFAULT_LINE_LIMIT, DEFAULT_SPEC_URL, EXIT_USAGE, OptionError
 from ..text import safe_text
 from .tools import write_output
-from .usercode import UsageError, load_variant, stdout_to_stderr
+from .usercode import UsageError, load_variant, stdout_to_stderr, whole_run_limit
 
 # The rest of the kit is imported by the command that needs it, so that building the parser
 # (``turub check --help``) loads nothing else.
@@ -106,7 +106,8 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     lines = _open_jsonl(args, options, describe, out)
     with _signals_interrupt():
         try:
-            with stdout_to_stderr():  # nothing user code prints reaches a report on stdout
+            # nothing user code prints reaches a report on stdout; nothing it runs outlasts the limit
+            with stdout_to_stderr(), whole_run_limit(deadline):
                 raw = _run(target, options, describe, checks_deadline, lines, quiet=args.quiet)
         except Interrupted as e:  # before the run had anything to keep
             return _interrupted_early(e.signum, lines)

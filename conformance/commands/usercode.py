@@ -22,7 +22,7 @@ from turub.errors import RuleError
 
 from ..text import safe_text
 
-__all__ = ["UsageError", "user_code", "load_variant", "stdout_to_stderr"]
+__all__ = ["UsageError", "user_code", "load_variant", "stdout_to_stderr", "whole_run_limit", "run_out_of_time"]
 
 
 class UsageError(Exception):
@@ -31,6 +31,47 @@ class UsageError(Exception):
 
 class _OutOfTime(BaseException):
     """User code still running when its time limit came."""
+
+
+def _out_of_time_class() -> type:
+    from ..programs.targets import Interrupted
+
+    class RunOutOfTime(Interrupted):
+        """The whole-run time limit came while something in this process still ran (a
+        variant's rule that loops): the run stops as for a signal, but is marked ``cut``."""
+    return RunOutOfTime
+
+
+@contextlib.contextmanager
+def whole_run_limit(deadline: float) -> Iterator[None]:
+    """While the run lasts, the whole-run time limit interrupts whatever still runs in this
+    process when it comes (raising :func:`run_out_of_time`'s class, an ``Interrupted``)."""
+    import time
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    out_of_time = run_out_of_time()
+
+    def expire(signum: int, frame: Any) -> None:
+        raise out_of_time(signal.SIGALRM)
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, max(deadline - time.monotonic(), 0.001))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+_RUN_OUT_OF_TIME: list[type] = []
+
+
+def run_out_of_time() -> type:
+    """The exception the whole-run limit raises (one class per process)."""
+    if not _RUN_OUT_OF_TIME:
+        _RUN_OUT_OF_TIME.append(_out_of_time_class())
+    return _RUN_OUT_OF_TIME[0]
 
 
 @contextlib.contextmanager
