@@ -36,3 +36,13 @@ def test_the_misbehaviour_table_covers_the_fault_catalogue():
                    "wrong shape or type", "--max-line", "nan", "escape codes", "lone surrogates",
                    "forks workers", "setsid", "ignores sigterm", "--time-limit", "sigterm", "sighup"):
         assert phrase in table or phrase in GUIDE.read_text(encoding="utf-8").lower(), phrase
+
+
+def test_the_conditions_table_covers_each_class_of_hostile_condition():
+    """One phrase per class of issue 19 that tests/test_verdict_conditions.py checks."""
+    table = _section("When your program misbehaves").lower()
+    for phrase in ("time budget", "standard output is closed", "cannot be written", "/dev/full",
+                   "dangling symbolic link", "two reports", "strict json", "`--jsonl` file",
+                   "sys.exit", "loops at import", "built-in", "turub report", "cp1252",
+                   "nested thousands deep"):
+        assert phrase in table, phrase

@@ -175,8 +175,10 @@ club = replace(BUILTIN["counterclockwise"], name="{name}")
 """
 
 
-def test_what_a_variant_prints_at_import_never_reaches_the_json_on_stdout(tmp_path):
-    (tmp_path / "club.py").write_text("print('hello from the club')\n" + VARIANT.format(name="club"))
+@pytest.mark.parametrize("prints", ["print('hello from the club')",
+                                    "import os; os.write(1, b'hello from the club\\n')"])
+def test_what_a_variant_prints_at_import_never_reaches_the_json_on_stdout(tmp_path, prints):
+    (tmp_path / "club.py").write_text(prints + "\n" + VARIANT.format(name="club"))
     r = turub("check", "--variant", "club.py", "--json", "-", *QUICK, cwd=tmp_path)
     assert r.returncode in (0, 1, 4), r.stderr
     assert strict(r.stdout)["variant"]["name"] == "club"
@@ -282,3 +284,15 @@ def test_user_code_that_loops_during_the_run_is_stopped_by_the_time_limit(tmp_pa
     data = strict(report.read_text())
     assert data["verdict"] == "INCOMPLETE" and data["cut"] is True
     assert data["summary"]["passed"] >= 50 and data["summary"]["not-run"] >= 1
+
+
+def test_check_diff_of_someone_elses_reports_escapes_them(tmp_path):
+    evil = "x\x1b[2J\u202e"
+    old = {"format": "turub-report/1", "cases": [{"id": evil, "status": "passed"}], "clauses": {}}
+    new = {"format": "turub-report/1", "cases": [{"id": evil, "status": "failed", "outcome": "crash"}],
+           "clauses": {}}
+    (tmp_path / "a.json").write_text(json.dumps(old))
+    (tmp_path / "b.json").write_text(json.dumps(new))
+    r = turub("check", "--diff", str(tmp_path / "a.json"), str(tmp_path / "b.json"))
+    assert r.returncode == 1, r.stderr
+    assert "\x1b" not in r.stdout and "\u202e" not in r.stdout and "\\x1b" in r.stdout

@@ -32,7 +32,7 @@ from .. import args as checks
 from ..args import DEFAULT_LINE_LIMIT, DEFAULT_SPEC_URL, EXIT_USAGE, OptionError
 from ..text import safe_text
 from .tools import write_output
-from .usercode import UsageError, load_variant, stdout_to_stderr, whole_run_limit
+from .usercode import UsageError, load_variant, private_stdout, stdout_to_stderr, whole_run_limit
 
 # The rest of the kit is imported by the command that needs it, so that building the parser
 # (``turub check --help``) loads nothing else.
@@ -82,7 +82,8 @@ def _signals_interrupt() -> Iterator[None]:
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     try:
-        return _check(args, out)
+        with private_stdout(out, "-" in (args.json, args.jsonl, args.junit, args.write_xfail)) as reports_out:
+            return _check(args, reports_out)
     except (UsageError, OptionError) as e:
         sys.stderr.write(f"turub check: error: {e}\n")
         return EXIT_USAGE
@@ -317,7 +318,7 @@ def _diff(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         write_output(args.json, as_json(d), out, "comparison")
     if args.json != "-":
-        out.write(render_comparison(d))
+        out.write(safe_text(render_comparison(d), keep_lines=True))  # IDs from files someone wrote
     return 1 if d["regressions"] else 0
 
 

@@ -22,7 +22,8 @@ from turub.errors import RuleError
 
 from ..text import safe_text
 
-__all__ = ["UsageError", "user_code", "load_variant", "stdout_to_stderr", "whole_run_limit", "run_out_of_time"]
+__all__ = ["UsageError", "user_code", "load_variant", "stdout_to_stderr", "whole_run_limit", "run_out_of_time",
+           "private_stdout"]
 
 
 class UsageError(Exception):
@@ -79,6 +80,40 @@ def stdout_to_stderr() -> Iterator[None]:
     """What user code prints goes to standard error, never into a report on standard output."""
     with contextlib.redirect_stdout(sys.stderr):
         yield
+
+
+@contextlib.contextmanager
+def private_stdout(out: Any, wanted: bool) -> Iterator[Any]:
+    """When a report goes to standard output (``wanted``) and ``out`` is the process's own
+    standard output: the stream to write the reports to, on a private copy of file
+    descriptor 1, while descriptor 1 itself points at standard error for as long as the
+    command runs, so that not even user code writing to the descriptor (``os.write(1, ...)``,
+    a C extension) reaches the report.  Otherwise ``out`` itself."""
+    import os
+    try:
+        private = wanted and out.fileno() == 1
+    except (AttributeError, OSError, ValueError):
+        private = False
+    if not private:
+        yield out
+        return
+    out.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)
+    stream = open(saved, "w", encoding=getattr(out, "encoding", None) or "utf-8",
+                  errors=getattr(out, "errors", None) or "strict", closefd=False)
+    from turub.cli import printable
+    try:
+        yield printable(stream)
+        stream.flush()
+    finally:
+        try:
+            stream.close()
+        except OSError:
+            pass
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 @contextlib.contextmanager

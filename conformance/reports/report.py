@@ -147,12 +147,46 @@ def finish(report: dict, xfail: Iterable[dict] = ()) -> dict:
     entries = list(xfail)
     by_case = {e["case"]: e for e in entries if "case" in e}
     by_clause = {(e["clause"], e.get("outcome")): e for e in entries if "clause" in e}
+    final, failed, passed_vectors, used_clauses, seen_cases = _apply_expected_failures(
+        report["cases"], by_case, by_clause)
+    report["cases"] = final
+    from ..diagnosis.blame import attribute
+    report["diagnosis"] = attribute({**report, "cases": failed}, passed_vectors)
+    clauses = _clause_table(final)
+    stale = []
+    for (cid, _outcome), e in by_clause.items():
+        if cid not in used_clauses and clauses.get(cid, {}).get("status") == "passed":
+            stale.append({"clause": cid, "reason": e["reason"], "why": "no failure is about it any more"})
+    missing = [{"case": k, "why": "not run"} for k in by_case if k not in seen_cases]
+    counts: Counter = Counter()
+    outcomes: Counter = Counter()
+    for c in final:
+        counts[c["status"]] += 1
+        if c["status"] in ("failed", "xfail"):
+            outcomes[c.get("outcome")] += 1
+    report["clauses"] = clauses
+    report["summary"] = {"cases": len(final), **{s: counts.get(s, 0) for s in STATUSES},
+                         "outcomes": {o: outcomes[o] for o in (*OUTCOMES, *sorted(set(outcomes) - set(OUTCOMES),
+                                                                                 key=str)) if outcomes[o]},
+                         "clauses": dict(Counter(v["status"] for v in clauses.values()))}
+    report["stale_expected_failures"] = stale
+    report["expected_failures_not_run"] = missing
+    verdict, status = verdict_of_run(report, counts, len(stale))
+    report["verdict"] = verdict
+    report["conforms"] = status == EXIT_CONFORMS
+    report["exit_status"] = status
+    return report
+
+
+def _apply_expected_failures(cases: Iterable[dict], by_case: dict, by_clause: dict) -> tuple:
+    """Each case with its final status (``xfail``, ``xpass``), logged again; the failures
+    (for the diagnosis), the vectors that passed, the clauses and cases the list used."""
     used_clauses: set[str] = set()
     seen_cases = set()
     final = CaseLog()
     failed: list[dict] = []
     passed_vectors: set[str] = set()
-    for c in report["cases"]:
+    for c in cases:
         if c["id"] in by_case:
             seen_cases.add(c["id"])
         listed = by_case.get(c["id"])
@@ -176,46 +210,25 @@ def finish(report: dict, xfail: Iterable[dict] = ()) -> dict:
         elif c["status"] == "passed" and c.get("kind") == "vector":
             passed_vectors.add(c["id"])  # evidence against a misreading (bounded: the vectors)
         final.append(c)
-    report["cases"] = final
-    from ..diagnosis.blame import attribute
-    report["diagnosis"] = attribute({**report, "cases": failed}, passed_vectors)
-    clauses = _clause_table(final)
-    stale = []
-    for (cid, _outcome), e in by_clause.items():
-        if cid not in used_clauses and clauses.get(cid, {}).get("status") == "passed":
-            stale.append({"clause": cid, "reason": e["reason"], "why": "no failure is about it any more"})
-    missing = [{"case": k, "why": "not run"} for k in by_case if k not in seen_cases]
-    counts: Counter = Counter()
-    outcomes: Counter = Counter()
-    for c in final:
-        counts[c["status"]] += 1
-        if c["status"] in ("failed", "xfail"):
-            outcomes[c.get("outcome")] += 1
-    report["clauses"] = clauses
-    report["summary"] = {"cases": len(final), **{s: counts.get(s, 0) for s in STATUSES},
-                         "outcomes": {o: outcomes[o] for o in (*OUTCOMES, *sorted(set(outcomes) - set(OUTCOMES),
-                                                                                 key=str)) if outcomes[o]},
-                         "clauses": dict(Counter(v["status"] for v in clauses.values()))}
-    report["stale_expected_failures"] = stale
-    report["expected_failures_not_run"] = missing
-    bad = counts.get("failed", 0) + counts.get("xpass", 0) + len(stale)
+    return final, failed, passed_vectors, used_clauses, seen_cases
+
+
+def verdict_of_run(report: dict, counts: Counter, stale: int = 0) -> tuple[str, int]:
+    """The run's verdict and exit status, from its case statuses (``counts``), the stale
+    expected failures and how it ended: 0 only when every planned check ran to its end."""
+    bad = counts.get("failed", 0) + counts.get("xpass", 0) + stale
     judged = counts.get("passed", 0) + counts.get("failed", 0) + counts.get("xfail", 0) + counts.get("xpass", 0)
     if report.get("interrupted"):
-        verdict, status = "INTERRUPTED", 128 + int(report["interrupted"])
-    elif report.get("startup_failure"):
-        verdict, status = "COULD NOT START", EXIT_CANNOT_START
-    elif bad:
-        verdict, status = "DOES NOT CONFORM", EXIT_FAILS
-    elif judged == 0:
-        verdict, status = "NOTHING CHECKED", EXIT_INCOMPLETE
-    elif report.get("cut") or counts.get("not-run", 0):
-        verdict, status = "INCOMPLETE", EXIT_INCOMPLETE  # a planned check did not run to its end
-    else:
-        verdict, status = "CONFORMS", EXIT_CONFORMS
-    report["verdict"] = verdict
-    report["conforms"] = status == EXIT_CONFORMS
-    report["exit_status"] = status
-    return report
+        return "INTERRUPTED", 128 + int(report["interrupted"])
+    if report.get("startup_failure"):
+        return "COULD NOT START", EXIT_CANNOT_START
+    if bad:
+        return "DOES NOT CONFORM", EXIT_FAILS
+    if judged == 0:
+        return "NOTHING CHECKED", EXIT_INCOMPLETE
+    if report.get("cut") or counts.get("not-run", 0):
+        return "INCOMPLETE", EXIT_INCOMPLETE  # a planned check did not run to its end
+    return "CONFORMS", EXIT_CONFORMS
 
 
 def _clause_table(cases: Iterable[dict]) -> dict[str, dict]:
