@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from turub import Rules
-from turub.progress import Progress
+from turub.tools.progress import Progress
 
 from ..adapter import DIFFERENTIAL_CHECKS
 from ..questions.cases import RULED_OPS, Case, ask_args, build_vectors, generated_counts, iter_generated_cases, rules_name

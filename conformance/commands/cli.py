@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Iterator, TextIO
 
 from turub import __version__
-from turub import cli as _cli
+from turub.tools import cli as _cli
 from turub.errors import RuleError
 
 from .. import args as checks

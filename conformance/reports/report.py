@@ -263,7 +263,7 @@ def write_text(report: dict, out: TextIO, failures: int = 15) -> None:
     failed = [c for c in report["cases"] if c["status"] in ("failed", "xfail")]
     for line in render_diagnosis({**report, "cases": failed}):
         w(_t(line, 2000) + "\n")
-    from turub.progress import terminal_console
+    from turub.tools.progress import terminal_console
     console = terminal_console(out)  # a terminal: rich draws the table (NO_COLOR honoured)
     if console is not None:
         _rich_clause_table(report, console)

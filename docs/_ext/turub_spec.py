@@ -201,7 +201,7 @@ def _escape(text: str) -> str:
 
 def sources_markdown(env, cid: str) -> str:
     """The clause's citations, each with the cited words when the sources are at hand."""
-    from turub import sources
+    from turub.tools import sources
 
     t = trace(env)
     clause = t.clauses[cid]
@@ -639,7 +639,7 @@ def sources_folder(app: Sphinx):
     """The folder of the source files: ``turub_sources`` in conf.py (relative to docs/; only
     that folder when it is set), else the ``TURUB_SOURCES`` environment variable, else
     ``../shared/seeds`` beside the project (:func:`turub.sources.find_folder`)."""
-    from turub import sources
+    from turub.tools import sources
 
     configured = app.config.turub_sources
     if configured:  # named in the configuration: that folder or none
