@@ -13,7 +13,8 @@ from .cards import (CARDS, PACK, RANKS, SUITS, Card, Rank, Suit, card_name, pars
                     parse_cards, parse_suit, sort_hand, suit_name)
 from .clauses import CLAUSES, Clause, clause
 from .contest import Contest, contest_of, contest_step
-from .deal import SIGNALS, Deal, Phase, SeatView, Signal, Trick, play_random_deal
+from .deal import SIGNALS, Deal, Phase, SeatView, Signal, Trick
+from .playout import play_random_deal
 from .errors import *  # noqa: F403
 from .errors import __all__ as _errors
 from .options import PRESETS, Rules, parse_rules
