@@ -26,6 +26,7 @@ switches between them; the public methods take and give :class:`Card` and :class
 
 from __future__ import annotations
 
+import copy
 import random
 from bisect import bisect_left
 from collections import Counter
@@ -38,7 +39,8 @@ from typing import Any, Final, NamedTuple
 from .cards import CARDS, PACK, SUIT_OF, SUIT_START, SUITS, Card, Suit, card_name, parse_card, parse_suit, sort_hand
 from . import arguments
 from .errors import (CardFormatError, CardNotHeldError, MustFollowSuitError, OutOfTurnError,
-                     PhaseError, RecordError, RuleError, SignalError, TrumpCallError)
+                     PhaseError, RecordError, RuleError, SignalError, TrumpCallError,
+                     refuse_pickle_unless_named)
 from .options import Rules, rules_from_dict
 from .rules import (_TRICK_CLAUSES, PACKET_SIZE, TRICKS_PER_DEAL, DealResult, TrickDecision,
                     beats_table, deal_result)
@@ -647,11 +649,50 @@ class Deal:
             "result": None if self._result is None else list(self._result.tricks),
         }
 
+    # --- copies and pickles ----------------------------------------------------------
+
+    def __copy__(self) -> Deal:
+        """An independent copy: playing on it never changes this deal, nor the reverse.
+        Only the hands, the trick and the tallies are containers; all else is immutable."""
+        twin = object.__new__(type(self))
+        for klass in type(self).__mro__:
+            for name in getattr(klass, "__slots__", ()):
+                if hasattr(self, name):
+                    setattr(twin, name, getattr(self, name))
+        if hasattr(self, "__dict__"):
+            twin.__dict__.update(self.__dict__)
+        if self._hands is not None:
+            twin._hands = [[list(suit) for suit in hand] for hand in self._hands]
+        if self._held is not None:
+            twin._held = [[dict(suit) for suit in hand] for hand in self._held]
+        twin._trick, twin._tricks = list(self._trick), list(self._tricks)
+        twin._built, twin._won = list(self._built), list(self._won)
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
+        twin = memo[id(self)] = self.__copy__()
+        if hasattr(self, "__dict__"):
+            twin.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return twin
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A pickle holds the deal's record (:meth:`to_record`); unpickling replays it, every
+        action re-checked by the rules.  A deal of a rule variant is refused: its record
+        replays with the variant (``variant.deal_class.replay(record)``)."""
+        refuse_pickle_unless_named(type(self), "a deal played by a rule variant", "pickle "
+                                   "deal.to_record() and replay it with variant.deal_class.replay")
+        return (_replayed, (type(self), self.to_record()))
+
     def __repr__(self) -> str:
         trump = None if self._trump < 0 else SUITS[self._trump].symbol
         return (f"<Deal dealer={self.dealer.letter} trump={trump} "
                 f"phase={self._phase.value} tricks={len(self._tricks)} won={self._won}>")
 
+
+
+def _replayed(cls: type[Deal], record: dict[str, Any]) -> Deal:
+    """A pickled deal, rebuilt from its record (see :meth:`Deal.__reduce__`)."""
+    return cls.replay(record)
 
 
 def __getattr__(name: str) -> Any:
