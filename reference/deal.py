@@ -194,7 +194,7 @@ class Deal:
             arguments.rules(rules)
         self._setup(tuple(c.index for c in pack), _seat(dealer, "table.partnerships"), rules, cut)
 
-    def _setup(self, pack: Sequence[int], dealer: Seat, rules: Rules, cut: int) -> None:
+    def _setup(self, pack: tuple[int, ...], dealer: Seat, rules: Rules, cut: int) -> None:
         """Start the deal of a pack of card codes already checked, up to the pause for trump."""
         self.rules = rules
         self.dealer = dealer
@@ -269,11 +269,11 @@ class Deal:
         # holds the stock's cards 12r+3k .. 12r+3k+2 of the packets dealt so far.
         stock = self._stock[:self._dealt]
         if self._dealt == PACKET_SIZE:  # the pause for trump: the caller has the first packet
-            hands = [[[], [], [], []] for _ in range(4)]
+            hands: list[list[list[int]]] = [[[], [], [], []] for _ in range(4)]
             hands[self.caller] = _by_suit(sorted(stock))
             self._hands, self._held = hands, None
             return
-        hands: list[list[list[int]]] = [[], [], [], []]
+        hands = [[], [], [], []]
         for k, seat in enumerate(self._order[self.caller]):
             hands[seat] = _by_suit(sorted(stock[3 * k::12] + stock[3 * k + 1::12]
                                           + stock[3 * k + 2::12]))

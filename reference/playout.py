@@ -79,7 +79,9 @@ def shuffled(cls: type[_D], rng: random.Random, dealer: Seat, rules: Rules) -> _
     order = memoryview(keys).cast("d").tolist()
     order.sort()
     deal = cls.__new__(cls)  # a permutation of the pack needs no check of its composition
-    deal._setup(array("d", order).tobytes()[0::8], seat, rules, rng.randrange(1, 144))
+    # The pack as bytes, one card code each: a sequence of codes, as _setup reads it, made faster.
+    codes = array("d", order).tobytes()[0::8]
+    deal._setup(codes, seat, rules, rng.randrange(1, 144))  # type: ignore[arg-type]
     return deal
 
 

@@ -388,7 +388,7 @@ def _run_check(target: Target, options: CheckOptions, *, describe: dict | None,
                 budget = left(options.properties_budget)
                 if isinstance(lane, Lane):
                     # the budget began when the second process did: what it left undone gets the rest
-                    had, why = lane.collect(until=min(lane_ends + LANE_GRACE, deadline or math.inf))
+                    had, why = lane.collect(until=min(lane_ends + LANE_GRACE, deadline or math.inf))  # type: ignore[assignment]
                     budget = left(max(0.0, lane_ends - time.monotonic()))
                     lane = None
                     if why is not None:

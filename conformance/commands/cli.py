@@ -24,7 +24,7 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, TextIO
+from typing import Any, Callable, Iterator, TextIO
 
 from turub import __version__
 from turub.tools import cli as _cli
@@ -234,7 +234,8 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         sys.stderr.write(f"turub check: {note}\n")
         describe["note"] = note
     progress = sys.stderr if not args.quiet else None
-    log = (lambda m: sys.stderr.write(m + "\n")) if progress and sys.stderr.isatty() else None
+    log: Callable[[str], Any] | None = (
+        (lambda m: sys.stderr.write(m + "\n")) if progress and sys.stderr.isatty() else None)
     lines = None
     if args.jsonl:
         from ..reports.jsonl import JsonlWriter

@@ -100,7 +100,7 @@ def load_xfail(text: str) -> list[dict]:
     entries = doc.get("expected_failures")
     if not isinstance(entries, list):
         raise XfailError("'expected_failures' must be a list")
-    for n, e in enumerate(entries, 1):
+    for n, e in enumerate(entries, 1):  # type: ignore[misc]  # a name reused from the except above
         if not isinstance(e, dict) or (("case" in e) == ("clause" in e)) or not isinstance(e.get("reason"), str) \
                 or not isinstance(e.get("case", e.get("clause")), str):
             raise XfailError(f"entry {n}: each entry is an object with a 'case' or a 'clause' (text) "
