@@ -7,6 +7,7 @@ the top of a module.
 """
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -152,3 +153,47 @@ def test_no_function_outgrows_a_screen_but_the_listed_ones():
     long = {name for name, n in functions.items() if n > FUNCTION_LINES}
     assert long - set(LONG_FUNCTIONS) == set(), "over 60 lines: split it, or list it with a reason"
     assert set(LONG_FUNCTIONS) - long == set(), "no longer long: drop it from LONG_FUNCTIONS"
+
+
+# --- the README and the guide show the rooms -----------------------------------------------
+
+def kit_rooms() -> dict[str, set[str]]:
+    """Each room of the kit (``conformance/`` for the top) and the modules in it."""
+    kit = ROOT / "conformance"
+    rooms = {"conformance/": {p.stem for p in kit.glob("*.py")} - {"__init__"}}
+    for folder in sorted(p.parent for p in kit.glob("*/__init__.py")):
+        rooms[f"{folder.name}/"] = {p.stem for p in folder.glob("*.py")} - {"__init__"}
+    return rooms
+
+
+def test_the_readme_shows_each_room_of_the_kit_with_its_modules():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = {}
+    for row in re.findall(r"^\| `([a-z]+/)`[^|]*\| ([^|]*) \|", readme, flags=re.M):
+        room, modules = row
+        if room in kit_rooms() or room == "conformance/":
+            shown[room] = set(re.findall(r"`(\w+)`", modules))
+    # the layout table's own conformance/ row has no module list: the room table's does
+    assert shown == kit_rooms()
+    assert list(shown) == ["conformance/", *(f"{r}/" for r in ROOMS[1:])], "the rooms, in order"
+
+
+def test_the_implementers_guide_lists_each_room_of_the_kit():
+    guide = (ROOT / "docs" / "guides" / "implementers.md").read_text(encoding="utf-8")
+    section = guide.split("## The kit's modules", 1)[1].split("\n## ", 1)[0]
+    items = re.split(r"\n- ", section)[1:]
+    listed = {}
+    for item in items:
+        room = re.match(r"`(\w+/)`", item)
+        listed[room.group(1) if room else "conformance/"] = set(re.findall(r"`(\w+)`", item))
+    assert {room: listed.get(room, set()) >= modules for room, modules in kit_rooms().items()} \
+        == dict.fromkeys(kit_rooms(), True)
+
+
+def test_the_readme_names_every_module_of_the_engine():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`turub\.(\w+)`", readme)) | {
+        f"tools.{m}" for m in re.findall(r"`tools\.(\w+)`", readme)}
+    modules = {p.stem for p in (ROOT / "reference").glob("*.py")} - {"__init__"}
+    modules |= {f"tools.{p.stem}" for p in (ROOT / "reference" / "tools").glob("*.py")} - {"tools.__init__"}
+    assert modules - named == set()
