@@ -20,8 +20,9 @@ Inside, a played card is its code ``Card.index`` (0..35, see :data:`turub.cards.
 each hand is kept in one of two forms: for :meth:`Deal.play`, per suit a dict of the cards held
 and their copies, so that whether a card is held and whether the seat must follow suit are
 read in constant time; for :meth:`Deal.play_out` (:mod:`turub.playout`), a sorted list of card
-codes, from which a random legal card is drawn in constant time.  Each form is built from the other when the deal
-switches between them; the public methods take and give :class:`Card` and :class:`Seat` values.
+codes, from which a random legal card is drawn in constant time.  Each form is built from the
+other when the deal switches between them; the public methods take and give :class:`Card` and
+:class:`Seat` values.
 """
 
 from __future__ import annotations
