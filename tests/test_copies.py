@@ -34,9 +34,11 @@ def some_plays(deal, rng, n):
                 deal.signal(deal.leader, rng.choice(["knock", "click"]))
 
 
-def a_deal(seed, plays, dealer):
+def a_deal(seed, plays, dealer, closed):
     deal = Deal.from_seed(seed, Seat(dealer))
     some_plays(deal, random.Random(seed), plays)
+    if closed and deal.phase is not Phase.FINISHED:
+        deal.close(Seat(dealer))  # sheet.any-player-closes, at any point
     deal.tricks  # the completed tricks built once, as a reader would
     return deal
 
@@ -51,7 +53,8 @@ def play_on(deal, rng):
             deal.close(deal.leader)
 
 
-deals = st.builds(a_deal, st.integers(0, 2 ** 32), st.integers(0, 150), st.integers(0, 3))
+deals = st.builds(a_deal, st.integers(0, 2 ** 32), st.integers(0, 150), st.integers(0, 3),
+                  st.booleans())
 
 
 @verifies("sheet.any-player-closes")
