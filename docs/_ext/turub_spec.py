@@ -604,7 +604,7 @@ def fingerprint(app: Sphinx, env) -> str:
 
     t = trace(env)
     h = hashlib.sha256()
-    for path in ("clauses.py", "options.py", "sources.py"):
+    for path in ("clauses.py", "options.py", "tools/sources.py"):
         h.update((turub_trace.ROOT / "reference" / path).read_bytes())
     for item in t.code:
         h.update(repr((item.name, item.kind, str(item.path), item.start, item.end,
