@@ -4,7 +4,7 @@
     .venv/bin/python benchmarks/bench_check.py                  # pyperf's report, then the figures
     .venv/bin/python benchmarks/bench_check.py -o check.json    # keep the values (pyperf compare_to)
 
-Times ``python -m turub.cli check --quiet`` (no arguments: the reference engine checked
+Times ``python -m turub.tools.cli check --quiet`` (no arguments: the reference engine checked
 in-process with the default options: the committed vectors, the generated cases of seed 1,
 differential play with a budget of 300 deals and sittings, the property suites at 25
 examples each), start-up, imports and the report included.  Two timings of the same child
@@ -49,7 +49,7 @@ def main() -> None:
                                   help="also time `turub check --one-process` (no second process)")
     args = runner.parse_args()
     runner.metadata["description"] = "turub check, default options, whole process (target: 2 s wall)"
-    check = [sys.executable, "-m", "turub.cli", "check", "--quiet"]
+    check = [sys.executable, "-m", "turub.tools.cli", "check", "--quiet"]
     cpu = runner.bench_time_func("turub check (process, CPU)", child_cpu, check)
     wall = runner.bench_time_func("turub check (process, wall)", child_wall, check)
     one = None

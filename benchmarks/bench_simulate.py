@@ -5,7 +5,7 @@ disturbs them far less than wall time:
 
 * ``naive loop (process)``: ``naive_deals.py --deals N --seed S``, random deals played over
   plain tuples, nothing validated (the yardstick);
-* ``turub simulate (process)``: ``python -m turub.cli simulate --deals N --seed S``, every
+* ``turub simulate (process)``: ``python -m turub.tools.cli simulate --deals N --seed S``, every
   play validated and the score sheet kept.
 
 The whole process counts: start-up, imports, the report.  The figure is the ratio of the
@@ -46,7 +46,7 @@ def main() -> None:
     naive = runner.bench_time_func("naive loop (process)", child_cpu,
                                    [sys.executable, str(HERE / "naive_deals.py"), *deals])
     simulate = runner.bench_time_func("turub simulate (process)", child_cpu,
-                                      [sys.executable, "-m", "turub.cli", "simulate", *deals])
+                                      [sys.executable, "-m", "turub.tools.cli", "simulate", *deals])
     if naive is None or simulate is None or runner.args.worker:  # a worker process
         return
     ratio = simulate.median() / naive.median()

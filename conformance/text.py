@@ -177,7 +177,8 @@ def readable(text: str) -> str:
     >>> readable("hand ['AC', '6H'], got {'winner': None} after Case(cut=3, dealer='E')")
     'hand AC 6H, got {"winner": null} after Case(cut=3, dealer=E)'
     """
-    out, i = [], 0
+    out: list[str] = []
+    i = 0
     while i < len(text):
         ch = text[i]
         if ch in "[{(":

@@ -51,7 +51,7 @@ class Suit(IntEnum):
     def __repr__(self) -> str:
         return f"Suit.{self.name}"
 
-    __str__ = symbol.fget  # type: ignore[assignment]
+    __str__ = symbol.fget  # type: ignore[attr-defined]
 
 
 class Rank(IntEnum):
@@ -74,7 +74,7 @@ class Rank(IntEnum):
     def __repr__(self) -> str:
         return f"Rank.{self.name}"
 
-    __str__ = symbol.fget  # type: ignore[assignment]
+    __str__ = symbol.fget  # type: ignore[attr-defined]
 
 
 _RANK_SYMBOLS: Final = {Rank.ACE: "A", Rank.KING: "K", Rank.QUEEN: "Q", Rank.JACK: "J",
@@ -221,8 +221,8 @@ def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
 
 def _alternating_suits(suits: Iterable[Suit]) -> list[Suit]:
     held = set(suits)
-    black = [s for s in (Suit.SPADES, Suit.CLUBS) if s in held]
-    red = [s for s in (Suit.HEARTS, Suit.DIAMONDS) if s in held]
+    black: list[Suit] = [s for s in (Suit.SPADES, Suit.CLUBS) if s in held]
+    red: list[Suit] = [s for s in (Suit.HEARTS, Suit.DIAMONDS) if s in held]
     first, second = (black, red) if len(black) >= len(red) else (red, black)
     order: list[Suit] = []
     for i in range(max(len(first), len(second))):

@@ -6,8 +6,8 @@ checked in full before anything changes, so a refused action (a :class:`RuleErro
 its clause) leaves the deal exactly as it was.  Every decision (a trick won, the result)
 names its clauses.  :meth:`Deal.to_record` gives a JSON record that :meth:`Deal.replay`
 turns back into the same deal; :meth:`Deal.view` shows what one seat may see.
-:func:`play_random_deal` plays a whole random deal in one call (simulations, differential
-play).
+:meth:`Deal.play_out` plays the rest of a deal at random in one call, by the fast path of
+:mod:`turub.playout` (simulations, differential play).
 
 >>> deal = Deal.from_seed(7)
 >>> deal.phase, deal.caller, deal.cutter, len(deal.view(deal.caller).hand), len(deal.view(Seat.NORTH).hand)
@@ -19,15 +19,16 @@ play).
 Inside, a played card is its code ``Card.index`` (0..35, see :data:`turub.cards.SUIT_OF`) and
 each hand is kept in one of two forms: for :meth:`Deal.play`, per suit a dict of the cards held
 and their copies, so that whether a card is held and whether the seat must follow suit are
-read in constant time; for :meth:`Deal.play_out`, a sorted list of card codes, from which a
-random legal card is drawn in constant time.  Each form is built from the other when the deal
-switches between them; the public methods take and give :class:`Card` and :class:`Seat` values.
+read in constant time; for :meth:`Deal.play_out` (:mod:`turub.playout`), a sorted list of card
+codes, from which a random legal card is drawn in constant time.  Each form is built from the
+other when the deal switches between them; the public methods take and give :class:`Card` and
+:class:`Seat` values.
 """
 
 from __future__ import annotations
 
+import copy
 import random
-from array import array
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -39,7 +40,8 @@ from typing import Any, Final, NamedTuple
 from .cards import CARDS, PACK, SUIT_OF, SUIT_START, SUITS, Card, Suit, card_name, parse_card, parse_suit, sort_hand
 from . import arguments
 from .errors import (CardFormatError, CardNotHeldError, MustFollowSuitError, OutOfTurnError,
-                     PhaseError, RecordError, RuleError, SignalError, TrumpCallError)
+                     PhaseError, RecordError, RuleError, SignalError, TrumpCallError,
+                     refuse_pickle_unless_named)
 from .options import Rules, rules_from_dict
 from .rules import (_TRICK_CLAUSES, PACKET_SIZE, TRICKS_PER_DEAL, DealResult, TrickDecision,
                     beats_table, deal_result)
@@ -55,9 +57,6 @@ SIGNALS: Final = {"knock": "strong", "click": "weak"}
 #: The version tag of a deal record.
 RECORD_FORMAT: Final = "turub-deal/1"
 _PACK_CODES: Final = tuple(c.index for c in PACK)
-_PACK_BYTES: Final = bytes(_PACK_CODES)
-_KEY_EXPONENT: Final = b"\x3f" * 144  # the top bytes of a float in [1, 2)
-_KEY_MANTISSA_TOP: Final = b"\xf0" * 144
 _CARD: Final = CARDS.__getitem__  # a card code to its Card
 
 
@@ -258,23 +257,9 @@ class Deal:
 
     @classmethod
     def _shuffled(cls, rng: random.Random, dealer: Seat, rules: Rules) -> Deal:
-        """A deal shuffled and cut by ``rng`` (``deal.shuffle``, ``deal.cut``), for runs of
-        random deals: the same uniform shuffle as :meth:`from_seed`, by a faster route."""
-        seat = _seat(dealer, "table.partnerships")
-        if not isinstance(rules, Rules):
-            arguments.rules(rules)
-        # Sort the pack by random keys, each card's key a float in [1, 2) with 44 random bits
-        # of mantissa and the card's code in its lowest byte, all built as bytes (a tie in the
-        # random bits has probability below 1e-9 and only orders two cards by their codes).
-        keys = bytearray(rng.randbytes(8 * 144))
-        keys[0::8] = _PACK_BYTES
-        keys[6::8] = _KEY_MANTISSA_TOP
-        keys[7::8] = _KEY_EXPONENT
-        order = memoryview(keys).cast("d").tolist()
-        order.sort()
-        deal = cls.__new__(cls)
-        deal._setup(array("d", order).tobytes()[0::8], seat, rules, rng.randrange(1, 144))
-        return deal
+        """A deal shuffled and cut by ``rng``, for runs of random deals (:func:`turub.playout.shuffled`)."""
+        from .playout import shuffled
+        return shuffled(cls, rng, dealer, rules)
 
     # --- dealing ----------------------------------------------------------------------
 
@@ -285,11 +270,11 @@ class Deal:
         # holds the stock's cards 12r+3k .. 12r+3k+2 of the packets dealt so far.
         stock = self._stock[:self._dealt]
         if self._dealt == PACKET_SIZE:  # the pause for trump: the caller has the first packet
-            hands = [[[], [], [], []] for _ in range(4)]
+            hands: list[list[list[int]]] = [[[], [], [], []] for _ in range(4)]
             hands[self.caller] = _by_suit(sorted(stock))
             self._hands, self._held = hands, None
             return
-        hands: list[list[list[int]]] = [[], [], [], []]
+        hands = [[], [], [], []]
         for k, seat in enumerate(self._order[self.caller]):
             hands[seat] = _by_suit(sorted(stock[3 * k::12] + stock[3 * k + 1::12]
                                           + stock[3 * k + 2::12]))
@@ -521,57 +506,10 @@ class Deal:
         by the same table as :meth:`play` (``trick.*``), the winner leads
         (``play.winner-leads``), and after 36 tricks ``result.*`` decides.  No signals.
         ``rng`` (a ``random.Random``) draws the cards; by default a fresh, unseeded one.
+        The fast path lives in :mod:`turub.playout`.
         """
-        if self._phase is not _PLAYING:
-            raise PhaseError("a deal is played out only after trump is named and before it ends")
-        rng = rng if rng is not None else random.Random()
-        if not isinstance(rng, random.Random):
-            raise RuleError(f"rng must be a random.Random, not {rng!r}", clause="deal.shuffle")
-        rnd = rng.random
-        while self._trick:  # a trick already begun is finished through the checked step
-            legal = self.legal_plays()
-            self.play(self._to_act, legal[int(rnd() * len(legal))])  # type: ignore[arg-type]
-            if self._phase is not _PLAYING:
-                return self._result  # type: ignore[return-value]
-        hands, beats, nxt = self._as_lists(), self._beats, self._next
-        order, tricks, won = self._order, self._tricks, self._won
-        leader = self._leader
-        for left in range(TRICKS_PER_DEAL - len(tricks), 0, -1):  # every hand holds `left` cards
-            hand = hands[leader]
-            i = int(rnd() * left)  # the leader: any card
-            for suit in hand:
-                if i < len(suit):
-                    break
-                i -= len(suit)
-            best = suit[i]
-            del suit[i]
-            led = SUIT_OF[best]
-            codes = [best]
-            position = 0
-            seat = nxt[leader]
-            for k in (1, 2, 3):
-                hand = hands[seat]
-                suit = hand[led]
-                if suit:  # holding the led suit: one of those cards
-                    i = int(rnd() * len(suit))
-                else:  # void: any card
-                    i = int(rnd() * left)
-                    for suit in hand:
-                        if i < len(suit):
-                            break
-                        i -= len(suit)
-                code = suit[i]
-                del suit[i]
-                codes.append(code)
-                if beats[36 * code + best]:
-                    best, position = code, k
-                seat = nxt[seat]
-            tricks.append((leader, tuple(codes), None, position))
-            leader = order[leader][position]
-            won[leader & 1] += 1
-        self._leader = self._to_act = leader
-        self._finish(deal_result(won[0], won[1]))
-        return self._result  # type: ignore[return-value]
+        from .playout import play_out
+        return play_out(self, rng)
 
     def signal(self, seat: Seat, kind: str) -> Signal:
         """The trick's leader signals about the suit led.
@@ -712,35 +650,55 @@ class Deal:
             "result": None if self._result is None else list(self._result.tricks),
         }
 
+    # --- copies and pickles ----------------------------------------------------------
+
+    def __copy__(self) -> Deal:
+        """An independent copy: playing on it never changes this deal, nor the reverse.
+        Only the hands, the trick and the tallies are containers; all else is immutable."""
+        twin = object.__new__(type(self))
+        for klass in type(self).__mro__:
+            for name in getattr(klass, "__slots__", ()):
+                if hasattr(self, name):
+                    setattr(twin, name, getattr(self, name))
+        if hasattr(self, "__dict__"):
+            twin.__dict__.update(self.__dict__)
+        if self._hands is not None:
+            twin._hands = [[list(suit) for suit in hand] for hand in self._hands]
+        if self._held is not None:
+            twin._held = [[dict(suit) for suit in hand] for hand in self._held]
+        twin._trick, twin._tricks = list(self._trick), list(self._tricks)
+        twin._built, twin._won = list(self._built), list(self._won)
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
+        twin = memo[id(self)] = self.__copy__()
+        if hasattr(self, "__dict__"):
+            twin.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return twin
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A pickle holds the deal's record (:meth:`to_record`); unpickling replays it, every
+        action re-checked by the rules.  A deal of a rule variant is refused: its record
+        replays with the variant (``variant.deal_class.replay(record)``)."""
+        refuse_pickle_unless_named(type(self), "a deal played by a rule variant", "pickle "
+                                   "deal.to_record() and replay it with variant.deal_class.replay")
+        return (_replayed, (type(self), self.to_record()))
+
     def __repr__(self) -> str:
         trump = None if self._trump < 0 else SUITS[self._trump].symbol
         return (f"<Deal dealer={self.dealer.letter} trump={trump} "
                 f"phase={self._phase.value} tricks={len(self._tricks)} won={self._won}>")
 
 
-def play_random_deal(seed: int | None = None, dealer: Seat = Seat.NORTH, rules: Rules = Rules(),
-                     rng: random.Random | None = None) -> Deal:
-    """A whole deal of random legal play, in one call: the fast path of simulations.
 
-    The pack is shuffled and cut from ``seed`` (as :meth:`Deal.from_seed`), the caller names a
-    suit drawn at random, and :meth:`Deal.play_out` plays the 36 tricks.  The trump and the
-    cards are drawn from ``rng`` if given, else from the seed's own random source, so the
-    same arguments always give the same deal.  Without a seed, ``rng`` shuffles too (a run of
-    deals from one ``random.Random``, as ``turub simulate`` plays them).
+def _replayed(cls: type[Deal], record: dict[str, Any]) -> Deal:
+    """A pickled deal, rebuilt from its record (see :meth:`Deal.__reduce__`)."""
+    return cls.replay(record)
 
-    >>> deal = play_random_deal(1)
-    >>> deal.phase, sum(deal.result.tricks), deal.to_record() == Deal.replay(deal.to_record()).to_record()
-    (<Phase.FINISHED: 'finished'>, 36, True)
-    """
-    if rng is not None and not isinstance(rng, random.Random):
-        raise RuleError(f"rng must be a random.Random, not {rng!r:.40}", clause="deal.shuffle")
-    if seed is None:
-        if rng is None:
-            raise RuleError("a random deal needs a seed or a random source (rng)", clause="deal.shuffle")
-        deal = Deal._shuffled(rng, dealer, rules)
-    else:
-        deal, seeded = Deal._seeded(seed, dealer, rules)  # type: ignore[assignment]
-        rng = rng if rng is not None else seeded
-    deal.name_trump(deal.caller, SUITS[int(rng.random() * 4)])
-    deal.play_out(rng)
-    return deal
+
+def __getattr__(name: str) -> Any:
+    """``turub.deal.play_random_deal``: the one-call random deal, now in :mod:`turub.playout`."""
+    if name == "play_random_deal":
+        from .playout import play_random_deal
+        return play_random_deal
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -128,3 +128,16 @@ class RecordError(RuleError):
 REFUSAL_ORDER = ("play.order-of-actions", "trump.once", "signal.kinds", "play.turn", "trump.caller",
                  "signal.leader-only", "signal.timing", "signal.once-per-trick",
                  "pack.card-notation", "play.card-in-hand", "play.follow-suit")
+
+
+def refuse_pickle_unless_named(cls: type, what: str, instead: str) -> None:
+    """Refuse to pickle a value whose class cannot be found again by its name (a class made
+    for one rule variant): a ``TypeError`` saying what to pickle ``instead``."""
+    import sys
+
+    found: object = sys.modules.get(cls.__module__)
+    for part in cls.__qualname__.split("."):
+        found = getattr(found, part, None)
+    if found is not cls:
+        raise TypeError(f"a {cls.__qualname__} ({what}) cannot be pickled, as its class cannot "
+                        f"be found again by name: {instead}")

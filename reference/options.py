@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Final
+from typing import Any, Final
 
 from .errors import RulesOptionError
 from .seats import Direction
@@ -141,7 +141,7 @@ def rules_from_dict(options: Mapping[str, str], base: Rules | None = None) -> Ru
     if base is not None and not isinstance(base, Rules):
         raise RulesOptionError(f"base must be a turub.Rules, not {base!r:.60}", clause="table.rule-options")
     rules = base or Rules()
-    changes: dict[str, object] = {}
+    changes: dict[str, Any] = {}
     for key, text in options.items():
         name = key.strip().lower().replace("-", "_") if isinstance(key, str) else None
         if name not in _CHOICES:

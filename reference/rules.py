@@ -324,7 +324,7 @@ class PacketCheck:
     clauses: tuple[str, ...]
 
 
-def check_packets(packets: Sequence[tuple[Seat, int]], dealer: Seat) -> PacketCheck:
+def check_packets(packets: Sequence[tuple[Seat, int | Sequence[Card]]], dealer: Seat) -> PacketCheck:
     """The dealer's check on a deal as a person dealt it: a list of ``(seat, cards)`` packets.
 
     ``deal.dealer-check``: the deal stands only if it was dealt as ``deal.packets`` says,

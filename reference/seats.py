@@ -115,7 +115,7 @@ def seats_from(first: Seat, direction: Direction) -> tuple[Seat, Seat, Seat, Sea
     if type(first) is not Seat and not (type(first) is int and 0 <= first < 4):
         raise RulesOptionError(f"{first!r:.40} is not a seat (0-3, North East South West)",
                                clause="table.partnerships")
-    return PLAY_ORDER[direction][first]
+    return PLAY_ORDER[direction][first]  # type: ignore[return-value]  # four seats, built below
 
 
 #: For each direction, the order of play starting from each seat (indexed by seat): the

@@ -17,10 +17,11 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any, SupportsIndex
 
 from .cards import PACK, Card, Suit
 from . import arguments
-from .errors import RuleError
+from .errors import RuleError, refuse_pickle_unless_named
 from .contest import Contest, contest_step
 from .options import Rules
 from .rules import DealResult, FirstDealer, NextDealer, first_dealer, next_dealer
@@ -147,6 +148,26 @@ class Sitting:
         self._rows.append(row)
         self._last = row
         return row
+
+    def __copy__(self) -> Sitting:
+        """An independent sheet: a deal recorded on the copy never reaches this one (the rows
+        themselves are immutable, so they are shared)."""
+        twin = object.__new__(type(self))
+        twin.first_dealer, twin.rules, twin._last, twin._keep = (
+            self.first_dealer, self.rules, self._last, self._keep)
+        twin._rows = list(self._rows)
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Sitting:
+        twin = memo[id(self)] = self.__copy__()
+        return twin
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> Any:
+        """Pickled by value (the rows); the sheet of a rule variant is refused, as its class
+        cannot be found again by name."""
+        refuse_pickle_unless_named(type(self), "a sheet kept by a rule variant", "pickle its "
+                                   "rows' results and record them again on variant.sitting()")
+        return super().__reduce_ex__(protocol)
 
     def dealers(self) -> tuple[Seat, ...]:
         """The dealer of every deal so far, then the next deal's dealer."""

@@ -4,7 +4,7 @@ import io
 
 import pytest
 
-from turub import sources
+from turub.tools import sources
 from turub.cli import main
 from turub.clauses import CLAUSES
 

@@ -16,8 +16,8 @@ import pytest
 from html import escape
 
 from turub.clauses import CLAUSES, VOCABULARY
-from turub.sources import find_folder, resolve
-from turub.sources import sentences as sentences_of
+from turub.tools.sources import find_folder, resolve
+from turub.tools.sources import sentences as sentences_of
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from turub.progress import Progress
+from turub.tools.progress import Progress
 
 ROOT = Path(__file__).resolve().parents[1]
 ESCAPE = re.compile(r"\x1b\[")
@@ -113,7 +113,7 @@ def test_one_progress_implementation():
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.ClassDef) and "progress" in node.name.lower():
                     defined.append(f"{path.relative_to(ROOT)}:{node.name}")
-    assert defined == ["reference/progress.py:Progress"]
-    for path in ("reference/cli.py", "conformance/commands/check.py"):
+    assert defined == ["reference/tools/progress.py:Progress"]
+    for path in ("reference/tools/cli.py", "conformance/commands/check.py"):
         text = (ROOT / path).read_text(encoding="utf-8")
         assert "Progress(" in text and "progress import Progress" in text, path

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from turub import sources
+from turub.tools import sources
 from turub.clauses import CLAUSES, SOURCES
 
 FOLDER = sources.find_folder()

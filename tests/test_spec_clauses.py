@@ -9,7 +9,7 @@ import pytest
 
 from turub.clauses import CLAUSES, SOURCES
 from turub.options import OPTIONS
-from turub.sources import find_folder
+from turub.tools.sources import find_folder
 from turub.properties.tags import verifies
 
 ROOT = Path(__file__).resolve().parent.parent

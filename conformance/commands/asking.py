@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from turub import Rules
-from turub.progress import Progress
+from turub.tools.progress import Progress
 
 from ..judging.judge import verdict_of
 from ..programs.targets import NOT_RUN, Answer, Interrupted, Request, Target

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from turub import Rules
-from turub.progress import Progress
+from turub.tools.progress import Progress
 
 from ..adapter import DIFFERENTIAL_CHECKS
 from ..programs.lane import Lane

@@ -1,6 +1,6 @@
 """The kit's sub-commands of ``turub``: ``check``, ``vectors`` and ``variants``.
 
-Imported by ``turub.cli`` when present; registers itself with :func:`turub.cli.register`.
+Imported by ``turub.tools.cli`` when present; registers itself with :func:`turub.tools.cli.register`.
 
 * ``turub check [-- CMD ARG...] | --python module:Object | --sample``: run the kit.
   Exit statuses: :data:`~turub.conformance.reports.report.EXIT_STATUSES` (0 conforms, 1 does not,
@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator, TextIO
 
 from turub import __version__
-from turub import cli as _cli
+from turub.tools import cli as _cli
 
 from .. import args as checks
 from ..args import DEFAULT_LINE_LIMIT, DEFAULT_SPEC_URL, EXIT_USAGE, OptionError
@@ -223,11 +223,15 @@ def _open_jsonl(args: argparse.Namespace, options: Any, describe: dict, out: Tex
     return lines
 
 
+def _log_line(message: str) -> None:
+    sys.stderr.write(message + "\n")
+
+
 def _run(target: Any, options: Any, describe: dict, deadline: float, lines: Any, *, quiet: bool) -> dict:
     """The run itself (:func:`~.check.run_check`): the raw report, before the verdict."""
     from .check import run_check
     progress = sys.stderr if not quiet else None
-    log = (lambda m: sys.stderr.write(m + "\n")) if progress and sys.stderr.isatty() else None
+    log = _log_line if progress and sys.stderr.isatty() else None
     return run_check(target, options, describe=describe, progress_stream=progress, deadline=deadline,
                      log=log, on_result=lines.case if lines is not None else None)
 

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from turub import cli as _cli
+from turub.tools import cli as _cli
 
 from .. import args as checks
 from ..args import DEFAULT_SPEC_URL, EXIT_USAGE, PLAYED_DEALS, OptionError

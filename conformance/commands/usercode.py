@@ -102,7 +102,7 @@ def private_stdout(out: Any, wanted: bool) -> Iterator[Any]:
     os.dup2(2, 1)
     stream = open(saved, "w", encoding=getattr(out, "encoding", None) or "utf-8",
                   errors=getattr(out, "errors", None) or "strict", closefd=False)
-    from turub.cli import printable
+    from turub.tools.cli import printable
     try:
         yield printable(stream)
         stream.flush()

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Final
+from typing import AbstractSet, Any, Final
 
 __all__ = ["attribute", "render_diagnosis", "top_blamed", "failed_rows"]
 
@@ -36,7 +36,7 @@ def _deal_key(args: dict) -> tuple | None:
 
 
 def _mark_consequences(cases: list[dict]) -> None:
-    wrong_deals = {}
+    wrong_deals: dict[Any, Any] = {}
     for c in cases:
         if c["op"] == "deal" and c["status"] == "failed" and isinstance(c.get("args"), dict):
             wrong_deals.setdefault(_deal_key(c["args"]), c["id"])
@@ -79,7 +79,7 @@ def _size(result: dict) -> tuple:
     return (result.get("kind") != "differential", actions, len(json.dumps(args, default=str)))
 
 
-def attribute(report: dict, passed: set[str] = frozenset()) -> dict:
+def attribute(report: dict, passed: AbstractSet[str] = frozenset()) -> dict:
     """Mark consequences, apply the known misreadings, rank the blamed clauses.  Adds
     ``report["diagnosis"]`` and returns it.  ``passed``: the ids of the vectors that passed
     (evidence against a misreading that would have answered them otherwise)."""
@@ -126,7 +126,7 @@ def render_diagnosis(report: dict) -> list[str]:
     lines = ["Diagnosis: the likely broken rule" + ("s" if len(d["blamed"]) > 1 else "")]
     for k, b in enumerate(d["blamed"]):
         clause = CLAUSES.get(b["clause"]) or VARIANT_CLAUSES.get(b["clause"])
-        title = clause.title if clause else "(not in the registry)"
+        title = clause.title if clause else "(not in the registry)"  # type: ignore[attr-defined]
         lines.append(f"  {k + 1}. {b['clause']} — {title}: {b['failures']} failure"
                      f"{'s' if b['failures'] != 1 else ''} point to it")
         for m in b["misreadings"]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import AbstractSet, Any, Final
 
 __all__ = ["Misreading", "MISREADINGS", "explain", "answer"]
 
@@ -399,7 +399,7 @@ def _contradictions(m: Misreading, passed: set[str], rules: dict) -> int:
     return n
 
 
-def explain(failed: Iterable[dict], rules: dict, passed: set[str] = frozenset()) -> list[dict]:
+def explain(failed: Iterable[dict], rules: dict, passed: AbstractSet[str] = frozenset()) -> list[dict]:
     """The misreadings that explain failures of a run, best first, each ``{"id", "clause",
     "text", "explains", "of"}``; re-blames each explained failure (``blamed``, keeping the
     judge's in ``judge_blamed``) on the best-ranked misreading that explains it.  Misreadings

@@ -63,7 +63,7 @@ def _rule(clause: str | None) -> str:
         return "rule: none blamed"
     from turub.clauses import CLAUSES, VARIANT_CLAUSES
     c = CLAUSES.get(clause) or VARIANT_CLAUSES.get(clause)
-    return f"rule {clause}: {c.title}" if c else f"rule {clause}"
+    return f"rule {clause}: {c.title}" if c else f"rule {clause}"  # type: ignore[attr-defined]
 
 
 def question_of(result: dict) -> dict | None:
@@ -100,7 +100,7 @@ def _trick_winner(args, expected, got) -> list[str]:
 def _legal_plays(args, expected, got) -> list[str]:
     trick = args["trick"]
     lines = [f"trick so far: {cards(trick) if trick else '(none: a lead)'}"
-             + (f" — {suit(_canon(trick[0])[-1])} led" if trick and _canon(trick[0]) else "")
+             + (f" — {suit(_canon(trick[0])[-1])} led" if trick and _canon(trick[0]) else "")  # type: ignore[index]
              + (f"; trump {suit(args['trump'])}" if args.get("trump") else ""),
              f"hand: {hand(args['hand'])}",
              f"expected legal: {cards(sorted(set(map(_canon, expected)), key=str))}",
@@ -134,10 +134,10 @@ def _referee(args, expected, got) -> list[str]:
     else:
         lines.append("trick so far: (none: a lead)")
     if m.get("hand") and action.get("act") == "play":
-        lines.append(f"{_seat_name(action.get('seat'))} holds: {hand(m['hand'])}")
+        lines.append(f"{_seat_name(action.get('seat'))} holds: {hand(m['hand'])}")  # type: ignore[arg-type]
     kind = action.get("act")
     what = {"play": f"plays {card(action.get('card'))}", "trump": f"names trump {suit(action.get('suit'))}",
-            "signal": f"signals {action.get('signal')!r}", "close": "closes the deal"}.get(kind, _short(action))
+            "signal": f"signals {action.get('signal')!r}", "close": "closes the deal"}.get(kind, _short(action))  # type: ignore[arg-type]
     lines.append(f"then {_seat_name(action.get('seat', '?'))} {what}")
     if "trick" in verdict.extra:
         t = verdict.extra["trick"]
@@ -164,7 +164,7 @@ def _deal(args, expected, got) -> list[str]:
         lines.append(f"got:      {got.get('caller')} calls, having seen {cards(got.get('caller_saw') or [])}")
         for seat, h in expected["hands"].items():
             mine = (got.get("hands") or {}).get(seat)
-            if mine is not None and sorted(map(_canon, mine)) != sorted(map(_canon, h)):
+            if mine is not None and sorted(map(_canon, mine)) != sorted(map(_canon, h)):  # type: ignore[type-var]
                 lines.append(f"{_seat_name(seat)} expected: {hand(h)}")
                 lines.append(f"{' ' * len(_seat_name(seat))} got:      {hand(mine)}")
                 break

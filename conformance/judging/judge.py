@@ -426,7 +426,7 @@ def _referee(case, expected, got) -> Verdict:
         i, e, g = first_action
         where = f"action {i + 1} ({_describe(actions[i])})"
         if e == "ok":
-            blame = _referee_blame_refused(case, i, g, _moment(case, i))
+            blame = _referee_blame_refused(case, i, g, _moment(case, i))  # type: ignore[arg-type]  # refused: g names the clause
             return _fail(LEGAL_REFUSED, blame, case, f"{where}: legal, got refused for {g}", action=i)
         if g == "ok":
             blame = e

@@ -54,7 +54,7 @@ class VariantReference(ReferenceImplementation):
                                              parse_suit(trump) if trump else None)
         return [card_name(c, ascii=True) for c in sorted(legal, key=lambda c: c.index)]
 
-    def deal_result(self, ns: int, ew: int, closed_early: bool, **_: Any) -> dict[str, Any]:
+    def deal_result(self, ns: int, ew: int, closed_early: bool, **_: Any) -> dict[str, Any]:  # type: ignore[override]  # dealer in **_
         try:  # the question carries no rules: the options at their defaults (early-close=draw)
             result = self.variant.deal_result(ns, ew, closed_early=closed_early, rules=Rules())
             return {"outcome": _outcome(result.winner)}
@@ -64,7 +64,7 @@ class VariantReference(ReferenceImplementation):
     def next_dealer(self, dealer: str, outcome: str, rules: dict[str, str], **_: Any) -> str:
         return self.variant.next_dealer(parse_seat(dealer), _winner_of(outcome)).seat.letter
 
-    def contest(self, results, rules, **_: Any) -> list[dict[str, Any]]:
+    def contest(self, results, rules, **_: Any) -> list[dict[str, Any]]:  # type: ignore[override]  # dealer in **_
         c = Contest()
         states: list[dict[str, Any]] = []
         for ns, ew, closed in results:
@@ -166,7 +166,7 @@ def _decisions(variant: Variant, op: str, args: Mapping[str, Any]) -> dict[str, 
                     card = parse_card(action["card"])
                     seat = parse_seat(action["seat"])
                 except (RuleError, KeyError):
-                    card = seat = None
+                    card = seat = None  # type: ignore[assignment]
                 if seat == deal.to_act and card is not None and deal.holds(seat, card):
                     _legal, clauses = variant.legal_plays(
                         deal.hand(seat), [c for _, c in deal.current_trick], deal.trump)

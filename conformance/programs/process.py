@@ -108,7 +108,7 @@ def _marked_processes() -> list[int]:
     orphans re-parented to the kit that are not groups it tracks."""
     me = os.getpid()
     needle = f"{MARKER_VARIABLE}={_TOKEN}".encode()
-    found = []
+    found: list[int] = []
     try:
         entries = os.listdir("/proc")
     except OSError:

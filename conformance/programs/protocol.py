@@ -46,7 +46,7 @@ import signal
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Final
+from typing import IO, Any, Final, cast
 
 from . import process
 from ..args import DEFAULT_LINE_LIMIT
@@ -100,7 +100,8 @@ class _Process:
     def __init__(self, argv: Sequence[str], cwd: str | None, env: dict | None, line_limit: int) -> None:
         self.popen = process.spawn(argv, cwd, env)
         self.line_limit = line_limit
-        self.stdin, self.stdout, self.stderr = self.popen.stdin, self.popen.stdout, self.popen.stderr
+        self.stdin, self.stdout, self.stderr = cast("tuple[IO[bytes], IO[bytes], IO[bytes]]", (  # pipes
+            self.popen.stdin, self.popen.stdout, self.popen.stderr))
         self.fd_in, self.fd_out = self.stdin.fileno(), self.stdout.fileno()
         for f in (self.stdin, self.stdout, self.stderr):
             os.set_blocking(f.fileno(), False)
@@ -206,7 +207,7 @@ class _Process:
                 *whole, rest = self.buf.split(b"\n")
                 self.buf = bytearray(rest)
             else:
-                *whole, rest = chunk.split(b"\n")
+                *whole, rest = chunk.split(b"\n")  # type: ignore[assignment]  # bytes lines, as from the buffer
                 self.buf += rest
             for line in whole:
                 if len(line) > self.line_limit:
@@ -617,7 +618,7 @@ class ProtocolTarget(Target):
                     msg = _decode(line)
                 except (ValueError, RecursionError):
                     msg = None
-                rid = msg.get("id") if msg.__class__ is dict else None
+                rid = msg.get("id") if msg.__class__ is dict else None  # type: ignore[assignment]  # checked just below
                 if rid.__class__ is not int:
                     what = ("a blank line" if not line.strip() else "not JSON" if msg is None
                             else "not an answer object with an integer id")
@@ -626,12 +627,12 @@ class ProtocolTarget(Target):
                     else:
                         self._noise(line, what)
                     continue
-                r = inflight.pop(rid, None)
+                r = inflight.pop(rid, None)  # type: ignore[arg-type]
                 if r is not None:
                     del sent[rid]
                     if rid == oldest:
                         anchor = monotonic()
-                        oldest = next(iter(inflight), None)
+                        oldest = next(iter(inflight), None)  # type: ignore[assignment]
                     ring[rid] = (r.key, report, serial)
                     if len(ring) > _RING:
                         ring.popitem(False)

@@ -71,7 +71,7 @@ _SUITS = "SHDC"
 def rules_name(rules: Rules) -> str:
     """The name of ``rules`` among :data:`OPTION_SETS`, or ``custom:...``."""
     if getattr(rules, "name", "custom") != "custom":
-        return rules.name  # a named rule variant (turub.variants)
+        return rules.name  # type: ignore[attr-defined]  # a named rule variant (turub.variants)
     for name, r in OPTION_SETS.items():
         if r == rules:
             return name
@@ -108,7 +108,7 @@ def _trick_winner_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict
     for i in range(n):
         pool = _pool(rng, rng.choice((2, 3, 4, 6)))
         size = rng.choice((1, 2, 3, 4, 4, 4))
-        cards = [rng.choice(pool) for _ in range(size)]
+        cards = [rng.choice(pool) for _ in range(size)]  # type: ignore[assignment]
         text = [(_u if rng.random() < 0.1 else _a)(c) for c in cards]
         yield f"r{i:03d}", {"cards": text, "trump": rng.choice(_SUITS)}
 
@@ -131,7 +131,7 @@ def _legal_plays_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]
         form = _u if rng.random() < 0.1 else _a
         args = {"hand": [form(c) for c in hand], "trick": [form(c) for c in trick]}
         if i % 3 == 0:  # protocol version 2, a trump the hand holds more often than not
-            args["trump"] = _SUITS[rng.choice(suits) if rng.random() < 0.7 else rng.randrange(4)]
+            args["trump"] = _SUITS[rng.choice(suits) if rng.random() < 0.7 else rng.randrange(4)]  # type: ignore[assignment]
         yield f"r{i:03d}", args
 
 
@@ -293,7 +293,7 @@ def _contest_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
                 results.append([ns, 36 - ns, False])
         args = {"results": results}
         if i % 4 == 0:  # protocol version 2: who dealt the first of them
-            args["dealer"] = rng.choice(_SEATS)
+            args["dealer"] = rng.choice(_SEATS)  # type: ignore[arg-type]
         yield f"r{i:03d}", args
 
 
@@ -334,7 +334,7 @@ def rules_broken(deal: Deal, action: Mapping[str, Any]) -> list[str]:
         if seat != (deal.to_act if phase is Phase.PLAYING else deal.caller):
             broken.append("play.turn")
         try:
-            card = parse_card(action.get("card"))
+            card = parse_card(action.get("card"))  # type: ignore[arg-type]
         except Exception:  # noqa: BLE001 - text that is no card
             return broken + ["pack.card-notation"]
         if seat is not None and not deal.holds(seat, card):
@@ -403,7 +403,7 @@ def _pair(deal: Deal, kind: str, rng: random.Random) -> dict | None:
     if kind == "turn+held":
         seat = rng.choice(others)
         missing = [c for c in CARDS if not deal.holds(seat, c)]
-        return missing and {"act": "play", "seat": seat.letter, "card": _a(rng.choice(missing))}
+        return missing and {"act": "play", "seat": seat.letter, "card": _a(rng.choice(missing))}  # type: ignore[return-value]
     if kind == "turn+notation":
         return {"act": "play", "seat": rng.choice(others).letter, "card": rng.choice(("ZZ", "1H", "11S"))}
     if kind == "turn+revoke" and trick:
@@ -419,7 +419,7 @@ def _pair(deal: Deal, kind: str, rng: random.Random) -> dict | None:
         led = trick[0][1].suit
         if any(c.suit is led for c in deal.hand(to_act)):
             missing = [c for c in CARDS if c.suit is not led and not deal.holds(to_act, c)]
-            return missing and {"act": "play", "seat": to_act.letter, "card": _a(rng.choice(missing))}
+            return missing and {"act": "play", "seat": to_act.letter, "card": _a(rng.choice(missing))}  # type: ignore[return-value]
         return None
     leader = deal.leader
     not_leader = rng.choice([s for s in Seat if s != leader]).letter
@@ -466,7 +466,7 @@ def _illegal(deal: Deal, kind: str, rng: random.Random) -> dict | None:
         return {"act": "play", "seat": seat.letter, "card": _a(rng.choice(deal.hand(seat)))}
     if kind == "not-held":
         missing = [c for c in CARDS if not deal.holds(to_act, c)]
-        return missing and {"act": "play", "seat": to_act.letter, "card": _a(rng.choice(missing))}
+        return missing and {"act": "play", "seat": to_act.letter, "card": _a(rng.choice(missing))}  # type: ignore[return-value]
     if kind == "revoke" and trick:
         led = trick[0][1].suit
         hand = deal.hand(to_act)
@@ -490,8 +490,8 @@ def _illegal(deal: Deal, kind: str, rng: random.Random) -> dict | None:
     return None
 
 
-def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list[int] = (),
-                signal_rate: float = 0.3, inject: list[tuple[int, str]] = (),
+def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list[int] = (),  # type: ignore[assignment]
+                signal_rate: float = 0.3, inject: list[tuple[int, str]] = (),  # type: ignore[assignment]
                 close_at: int | None = None, rng: random.Random | None = None,
                 default_pick: int | None = None, finished: list | None = None,
                 signals: tuple[str, ...] = tuple(SIGNALS)) -> dict:
@@ -527,7 +527,7 @@ def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list
     act({"act": "trump", "seat": deal.caller.letter, "suit": _SUITS[rng.randrange(4)]})
     # Under a variant that decides the legal plays, held cards it forbids are slipped in
     # too (drawn apart, so the standard game's streams stay as they are).
-    slip = random.Random(f"{seed}/variant") if variant_of(rules) and rules.decides("legal_plays") else None
+    slip = random.Random(f"{seed}/variant") if variant_of(rules) and rules.decides("legal_plays") else None  # type: ignore[attr-defined]
     while deal.phase is Phase.PLAYING and len(trace.winners) < tricks:
         injections()
         legal = deal.legal_plays()
@@ -555,7 +555,7 @@ def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list
 def _traced(*args: Any, **kwargs: Any) -> tuple[dict, RefereeTrace]:
     """:func:`play_stream`'s arguments and the reference's trace of the deal it played."""
     end: list = []
-    played = play_stream(*args, finished=end, **kwargs)
+    played = play_stream(*args, finished=end, **kwargs)  # type: ignore[misc]
     return played, end[1]
 
 
@@ -701,7 +701,7 @@ class RefereeTrace:
         leading = deal.to_act is deal.leader
         led = None if leading else self._led
         try:
-            done = deal.apply(action) if card is None else deal.play(deal.to_act, card)
+            done = deal.apply(action) if card is None else deal.play(deal.to_act, card)  # type: ignore[arg-type]
         except RuleError as e:
             self.responses.append({"refused": e.clause})
             self.actions.append([e.clause])
@@ -825,7 +825,7 @@ def expected_case(case_id: str, op: str, args: Mapping[str, Any], rules: Rules,
         why, clauses = trace.why()
     else:
         expected = answer(op, args, rules)
-        why, clauses = _why(op, args, rules, expected)
+        why, clauses = _why(op, args, rules, expected)  # type: ignore[assignment]
     case: Case = {"id": case_id, "op": op, "args": dict(args),
                   "rules": rules.to_dict() if rules_tag is None else rules_tag,
                   "clauses": clauses, "expected": expected}
@@ -835,7 +835,7 @@ def expected_case(case_id: str, op: str, args: Mapping[str, Any], rules: Rules,
         case["why"] = why
     decided = variant_decisions(op, args, rules)  # where a variant's own clause decided
     if decided:
-        case["variant"] = rules.name
+        case["variant"] = rules.name  # type: ignore[attr-defined]
         case.setdefault("why", {})["variant"] = decided
         case["clauses"] = sorted(set(case["clauses"]) | set(decided.values()))
     return case
@@ -894,7 +894,7 @@ def build_vectors(sets: Mapping[str, Rules] = OPTION_SETS, seed: int = VECTOR_SE
         for name, rules in sets.items():
             # a set with streams of its own keeps only the others' streams it answers alike
             own_streams = home is not None and _stream_key(rules) != _stream_key(sets[home])
-            if own_streams and answers[name] != answers[home]:
+            if own_streams and answers[name] != answers[home]:  # type: ignore[index]
                 continue
             case = expected_case(case_id, op, args, rules)
             case["clauses"] = sorted(set(case["clauses"]) | extra)

@@ -92,7 +92,7 @@ def deal_plans(draw) -> dict:
 
 def _result(case_id: str, op: str, clauses, status: str, verdict: Verdict | None = None,
             detail: str = "", **extra: Any) -> dict:
-    out = {"id": case_id, "kind": "differential", "op": op, "clauses": sorted(clauses),
+    out: dict[str, Any] = {"id": case_id, "kind": "differential", "op": op, "clauses": sorted(clauses),
            "status": status, "detail": detail}
     if verdict is not None and not verdict.passed:
         out["outcome"] = verdict.outcome

@@ -41,7 +41,7 @@ def run_variant(rules: Any) -> dict[str, Any]:
     if isinstance(rules, Variant):
         v = rules
     else:
-        v = next((b for b in BUILTIN.values() if b.rules == rules), None)
+        v = next((b for b in BUILTIN.values() if b.rules == rules), None)  # type: ignore[assignment]
         if v is None:
             return {"name": "custom", "version": "1", "clauses": [], "options": rules.to_dict()}
     return {"name": v.name, "version": v.version, "lineage": v.lineage(),

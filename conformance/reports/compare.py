@@ -121,7 +121,7 @@ def render_text(d: dict) -> str:
 def write_terminal(d: dict, out: TextIO) -> None:
     """A rich table when ``out`` is a terminal (rich decides: NO_COLOR, FORCE_COLOR), else
     :func:`render_text`."""
-    from turub.progress import terminal_console
+    from turub.tools.progress import terminal_console
     console = terminal_console(out)
     if console is None:
         out.write(render_text(d))

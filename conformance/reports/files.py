@@ -55,7 +55,7 @@ def strict_json(value: Any, **kwargs: Any) -> str:
         return json.dumps(finite(value), allow_nan=False, **kwargs)
 
 
-def write_atomically(path: str, write: Callable[[IO[str]], None], what: str = "report") -> None:
+def write_atomically(path: str, write: Callable[[IO[str]], object], what: str = "report") -> None:
     """Write ``path`` with ``write(stream)``: into a temporary file beside it, then renamed
     over it, so a failed write keeps the old file.  :class:`ReportWriteError` says why."""
     try:

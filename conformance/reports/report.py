@@ -112,7 +112,7 @@ def load_xfail(text: str) -> list[dict]:
     entries = doc.get("expected_failures")
     if not isinstance(entries, list):
         raise XfailError("'expected_failures' must be a list")
-    for n, e in enumerate(entries, 1):
+    for n, e in enumerate(entries, 1):  # type: ignore[misc]  # a name reused from the except above
         if not isinstance(e, dict) or (("case" in e) == ("clause" in e)) or not isinstance(e.get("reason"), str) \
                 or not isinstance(e.get("case", e.get("clause")), str):
             raise XfailError(f"entry {n}: each entry is an object with a 'case' or a 'clause' (text) "
@@ -288,7 +288,7 @@ def write_text(report: dict, out: TextIO, failures: int = 15) -> None:
     failed = [c for c in report["cases"] if c["status"] in ("failed", "xfail")]
     for line in render_diagnosis({**report, "cases": failed}):
         w(_t(line, 2000) + "\n")
-    from turub.progress import terminal_console
+    from turub.tools.progress import terminal_console
     console = terminal_console(out)  # a terminal: rich draws the table (NO_COLOR honoured)
     if console is not None:
         _rich_clause_table(report, console)

@@ -120,8 +120,8 @@ def trace(op: str, args: Mapping[str, Any], v: Variant) -> list[Step]:
     if op == "referee":
         return _referee_trace(args, v)
     from ..questions.cases import answer, expected_case  # no overridable decision: the answer itself
-    case = expected_case("trace", op, args, v)
-    return [("the answer", tuple(case["clauses"]), answer(op, args, v))]
+    case = expected_case("trace", op, args, v)  # type: ignore[arg-type]  # a Variant answers as Rules do
+    return [("the answer", tuple(case["clauses"]), answer(op, args, v))]  # type: ignore[arg-type]  # a Variant answers as Rules do
 
 
 def _referee_trace(args: Mapping[str, Any], v: Variant) -> list[Step]:
@@ -179,11 +179,11 @@ def _questions(a: Variant, b: Variant, deals: int) -> list[tuple[str, str, dict]
     out = [(cid, op, args) for cid, op, args in inputs(VECTOR_SEED, counts)]
     for v in (a, b) if a.rules.direction == b.rules.direction else (a,):  # the vectors' deals
         out += [(f"{cid}@{v.name}" if v is b else cid, op, args)
-                for cid, op, args in inputs(VECTOR_SEED, {"referee": VECTOR_COUNTS["referee"]}, v)]
+                for cid, op, args in inputs(VECTOR_SEED, {"referee": VECTOR_COUNTS["referee"]}, v)]  # type: ignore[arg-type]  # a Variant answers as Rules do
     for v in (a, b):
         rng = random.Random(f"{VECTOR_SEED}/played/{v.name}")
         for k in range(deals):
-            args = play_stream(rng.getrandbits(32), "NESW"[k % 4], v, 36, rng=rng, signal_rate=0.2)
+            args = play_stream(rng.getrandbits(32), "NESW"[k % 4], v, 36, rng=rng, signal_rate=0.2)  # type: ignore[arg-type]  # a Variant answers as Rules do
             out.append((f"played/{v.name}/{k + 1}", "referee", args))
     return out
 
@@ -239,7 +239,7 @@ def variant_report(a: str | Variant, b: str | Variant, deals: int = PLAYED_DEALS
             if x[2] != y[2] or x[0] != y[0]:
                 later |= set(x[1]) | set(y[1])
         downstream = sorted(later - set(causes))
-        where = (sa or sb)[0]
+        where = (sa or sb)[0]  # type: ignore[index]  # one side differs, so one is set
         text = f"{where}{_what(op, args, where)}: {_side_text(sa)} -> {_side_text(sb)}"
         cases.append({"id": cid, "op": op, "first": {"where": where, "index": index,
                                                      "a": {"clauses": list(sa[1]), "value": sa[2]} if sa else None,

@@ -201,7 +201,7 @@ def _escape(text: str) -> str:
 
 def sources_markdown(env, cid: str) -> str:
     """The clause's citations, each with the cited words when the sources are at hand."""
-    from turub import sources
+    from turub.tools import sources
 
     t = trace(env)
     clause = t.clauses[cid]
@@ -604,7 +604,7 @@ def fingerprint(app: Sphinx, env) -> str:
 
     t = trace(env)
     h = hashlib.sha256()
-    for path in ("clauses.py", "options.py", "sources.py"):
+    for path in ("clauses.py", "options.py", "tools/sources.py"):
         h.update((turub_trace.ROOT / "reference" / path).read_bytes())
     for item in t.code:
         h.update(repr((item.name, item.kind, str(item.path), item.start, item.end,
@@ -639,7 +639,7 @@ def sources_folder(app: Sphinx):
     """The folder of the source files: ``turub_sources`` in conf.py (relative to docs/; only
     that folder when it is set), else the ``TURUB_SOURCES`` environment variable, else
     ``../shared/seeds`` beside the project (:func:`turub.sources.find_folder`)."""
-    from turub import sources
+    from turub.tools import sources
 
     configured = app.config.turub_sources
     if configured:  # named in the configuration: that folder or none

@@ -19,15 +19,15 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
 
-from . import __version__
-from .cards import Suit, parse_cards, parse_suit, sort_hand
-from .clauses import clause
-from .contest import Contest
-from .deal import Phase
-from .errors import RuleError
+from .. import __version__
+from ..cards import Suit, parse_cards, parse_suit, sort_hand
+from ..clauses import clause
+from ..contest import Contest
+from ..deal import Phase
+from ..errors import RuleError
 from .progress import Progress
-from .seats import Seat, Side, parse_seat
-from .sitting import draw_first_dealer
+from ..seats import Seat, Side, parse_seat
+from ..sitting import draw_first_dealer
 
 __all__ = ["main", "register", "LAZY_COMMANDS"]
 
@@ -91,7 +91,7 @@ def _rules_arg(parser: argparse.ArgumentParser) -> None:
 
 def variant_of(args: argparse.Namespace):
     """The variant a command runs under (``--variant``, then ``--rules``): one table of names."""
-    from .variants import select
+    from ..variants import select
     return select(getattr(args, "variant", None), args.rules)
 
 
@@ -361,5 +361,5 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     # Run the imported module's main, the one the kit registers its commands with.
-    from turub.cli import main as _main
+    from turub.tools.cli import main as _main
     sys.exit(_main())

@@ -171,9 +171,9 @@ def find_folder(folder: str | os.PathLike[str] | None = None) -> Path | None:
     """The folder holding the source files: ``folder``, else ``$TURUB_SOURCES``, else
     ``shared/seeds`` beside the project's root (``../shared/seeds``) or beside one of the
     folders above it; ``None`` if none of these holds them."""
-    from .clauses import SOURCES
+    from ..clauses import SOURCES
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     beside = [parent / "shared" / "seeds" for parent in root.parents]
     candidates = [folder, os.environ.get(ENV_VAR), *beside]
     for c in candidates:
@@ -183,7 +183,7 @@ def find_folder(folder: str | os.PathLike[str] | None = None) -> Path | None:
 
 
 def _file(citation: str, loc: Locator, folder: str | os.PathLike[str]) -> Path:
-    from .clauses import SOURCES
+    from ..clauses import SOURCES
 
     if loc.source not in SOURCES:
         raise CitationError(citation, f"no source {loc.source!r} (sources: {', '.join(SOURCES)})")

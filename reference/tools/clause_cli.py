@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 _ITEM = re.compile(r"^(:{3,})\{spec-clause\}[ ]+(\S+)\n((?::[\w-]+:[^\n]*\n)*)(.*?)^\1[ ]*$",
                    re.M | re.S)
@@ -58,7 +58,7 @@ def cmd_clause(args: argparse.Namespace, out: TextIO) -> int:
     from difflib import get_close_matches
 
     from . import sources
-    from .clauses import CLAUSES
+    from ..clauses import CLAUSES
 
     cid = args.id
     if cid not in CLAUSES:
