@@ -326,7 +326,7 @@ def test_every_request_under_a_house_rule_fits_the_published_schema():
 def test_an_installed_package_offers_its_variant_by_entry_point(monkeypatch):
     import importlib.metadata
 
-    import turub.variants as V
+    import turub.variant_table as V
 
     class EntryPoint:  # what importlib.metadata yields for a package's [project.entry-points]
         name, value = "pub", "pubrules:PUB"
