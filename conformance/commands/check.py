@@ -469,9 +469,9 @@ def _property_lane(target: Target, options: CheckOptions, rules: Any,
     return Lane.fork(work), time.monotonic() + budget
 
 
-def reference_target(timeout: float = 5.0) -> Target:
-    """The bundled reference engine as a target."""
-    from ..adapter import ReferenceImplementation
+def reference_target(timeout: float = 5.0, rules: Any = None) -> Target:
+    """The bundled reference engine as a target (under a rule variant: playing by it)."""
+    from ..judging.oracle import reference_for
     from ..programs.targets import PythonTarget
-    return PythonTarget(ReferenceImplementation(), timeout, trusted=True)
+    return PythonTarget(reference_for(rules), timeout, trusted=True)
 

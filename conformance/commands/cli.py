@@ -223,7 +223,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         from .check import reference_target
 
         def make():
-            return reference_target(args.timeout)
+            return reference_target(args.timeout, rules)  # under --variant: playing by it
         describe = {"python": "turub.conformance.adapter:ReferenceImplementation"}
     if args.jobs > 1:  # -j N: N instances answer together (turub.conformance.programs.parallel)
         from ..programs.parallel import ParallelTarget

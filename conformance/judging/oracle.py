@@ -18,12 +18,13 @@ from typing import Any, Final
 
 from turub import Contest, RuleError, Rules, parse_card, parse_seat, parse_suit
 from turub.cards import card_name
+from turub.options import rules_from_dict
 from turub.variants import DECISIONS, Variant
 
 from ..adapter import ReferenceImplementation, _outcome, _side, _winner_of
 
 __all__ = ["VariantReference", "reference_for", "variant_decisions", "reblame", "variant_of",
-           "new_deal", "deal_from_seed"]
+           "new_deal", "deal_from_seed", "under_options"]
 
 _PLAIN: Final = ReferenceImplementation()
 
@@ -39,9 +40,11 @@ class VariantReference(ReferenceImplementation):
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
         self.name = f"turub-reference[{variant.name}]"
+        self.variants = [variant.name]
 
     def _deal(self, pack, dealer, rules, cut):
-        return self.variant.deal([parse_card(c) for c in pack], parse_seat(dealer), cut)
+        return self.variant.deal_class([parse_card(c) for c in pack], parse_seat(dealer),
+                                       rules_from_dict(rules), cut)
 
     def referee(self, pack, dealer, cut, rules, actions, **_: Any) -> dict[str, Any]:
         return super().referee(pack, dealer, cut, rules, actions)
@@ -62,18 +65,20 @@ class VariantReference(ReferenceImplementation):
             return {"refused": e.clause}
 
     def next_dealer(self, dealer: str, outcome: str, rules: dict[str, str], **_: Any) -> str:
-        return self.variant.next_dealer(parse_seat(dealer), _winner_of(outcome)).seat.letter
+        return self.variant.next_dealer(parse_seat(dealer), _winner_of(outcome),
+                                        rules_from_dict(rules)).seat.letter
 
     def contest(self, results, rules, **_: Any) -> list[dict[str, Any]]:
+        r = rules_from_dict(rules)
         c = Contest()
         states: list[dict[str, Any]] = []
         for ns, ew, closed in results:
             try:
-                result = self.variant.deal_result(ns, ew, closed_early=bool(closed))
+                result = self.variant.deal_result(ns, ew, closed_early=bool(closed), rules=r)
             except RuleError as e:
                 states.append({"refused": e.clause})
                 continue
-            c = self.variant.contest_step(Contest() if c.is_decided else c, result)
+            c = self.variant.contest_step(Contest() if c.is_decided else c, result, r)
             states.append({"holder": _side(c.holder), "mark": c.mark, "winner": _side(c.winner)})
         return states
 
@@ -106,6 +111,22 @@ def reference_for(rules: Any) -> ReferenceImplementation:
     if ref is None or ref.variant is not variant:
         ref = _CACHE[variant] = VariantReference(variant)
     return ref
+
+
+_UNDER: dict[tuple[Variant, Rules], Variant] = {}
+
+
+def under_options(variant: Any, rules: Rules) -> Any:
+    """``variant`` (with house rules) played under the option set ``rules`` (a property's
+    drawn options): a variant based on it with those options; else ``rules`` itself."""
+    v = variant_of(variant)
+    if v is None or rules == v.rules:
+        return v if v is not None and rules == v.rules else rules
+    key = (v, rules)
+    if key not in _UNDER:
+        changed = {k: mine for k, (mine, _theirs) in rules.differences(v.rules).items()}
+        _UNDER[key] = Variant(v.name, v.version, v, changed, description=v.description)
+    return _UNDER[key]
 
 
 # --- where the variant decided -----------------------------------------------------------------
