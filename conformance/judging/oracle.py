@@ -129,117 +129,16 @@ def under_options(variant: Any, rules: Rules) -> Any:
     return _UNDER[key]
 
 
-# --- where the variant decided -----------------------------------------------------------------
-
-def _own(variant: Variant, clauses) -> str | None:
-    ids = {c.id for c in variant.all_clauses}
-    return next((c for c in clauses if c in ids), None)
-
+# --- where the variant decided (judging.decided) ---------------------------------------------------
 
 def variant_decisions(op: str, args: Mapping[str, Any], rules: Any) -> dict[str, str]:
-    """Where the variant's clauses decided in the case ``(op, args)`` (empty: nowhere)."""
-    variant = variant_of(rules)
-    if variant is None:
-        return {}
-    try:
-        return _decisions(variant, op, args)
-    except RuleError:
-        return {}
+    """Where the variant's clauses decided in the case ``(op, args)`` (empty: nowhere); each
+    clause also knows the standard answer there (:class:`~.decided.Decided`)."""
+    from .decided import variant_decisions as decisions
+    return decisions(variant_of(rules), op, args)
 
 
-def _decisions(variant: Variant, op: str, args: Mapping[str, Any]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    if op == "trick_winner":
-        c = _own(variant, variant.trick_winner([parse_card(x) for x in args["cards"]],
-                                               parse_suit(args["trump"]))[1])
-        return {"*": c} if c else {}
-    if op == "legal_plays":
-        trump = args.get("trump")
-        c = _own(variant, variant.legal_plays([parse_card(x) for x in args["hand"]],
-                                              [parse_card(x) for x in args["trick"]],
-                                              parse_suit(trump) if trump else None)[1])
-        return {"*": c} if c else {}
-    if op == "deal_result":
-        c = _own(variant, variant.deal_result(args["ns"], args["ew"], closed_early=args["closed_early"]).clauses)
-        return {"*": c} if c else {}
-    if op == "next_dealer":
-        c = _own(variant, variant.next_dealer(parse_seat(args["dealer"]), _winner_of(args["outcome"])).clauses)
-        return {"*": c} if c else {}
-    if op == "contest":
-        contest = Contest()
-        for i, (ns, ew, closed) in enumerate(args["results"]):
-            try:
-                result = variant.deal_result(ns, ew, closed_early=bool(closed))
-            except RuleError:
-                continue
-            c = _own(variant, result.clauses)
-            contest = variant.contest_step(Contest() if contest.is_decided else contest, result)
-            c = c or _own(variant, contest.clauses)
-            if c:
-                out[f"step:{i}"] = c
-        return out
-    if op == "referee":
-        deal = variant.deal([parse_card(x) for x in args["pack"]], parse_seat(args["dealer"]), args["cut"])
-        tricks = 0
-        for i, action in enumerate(args["actions"]):
-            if action.get("act") == "play" and deal.to_act is not None:
-                try:
-                    card = parse_card(action["card"])
-                    seat = parse_seat(action["seat"])
-                except (RuleError, KeyError):
-                    card = seat = None
-                if seat == deal.to_act and card is not None and deal.holds(seat, card):
-                    _legal, clauses = variant.legal_plays(
-                        deal.hand(seat), [c for _, c in deal.current_trick], deal.trump)
-                    c = _own(variant, clauses)
-                    if c:
-                        out[f"action:{i}"] = c
-            try:
-                deal.apply(action)
-            except RuleError:
-                continue
-            if len(deal.tricks) > tricks:
-                tricks = len(deal.tricks)
-                c = _own(variant, deal.tricks[-1].decision.clauses)
-                if c:
-                    out[f"trick:{tricks - 1}"] = c
-        if deal.result is not None:
-            c = _own(variant, deal.result.clauses)
-            if c:
-                out["result"] = c
-        return out
-    return out
-
-
-#: The standard clauses a wrong answer at an overridden decision may be blamed on by the
-#: standard judge: at such a point the variant's clause is the rule that decided.
-_DECIDED_BY: Final = frozenset(c for cs in DECISIONS.values() for c in cs) | {
-    "play.turn", "table.direction", "play.all-tricks", "table.partnerships"}
-
-
-def reblame(case: Mapping[str, Any], verdict):
-    """``verdict`` with its blame moved to the variant's clause when the failure is at a
-    point the variant decided (and the judge blamed a rule of that decision)."""
-    if verdict.outcome not in ("wrong-answer", "illegal-action-accepted", "legal-action-refused"):
-        return verdict  # a pass, or a crash, timeout or protocol violation: no rule to blame
-    where = (case.get("why") or {}).get("variant")
-    if not where:
-        return verdict
-    extra = verdict.extra or {}
-    if "trick" in extra and f"trick:{extra['trick']}" in where:
-        key = f"trick:{extra['trick']}"
-    elif "action" in extra:
-        key = f"action:{extra['action']}"
-    elif "step" in extra:
-        key = f"step:{extra['step']}"
-    elif "*" in where:
-        key = "*"
-    else:
-        key = "result"
-    clause = where.get(key)
-    if clause is None or (verdict.blame is not None and verdict.blame not in _DECIDED_BY
-                          and verdict.blame not in DECISIONS.get("contest_step", ())):
-        return verdict
-    from dataclasses import replace
-    return replace(verdict, blame=clause, clauses=(clause,),
-                   detail=f"{verdict.detail} (decided by the variant's {clause})")
+def reblame(case: Mapping[str, Any], verdict, got: Any = None):
+    """See :func:`.decided.reblame`."""
+    from .decided import reblame as chosen
+    return chosen(case, verdict) if got is None else chosen(case, verdict, got)
