@@ -23,6 +23,7 @@ from .cards import Suit, parse_cards, parse_suit, sort_hand
 from .clauses import clause
 from .contest import Contest
 from .deal import Phase
+from .decisions import HouseRuleError
 from .errors import RuleError
 from .progress import Progress
 from .seats import Seat, Side, parse_seat
@@ -287,7 +288,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args, out) or 0)
-    except (RuleError, _UsageError) as e:
+    except (RuleError, _UsageError, HouseRuleError) as e:  # HouseRuleError: a variant's rule broke
         sys.stderr.write(f"turub {args.command}: error: {e}\n")
         return 2
     except BrokenPipeError:

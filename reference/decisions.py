@@ -111,8 +111,8 @@ class HouseRuleError(Exception):
     def __init__(self, variant: str, clause: str, decision: str, what: str, where: str) -> None:
         self.variant, self.clause, self.decision, self.what, self.where = \
             variant, clause, decision, what, where
-        super().__init__(f"variant {variant}: house rule {clause} ({decision}) {what}, "
-                         f"deciding {where}")
+        super().__init__(f"variant {variant}: house rule {clause} ({decision.replace('_', ' ')}) "
+                         f"{what}, deciding {where}")
 
     def __reduce__(self):
         return (type(self), (self.variant, self.clause, self.decision, self.what, self.where))

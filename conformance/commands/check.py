@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from turub import Rules
+from turub.decisions import HouseRuleError
 from turub.progress import Progress
 
 from ..adapter import DIFFERENTIAL_CHECKS
@@ -334,13 +335,18 @@ def _run_check(target: Target, options: CheckOptions, *, describe: dict | None,
                 where = "a second process" if isinstance(lane, Lane) else f"this process ({lane})"
             planned = sum(generated_counts(options.scale).values()) if options.seed is not None and options.scale > 0 else 0
 
+            broken: list[HouseRuleError] = []  # a house rule of the variant that failed
+
             def work() -> Iterator[tuple[str, Case]]:
-                if options.vectors:
-                    for c in vector_cases(rules):
-                        yield "vector", c
-                if options.seed is not None and options.scale > 0:
-                    for c in iter_generated_cases(options.seed, rules, options.scale):
-                        yield "generated", c
+                try:
+                    if options.vectors:
+                        for c in vector_cases(rules):
+                            yield "vector", c
+                    if options.seed is not None and options.scale > 0:
+                        for c in iter_generated_cases(options.seed, rules, options.scale):
+                            yield "generated", c
+                except HouseRuleError as e:  # no expected answers past it: say so, keep the reports
+                    broken.append(e)
 
             chosen = ((kind, c) for kind, c in work()
                       if options.selection.matches(c["id"], c["op"], c["clauses"]))
@@ -350,6 +356,9 @@ def _run_check(target: Target, options: CheckOptions, *, describe: dict | None,
             target.run(phase.requests(chosen), phase.record)
             phase.flush("not answered before the whole-run time limit" if phase.cut else None)
             progress.close()
+            if broken:
+                keep(_broken_rule(broken[0]))
+                target.diagnostics.append(f"not judged past this point: {broken[0]}")
             cut = phase.cut or getattr(target, "cut", False)
             fatal = getattr(target, "fatal", None)
             stopped = phase.logged_failure if options.exitfirst else False
@@ -455,6 +464,13 @@ def _run_check(target: Target, options: CheckOptions, *, describe: dict | None,
     return report
 
 
+def _broken_rule(error: HouseRuleError) -> dict:
+    """The row of a house rule that failed while the expected answers were worked out."""
+    return {"id": "variant/house-rules", "kind": "variant", "op": error.decision,
+            "clauses": [error.clause], "status": NOT_RUN,
+            "detail": safe_text(f"not judged: {error}", DETAIL_LIMIT)}
+
+
 def _property_lane(target: Target, options: CheckOptions, rules: Any,
                    budget: float) -> tuple[Lane | str, float]:
     """The property suites started in a forked second process (:mod:`.lane`), and when
@@ -471,7 +487,7 @@ def _property_lane(target: Target, options: CheckOptions, rules: Any,
 
 def reference_target(timeout: float = 5.0, rules: Any = None) -> Target:
     """The bundled reference engine as a target (under a rule variant: playing by it)."""
-    from ..judging.oracle import reference_for
+    from ..judging.oracle import reference_program
     from ..programs.targets import PythonTarget
-    return PythonTarget(reference_for(rules), timeout, trusted=True)
+    return PythonTarget(reference_program(rules), timeout, trusted=True)
 

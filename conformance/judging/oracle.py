@@ -21,10 +21,12 @@ from turub.cards import card_name
 from turub.options import rules_from_dict
 from turub.variants import DECISIONS, Variant
 
-from ..adapter import ReferenceImplementation, _outcome, _side, _winner_of
+from turub.decisions import HouseRuleError
+
+from ..adapter import ImplementationError, ReferenceImplementation, _outcome, _side, _winner_of
 
 __all__ = ["VariantReference", "reference_for", "variant_decisions", "reblame", "variant_of",
-           "new_deal", "deal_from_seed", "under_options"]
+           "new_deal", "deal_from_seed", "under_options", "reference_program"]
 
 _PLAIN: Final = ReferenceImplementation()
 
@@ -81,6 +83,35 @@ class VariantReference(ReferenceImplementation):
             c = self.variant.contest_step(Contest() if c.is_decided else c, result, r)
             states.append({"holder": _side(c.holder), "mark": c.mark, "winner": _side(c.winner)})
         return states
+
+
+def _reported(method):
+    """A broken house rule is the variant reference's own error (``ImplementationError``,
+    one line naming the variant, the rule and the situation), never a crash."""
+    import functools
+
+    @functools.wraps(method)
+    def answer(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except HouseRuleError as e:
+            raise ImplementationError(str(e)) from None
+    return answer
+
+
+class VariantProgram(VariantReference):
+    """The variant's reference as a program under test (``turub check --variant V`` with no
+    program): a broken house rule is its reported error."""
+
+
+for _op in ("trick_winner", "legal_plays", "deal_result", "next_dealer", "contest", "referee"):
+    setattr(VariantProgram, _op, _reported(getattr(VariantReference, _op)))
+
+
+def reference_program(rules: Any) -> ReferenceImplementation:
+    """The reference as a program under test, playing by ``rules`` (a Rules or a Variant)."""
+    variant = variant_of(rules)
+    return _PLAIN if variant is None else VariantProgram(variant)
 
 
 def new_deal(rules: Any, pack, dealer, cut: int):
