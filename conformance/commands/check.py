@@ -302,7 +302,11 @@ def _run_check(target: Target, options: CheckOptions, *, describe: dict | None,
     variant = run_variant(rules)
     results = CaseLog()
 
+    broken_rules: list[str] = []  # the house rules of the variant that failed during the run
+
     def keep(result: dict) -> None:
+        if result.get("house_rule_failed"):
+            broken_rules.append(result["house_rule_failed"])
         results.append(result)
         if on_result is not None:
             on_result(result)
@@ -414,6 +418,7 @@ def _run_check(target: Target, options: CheckOptions, *, describe: dict | None,
                     if on_result is not None:
                         on_result(found[0])
                 results.extend(_honest(r) for r in found)  # each already went to on_result
+                broken_rules.extend(r["house_rule_failed"] for r in found if r.get("house_rule_failed"))
             elif options.properties > 0:
                 cut = cut or past_deadline()
     except Interrupted as e:
@@ -435,7 +440,7 @@ def _run_check(target: Target, options: CheckOptions, *, describe: dict | None,
                 interrupted = e.signum
                 if hasattr(target, "abort"):
                     target.abort()  # type: ignore[attr-defined]
-    cut = cut or bool(getattr(target, "cut", False))
+    cut = cut or bool(getattr(target, "cut", False)) or bool(broken_rules)  # a broken house rule: incomplete
     stray = _stray_output(target, phase.late_amendments if phase is not None else [])
     if stray is not None:
         keep(stray)
@@ -467,7 +472,7 @@ def _run_check(target: Target, options: CheckOptions, *, describe: dict | None,
 def _broken_rule(error: HouseRuleError) -> dict:
     """The row of a house rule that failed while the expected answers were worked out."""
     return {"id": "variant/house-rules", "kind": "variant", "op": error.decision,
-            "clauses": [error.clause], "status": NOT_RUN,
+            "clauses": [error.clause], "status": NOT_RUN, "house_rule_failed": error.clause,
             "detail": safe_text(f"not judged: {error}", DETAIL_LIMIT)}
 
 

@@ -126,7 +126,8 @@ def _search(test, plans, examples: int, seed: int) -> HouseRuleError | None:
 
 
 def _not_judged(case_id: str, op: str, clauses, error: HouseRuleError) -> dict:
-    return _result(case_id, op, clauses, "not-run", detail=f"not judged: {error}")
+    return _result(case_id, op, clauses, "not-run", detail=f"not judged: {error}",
+                   house_rule_failed=error.clause)
 
 
 def differential_deals(target: Target, rules: Rules, examples: int, seed: int,

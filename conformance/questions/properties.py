@@ -169,7 +169,7 @@ def property_result(target: Target, name: str, test: Any, examples: int,
                 "failing_clauses": clauses, "blamed": None, "detail": str(e),
                 "minimal": readable(_counterexample(e))}
     except HouseRuleError as e:  # the variant's own rule is broken: not the program's fault
-        return {**out, "status": "not-run", "detail": f"not judged: {e}"}
+        return {**out, "status": "not-run", "detail": f"not judged: {e}", "house_rule_failed": e.clause}
     except Exception as e:  # noqa: BLE001 - a falsified property is the verdict
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
         blamed, why, situation = blame_of_calls(impl.calls, target, rules)
