@@ -15,6 +15,9 @@ The conventions every rule follows:
 * A rule is user code: if it raises, returns something that is not an answer of its kind
   or does not take the arguments of its kind, the engine raises :class:`HouseRuleError`,
   one line naming the variant, the clause, the decision and the situation.
+
+One worked example per kind of decision follows each signature below (the guide
+``docs/guides/house-rules.md`` walks through a club's rules).
 """
 
 from __future__ import annotations
@@ -43,7 +46,22 @@ DRAW: Final = "draw"
 @runtime_checkable
 class LegalPlaysRule(Protocol):
     """``legal_plays``: which cards may be played.  Standard clauses: ``play.follow-suit``,
-    ``play.void-any-card``, ``play.no-forced-trump``."""
+    ``play.void-any-card``, ``play.no-forced-trump``.
+
+    A void player holding trump must play one:
+
+    >>> from turub import Seat, Side, Suit, parse_cards
+    >>> from turub.variants import Variant, VariantClause
+    >>> def must_trump(hand, trick, trump):
+    ...     if not trick or trump is None or any(c.suit is trick[0].suit for c in hand):
+    ...         return None  # leading, or able to follow: the standard rule
+    ...     return [c for c in hand if c.suit is trump] or None
+    >>> v = Variant("example-must-trump", clauses=[VariantClause("example.must-trump", "An example",
+    ...     decides="legal_plays", rule=must_trump, replaces=["play.no-forced-trump"])])
+    >>> legal, clauses = v.legal_plays(parse_cards("AH 6S 7D"), parse_cards("KC"), Suit.SPADES)
+    >>> [str(c) for c in legal], clauses
+    (['6♠'], ('example.must-trump',))
+    """
 
     def __call__(self, hand: tuple[Card, ...], trick: tuple[Card, ...], trump: Suit | None
                  ) -> Iterable[Card] | None:
@@ -58,7 +76,24 @@ class LegalPlaysRule(Protocol):
 @runtime_checkable
 class TrickWinnerRule(Protocol):
     """``trick_winner``: which card wins a trick.  Standard clauses: ``trick.highest-trump``,
-    ``trick.highest-led``, ``trick.earliest-identical``."""
+    ``trick.highest-led``, ``trick.earliest-identical``.
+
+    Of identical cards the last played wins:
+
+    >>> from turub import Seat, Side, Suit, parse_cards
+    >>> from turub.variants import Variant, VariantClause
+    >>> from turub.rules import trick_winner
+    >>> def last_identical(cards, trump):
+    ...     best = trick_winner(list(cards), trump)
+    ...     last = max(i for i, c in enumerate(cards) if c == cards[best])
+    ...     return last if last != best else None
+    >>> v = Variant("example-last-identical", clauses=[VariantClause("example.last-identical", "An example",
+    ...     decides="trick_winner", rule=last_identical, replaces=["trick.earliest-identical"])])
+    >>> v.trick_winner(parse_cards("AS KS AS 6H"), Suit.CLUBS)
+    (2, ('example.last-identical',))
+    >>> v.trick_winner(parse_cards("AS KS 6H 7H"), Suit.CLUBS)  # deferred: the standard rule
+    (0, ('trick.highest-led',))
+    """
 
     def __call__(self, cards: tuple[Card, ...], trump: Suit) -> int | None:
         """``cards``: the trick in the order played (the lead first; 1 to 4 cards);
@@ -69,7 +104,21 @@ class TrickWinnerRule(Protocol):
 @runtime_checkable
 class DealResultRule(Protocol):
     """``deal_result``: who wins a deal.  Standard clauses: ``result.more-tricks-wins``,
-    ``result.draw-18``, ``result.closed-early``."""
+    ``result.draw-18``, ``result.closed-early``.
+
+    A deal closed early goes to the side ahead:
+
+    >>> from turub import Seat, Side, Suit, parse_cards
+    >>> from turub.variants import Variant, VariantClause
+    >>> def ahead_wins(ns, ew, closed_early):
+    ...     if closed_early and ns != ew:
+    ...         return "NS" if ns > ew else "EW"
+    ...     return None
+    >>> v = Variant("example-ahead-wins", clauses=[VariantClause("example.ahead-wins", "An example",
+    ...     decides="deal_result", rule=ahead_wins, replaces=["result.closed-early"])])
+    >>> v.deal_result(12, 5, closed_early=True).winner
+    Side.NORTH_SOUTH
+    """
 
     def __call__(self, ns: int, ew: int, closed_early: bool) -> Side | str | None:
         """``ns``, ``ew``: the tricks each side took (counts that cannot happen are refused
@@ -81,7 +130,21 @@ class DealResultRule(Protocol):
 @runtime_checkable
 class NextDealerRule(Protocol):
     """``next_dealer``: who deals next.  Standard clauses: ``dealer.after-win``,
-    ``dealer.after-loss``, ``dealer.after-draw``."""
+    ``dealer.after-loss``, ``dealer.after-draw``.
+
+    The deal always passes to the next player:
+
+    >>> from turub import Seat, Side, Suit, parse_cards
+    >>> from turub.variants import Variant, VariantClause
+    >>> from turub.seats import next_seat
+    >>> def rotate(dealer, winner, rules):
+    ...     return next_seat(dealer, rules.direction)
+    >>> v = Variant("example-rotate", clauses=[VariantClause("example.rotate", "An example",
+    ...     decides="next_dealer", rule=rotate,
+    ...     replaces=["dealer.after-win", "dealer.after-loss", "dealer.after-draw"])])
+    >>> v.next_dealer(Seat.NORTH, Side.EAST_WEST).seat
+    Seat.EAST
+    """
 
     def __call__(self, dealer: Seat, winner: Side | None, rules: Rules) -> Seat | None:
         """``dealer``: who dealt the deal just ended; ``winner``: the side that won it
@@ -92,7 +155,22 @@ class NextDealerRule(Protocol):
 @runtime_checkable
 class ContestStepRule(Protocol):
     """``contest_step``: the contest after one more deal.  Standard clauses:
-    ``contest.*`` and ``stake.per-deal``."""
+    ``contest.*`` and ``stake.per-deal``.
+
+    A drawn deal ends the running sequence:
+
+    >>> from turub import Seat, Side, Suit, parse_cards
+    >>> from turub.variants import Variant, VariantClause
+    >>> from turub import Contest
+    >>> from turub.rules import deal_result
+    >>> def draw_ends_sequence(contest, result, rules):
+    ...     return Contest() if result.winner is None and contest.holder is not None else None
+    >>> v = Variant("example-draw-ends-sequence", clauses=[VariantClause("example.draw-ends-sequence", "An example",
+    ...     decides="contest_step", rule=draw_ends_sequence, replaces=["contest.draw-keeps-sequence"])])
+    >>> held = v.contest_step(Contest(), deal_result(20, 16))
+    >>> held.holder, v.contest_step(held, deal_result(18, 18)).holder
+    (Side.NORTH_SOUTH, None)
+    """
 
     def __call__(self, contest: Contest, result: DealResult, rules: Rules) -> Contest | None:
         """``contest``: the contest so far (:class:`~turub.contest.Contest`: ``holder``,
