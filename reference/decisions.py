@@ -207,6 +207,7 @@ class Decision:
     parameters: tuple[str, ...]
     returns: str
     asked: str
+    title: str = ""  # what one decision is, in words ("tricks": "12 tricks decided")
 
     def check_signature(self, rule: Callable[..., Any]) -> str | None:
         """Why ``rule`` cannot be called with this decision's arguments (None: it can)."""
@@ -227,26 +228,27 @@ DECISION_TABLE: Final[dict[str, Decision]] = {d.name: d for d in (
     Decision("legal_plays", LegalPlaysRule,
              ("play.follow-suit", "play.void-any-card", "play.no-forced-trump"),
              ("hand", "trick", "trump"), "the cards that may be played",
-             "legal_plays (with the trump), and every play the referee judges"),
+             "legal_plays (with the trump), and every play the referee judges", "plays"),
     Decision("trick_winner", TrickWinnerRule,
              ("trick.highest-trump", "trick.highest-led", "trick.earliest-identical"),
              ("cards", "trump"), "the position of the winning card",
-             "trick_winner, and every trick the referee completes"),
+             "trick_winner, and every trick the referee completes", "tricks"),
     Decision("deal_result", DealResultRule,
              ("result.more-tricks-wins", "result.draw-18", "result.closed-early"),
              ("ns", "ew", "closed_early"), "the winning side or draw",
-             "deal_result, the outcome of every refereed deal, and each result of a contest"),
+             "deal_result, the outcome of every refereed deal, and each result of a contest",
+             "deal results"),
     Decision("next_dealer", NextDealerRule,
              ("dealer.after-win", "dealer.after-loss", "dealer.after-draw"),
              ("dealer", "winner", "rules"), "the seat that deals next",
-             "next_dealer, and the dealers of a sitting"),
+             "next_dealer, and the dealers of a sitting", "next dealers"),
     Decision("contest_step", ContestStepRule,
              ("contest.first-win-sets-mark", "contest.second-win-beats-mark",
               "contest.insufficient-win", "contest.draw-keeps-sequence",
               "contest.other-side-resets", "contest.unbeatable-mark",
               "contest.decided-is-final", "stake.per-deal"),
              ("contest", "result", "rules"), "the contest after the deal",
-             "contest (every state after each result)"),
+             "contest (every state after each result)", "contest steps"),
 )}
 
 #: ``{decision: the standard clauses that decide it}`` (the table, as clause lists).

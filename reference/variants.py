@@ -509,9 +509,9 @@ def _variant_deal_class(variant: Variant) -> type:
                     self._result = variant.deal_result(won[0], won[1], rules=self.rules)
                 return self.result
             rng = rng if rng is not None else random.Random()
-            while self.phase is Phase.PLAYING:
+            while self.phase is Phase.PLAYING:  # a card of the legal ones: not checked twice
                 legal = self.legal_plays()
-                self.play(self.to_act, legal[int(rng.random() * len(legal))])
+                Deal.play(self, self.to_act, legal[int(rng.random() * len(legal))])
             return self.result
 
     if decides_plays:
