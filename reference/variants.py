@@ -509,9 +509,11 @@ def _variant_deal_class(variant: Variant) -> type:
                     self._result = variant.deal_result(won[0], won[1], rules=self.rules)
                 return self.result
             rng = rng if rng is not None else random.Random()
-            while self.phase is Phase.PLAYING:  # a card of the legal ones: not checked twice
+            while self._trick and self.phase is Phase.PLAYING:  # a trick begun: the checked step
                 legal = self.legal_plays()
                 Deal.play(self, self.to_act, legal[int(rng.random() * len(legal))])
+            if self.phase is Phase.PLAYING:
+                _play_out_by(variant, self, rng, decides_plays, decides_tricks)
             return self.result
 
     if decides_plays:
@@ -548,6 +550,64 @@ def _variant_deal_class(variant: Variant) -> type:
     VariantDeal.__name__ = VariantDeal.__qualname__ = f"Deal[{variant.name}]"
     VariantDeal.variant = variant
     return VariantDeal
+
+
+def _play_out_by(variant: Variant, deal: Any, rng: Any, plays: bool, tricks: bool) -> None:
+    """The rest of ``deal`` (no trick begun) at random, as :meth:`Deal.play_out` plays it, but
+    asking the house rules that decide the plays (``plays``) and the tricks (``tricks``):
+    each card drawn uniformly, copy by copy, from those the rules allow.  Only the overridden
+    decisions pay: the hands are kept as Card lists in :meth:`Deal.hand`'s order, the standard
+    choice and the standard trick table serve wherever a rule defers or is not overridden."""
+    rnd, order, nxt, beats = rng.random, deal._order, deal._next, deal._beats
+    hands = deal._as_lists()
+    held = [list(deal.hand(seat)) for seat in Seat]  # the hands as a rule sees them
+    trump_code = deal._trump
+    trump = SUITS[trump_code]
+    house, count = variant.house, variant._count
+    leader = deal._leader
+    while len(deal._tricks) < 36:
+        codes: list[int] = []
+        cards: list[Card] = []
+        seat = leader
+        for _k in range(4):
+            hand, mine = hands[seat], held[seat]
+            asked = house("legal_plays", tuple(mine), tuple(cards), trump) if plays else None
+            if asked is not None:
+                if variant._tally is not None:
+                    count("legal_plays", asked, lambda: _legal_plays(mine, cards[0].suit if cards else None))
+                choice = [c for c in mine if c in asked[0]]
+                card = choice[int(rnd() * len(choice))]
+            else:
+                suit = hand[codes[0] // 9] if codes else []  # holding the led suit: one of those
+                pool = suit if suit else [c for s in hand for c in s]
+                card = CARDS[pool[int(rnd() * len(pool))]]
+            code = card.index
+            hand[code // 9].remove(code)  # the hands' lists are per suit, 9 cards a suit
+            mine.remove(card)
+            codes.append(code)
+            cards.append(card)
+            seat = nxt[seat]
+        asked = house("trick_winner", tuple(cards), trump) if tricks else None
+        if asked is not None:
+            position = asked[0]
+            if variant._tally is not None:
+                count("trick_winner", asked, lambda: _standard_position(codes, beats))
+        else:
+            position = _standard_position(codes, beats)
+        deal._tricks.append((leader, tuple(codes), None, position))
+        leader = order[leader][position]
+        deal._won[leader & 1] += 1
+    deal._leader = deal._to_act = leader
+    deal._finish(deal._judge_result(deal._won[0], deal._won[1]))
+
+
+def _standard_position(codes: list[int], beats: Any) -> int:
+    """The position of the winning card by the standard trick table (``trick.*``)."""
+    position, best = 0, codes[0]
+    for k in (1, 2, 3):
+        if beats[36 * codes[k] + best]:
+            position, best = k, codes[k]
+    return position
 
 
 def _normalised(variant: Variant, vc: VariantClause, decision: str, out: Any, args: tuple) -> Any:
