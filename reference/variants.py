@@ -560,7 +560,7 @@ def _play_out_by(variant: Variant, deal: Any, rng: Any, plays: bool, tricks: boo
     choice and the standard trick table serve wherever a rule defers or is not overridden."""
     rnd, order, nxt, beats = rng.random, deal._order, deal._next, deal._beats
     hands = deal._as_lists()
-    held = [list(deal.hand(seat)) for seat in Seat]  # the hands as a rule sees them
+    held = [list(deal.hand(seat)) for seat in Seat] if plays else []  # the hands as a rule sees them
     trump_code = deal._trump
     trump = SUITS[trump_code]
     house, count = variant.house, variant._count
@@ -570,7 +570,8 @@ def _play_out_by(variant: Variant, deal: Any, rng: Any, plays: bool, tricks: boo
         cards: list[Card] = []
         seat = leader
         for _k in range(4):
-            hand, mine = hands[seat], held[seat]
+            hand = hands[seat]
+            mine = held[seat] if plays else None
             asked = house("legal_plays", tuple(mine), tuple(cards), trump) if plays else None
             if asked is not None:
                 if variant._tally is not None:
@@ -578,12 +579,13 @@ def _play_out_by(variant: Variant, deal: Any, rng: Any, plays: bool, tricks: boo
                 choice = [c for c in mine if c in asked[0]]
                 card = choice[int(rnd() * len(choice))]
             else:
-                suit = hand[codes[0] // 9] if codes else []  # holding the led suit: one of those
+                suit = hand[codes[0] // 9] if codes else None  # holding the led suit: one of those
                 pool = suit if suit else [c for s in hand for c in s]
                 card = CARDS[pool[int(rnd() * len(pool))]]
             code = card.index
             hand[code // 9].remove(code)  # the hands' lists are per suit, 9 cards a suit
-            mine.remove(card)
+            if mine is not None:
+                mine.remove(card)
             codes.append(code)
             cards.append(card)
             seat = nxt[seat]
