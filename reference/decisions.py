@@ -25,15 +25,13 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
+from typing import Any, Final, Protocol, runtime_checkable
 
 from .cards import Card, Suit, card_name
+from .contest import Contest
+from .options import Rules
+from .rules import DealResult
 from .seats import Seat, Side
-
-if TYPE_CHECKING:
-    from .contest import Contest
-    from .options import Rules
-    from .rules import DealResult
 
 __all__ = ["LegalPlaysRule", "TrickWinnerRule", "DealResultRule", "NextDealerRule",
            "ContestStepRule", "Decision", "DECISION_TABLE", "DECISIONS", "HouseRuleError",
