@@ -2,7 +2,9 @@
 
 :func:`reference_for` gives the implementation-interface object whose answers are the
 expected ones under a set of rules or a :class:`~turub.variants.Variant`: the plain
-reference when the variant overrides no decision, else a :class:`VariantReference`.
+reference when the variant overrides no decision, else a :class:`VariantReference`;
+:func:`reference_program` the same as a program under test (``turub check --variant V`` with
+no program: a broken house rule is its reported error).
 
 :func:`variant_decisions` says where in one case a variant's clause decided instead of a
 standard one (``{"*": "club.must-trump"}`` for a one-decision operation, ``"action:12"``,
@@ -18,10 +20,9 @@ from typing import Any, Final
 
 from turub import Contest, RuleError, Rules, parse_card, parse_seat, parse_suit
 from turub.cards import card_name
-from turub.options import rules_from_dict
-from turub.variants import DECISIONS, Variant
-
 from turub.decisions import HouseRuleError
+from turub.options import rules_from_dict
+from turub.variants import Variant
 
 from ..adapter import ImplementationError, ReferenceImplementation, _outcome, _side, _winner_of
 
