@@ -612,6 +612,9 @@ class Deal:
         """The deal a record describes, every action re-checked by the rules."""
         if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
             raise RecordError(f"not a deal record: expected format {RECORD_FORMAT!r}")
+        named = record.get("variant")
+        if named is not None and getattr(cls, "variant", None) is None:
+            return _replay_variant(record, named)  # made under a rule variant: replay by it
         for key in ("pack", "dealer", "actions"):
             if key not in record:
                 raise RecordError(f"a deal record needs {key!r}")
@@ -690,6 +693,22 @@ class Deal:
                 f"phase={self._phase.value} tricks={len(self._tricks)} won={self._won}>")
 
 
+def _replay_variant(record: Mapping[str, Any], name: Any) -> Deal:
+    """A record made under rule variant ``name`` (and ``variant_version``), replayed by that
+    variant if the table of variants has it (:mod:`turub.variants`), else refused."""
+    from .variants import find
+    version = record.get("variant_version")
+    if not isinstance(name, str) or (version is not None and not isinstance(version, str)):
+        raise RecordError(f"a record's variant is a name and a version, not {name!r:.40}")
+    variant = find(name, version)
+    if variant is None:
+        known = find(name)
+        why = (f"variant {name} is loaded at version {known.version}, not {version}" if known is not None
+               else f"no variant {name} is loaded")
+        raise RecordError(f"the record was made under variant {name} {version or ''}".rstrip()
+                          + f": {why}; load it first (turub.variants.resolve('path.py:NAME'), "
+                          "an installed package, or turub.variants.register)")
+    return variant.deal_class.replay(record)  # type: ignore[attr-defined]  # a Deal class built for the variant
 
 def _replayed(cls: type[Deal], record: dict[str, Any]) -> Deal:
     """A pickled deal, rebuilt from its record (see :meth:`Deal.__reduce__`)."""

@@ -4,8 +4,9 @@ A :class:`Variant` is a base (the standard game, or another variant), option val
 (:mod:`turub.options`) and its own clauses (:class:`VariantClause`), with namespaced IDs
 (``club.must-trump``).  Each clause says whether it *replaces*, *amends* or *adds to*
 standard clauses, and gives the house rule in the maintainer's words.  A clause may carry
-a ``rule``: a function that overrides one of the engine's decisions (:data:`DECISIONS`),
-and the decision it makes then cites that clause (a refusal names it).
+a ``rule``: a function that overrides one of the engine's decisions (:data:`DECISIONS`;
+their typed signatures and conventions: :mod:`turub.decisions`), and the decision it makes
+then cites that clause (a refusal names it).
 
 The variant is the oracle: :meth:`Variant.legal_plays`, :meth:`Variant.decide_trick`,
 :meth:`Variant.deal_result`, :meth:`Variant.next_dealer`, :meth:`Variant.contest_step`
@@ -42,53 +43,29 @@ A house rule in one file (``club.py``)::
 
 from __future__ import annotations
 
-import importlib.util
-import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, ClassVar, Final
 
 from . import clauses as _clauses
-from .cards import CARDS, SUITS, Card, Suit, parse_card
+from .cards import SUITS, Card, Suit
 from .contest import Contest
 from .contest import contest_step as _contest_step
-from .errors import IllegalActionError, MustFollowSuitError, RuleError, RulesOptionError
+from .decisions import DECISION_TABLE, DECISIONS, DRAW, HouseRuleError, shown, situation
+from .errors import RuleError, RulesOptionError
 from .options import OPTIONS, Rules, rules_from_dict
 from .rules import (DealResult, NextDealer, TrickDecision, decide_trick, deal_result,
                     is_legal_play, next_dealer)
 from .rules import legal_plays as _legal_plays
 from .seats import PLAY_ORDER, Seat, Side
 
-__all__ = ["Variant", "VariantClause", "VariantError", "DECISIONS", "RELATIONS", "BUILTIN",
-           "ENTRY_POINT_GROUP", "resolve", "select", "variant_names", "load_file", "register"]
+__all__ = ["Variant", "VariantClause", "VariantError", "HouseRuleError", "DECISIONS",
+           "DECISION_TABLE", "RELATIONS", "BUILTIN", "ENTRY_POINT_GROUP", "resolve", "select",
+           "variant_names", "load_file", "from_data", "register", "find"]
 
 #: How a variant's clause stands to the standard clauses.
 RELATIONS: Final = ("replaces", "amends", "adds")
-
-#: The decisions a clause's ``rule`` may override, with the standard clauses that decide
-#: them and the rule's signature (return ``None`` to let the standard rule decide):
-#:
-#: * ``legal_plays(hand, trick, trump)``: the cards that may be played (``hand`` and
-#:   ``trick`` are tuples of :class:`~turub.cards.Card`, ``trump`` a Suit or ``None``);
-#: * ``trick_winner(cards, trump)``: the position (0 = the lead) of the winning card;
-#: * ``deal_result(ns, ew, closed_early)``: the winning side (a Side, ``"NS"``, ``"EW"``)
-#:   or ``"draw"``;
-#: * ``next_dealer(dealer, winner, rules)``: the Seat that deals next (``winner`` is a
-#:   Side or ``None`` for a draw);
-#: * ``contest_step(contest, result, rules)``: the :class:`~turub.contest.Contest` after
-#:   one more :class:`~turub.rules.DealResult`.
-DECISIONS: Final[dict[str, tuple[str, ...]]] = {
-    "legal_plays": ("play.follow-suit", "play.void-any-card", "play.no-forced-trump"),
-    "trick_winner": ("trick.highest-trump", "trick.highest-led", "trick.earliest-identical"),
-    "deal_result": ("result.more-tricks-wins", "result.draw-18", "result.closed-early"),
-    "next_dealer": ("dealer.after-win", "dealer.after-loss", "dealer.after-draw"),
-    "contest_step": ("contest.first-win-sets-mark", "contest.second-win-beats-mark",
-                     "contest.insufficient-win", "contest.draw-keeps-sequence",
-                     "contest.other-side-resets", "contest.unbeatable-mark",
-                     "contest.decided-is-final", "stake.per-deal"),
-}
 
 #: The entry-point group under which installed packages offer variants (each entry point
 #: loads a :class:`Variant`).
@@ -188,6 +165,7 @@ class Variant:
             raise VariantError(f"variant name {self.name!r}: lower case letters, digits, '-', '.'")
         base = self.base
         if isinstance(base, str):
+            from .variant_table import resolve
             base = resolve(base)
         if base is not None and not isinstance(base, Variant):
             raise VariantError(f"variant {self.name}: base must be a Variant or a name, not {base!r}")
@@ -213,6 +191,10 @@ class Variant:
         for vc in own:
             if (vc.rule is None) != (vc.decides is None):
                 raise VariantError(f"{vc.id}: a clause that decides {vc.decides!r} needs its rule")
+            why = DECISION_TABLE[vc.decides].check_signature(vc.rule) if vc.rule is not None else None
+            if why:
+                raise VariantError(f"variant {self.name} {self.version}: house rule {vc.id} "
+                                   f"({vc.decides}) {why}")
         ids = [vc.id for vc in own]
         if len(set(ids)) != len(ids):
             raise VariantError(f"variant {self.name}: a clause id is given twice")
@@ -226,6 +208,7 @@ class Variant:
                 deciders[vc.decides] = deciders.get(vc.decides, ()) + (vc,)
         object.__setattr__(self, "_deciders", deciders)
         object.__setattr__(self, "_deal_class", None)
+        object.__setattr__(self, "_tally", None)
         _clauses.register(self.all_clauses)
 
     rules: Rules = field(init=False, compare=False)
@@ -301,12 +284,35 @@ class Variant:
 
     # --- the oracle ------------------------------------------------------------------------
 
-    def _ask(self, decision: str, *args: Any) -> tuple[Any, VariantClause] | None:
+    def house(self, decision: str, *args: Any) -> tuple[Any, VariantClause] | None:
+        """The house rules' answer to ``decision`` (a key of :data:`DECISIONS`) on ``args``:
+        ``(answer, clause)`` from the first clause whose rule does not defer (own clauses
+        before the base's), or ``None`` when every rule defers (the standard rule decides).
+        The answer is checked and normalised (cards as a frozenset, a side or ``None`` for a
+        draw, a Seat, a Contest); a rule that raises or answers nonsense raises
+        :class:`~turub.decisions.HouseRuleError`."""
         for vc in self._deciders.get(decision, ()):
-            out = vc.rule(*args)
+            try:
+                out = vc.rule(*args)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
+                first = (str(e).strip().splitlines() or [""])[0][:160]
+                raise HouseRuleError(self.label, vc.id, decision,
+                                     f"raised {type(e).__name__}{': ' + first if first else ''}",
+                                     situation(decision, args)) from None
             if out is not None:
-                return out, vc
+                return _normalised(self, vc, decision, out, args), vc
         return None
+
+    def _nonsense(self, vc: VariantClause, decision: str, out: Any, want: str, args) -> HouseRuleError:
+        return HouseRuleError(self.label, vc.id, decision, f"returned {shown(out)}, not {want}",
+                              situation(decision, args))
+
+    @property
+    def label(self) -> str:
+        """The variant's name and version, as messages name it."""
+        return f"{self.name} {self.version}"
 
     def legal_plays(self, hand: Iterable[Card], trick: Sequence[Card], trump: Suit | None
                     ) -> tuple[frozenset[Card], tuple[str, ...]]:
@@ -314,17 +320,10 @@ class Variant:
         hand = tuple(hand)
         trick = tuple(trick)
         led = trick[0].suit if trick else None
-        asked = self._ask("legal_plays", hand, trick, trump) if self._deciders else None
+        asked = self.house("legal_plays", hand, trick, trump) if self._deciders else None
         if asked is not None:
-            cards, vc = asked
-            try:
-                out = frozenset(cards)
-            except TypeError:
-                raise VariantError(f"{vc.id}: its rule returned {cards!r}, not cards") from None
-            if not out <= frozenset(hand) or (hand and not out):
-                raise VariantError(f"{vc.id}: its rule returned {sorted(map(str, out))}, which is "
-                                   "not a non-empty part of the hand")
-            return out, (vc.id,)
+            self._count("legal_plays", asked, lambda: _legal_plays(hand, led))
+            return asked[0], (asked[1].id,)
         out = _legal_plays(hand, led)
         if led is None or any(c.suit is led for c in hand):
             return out, ("play.follow-suit",)
@@ -332,36 +331,37 @@ class Variant:
 
     def is_legal_play(self, hand: Iterable[Card], trick: Sequence[Card], trump: Suit | None,
                       card: Card) -> tuple[bool, str]:
-        """Whether ``card`` may be played, and the clause that decides it."""
+        """Whether ``card`` may be played, and the clause that decides it (``play.card-in-hand``
+        first; then the house rule's clause where it decides, else the standard one)."""
         hand = list(hand)
         led = trick[0].suit if trick else None
         if card not in hand:
             return False, "play.card-in-hand"
-        asked = self._ask("legal_plays", tuple(hand), tuple(trick), trump) if self._deciders else None
-        if asked is not None:
+        if self._deciders.get("legal_plays"):
             legal, clauses = self.legal_plays(hand, trick, trump)
-            return card in legal, clauses[0]
+            if clauses[0] not in DECISIONS["legal_plays"]:
+                return card in legal, clauses[0]
         return is_legal_play(hand, led, card)
 
     def trick_winner(self, cards: Sequence[Card], trump: Suit) -> tuple[int, tuple[str, ...]]:
         """The position of the winning card of ``cards``, and the clauses."""
-        asked = self._ask("trick_winner", tuple(cards), trump) if self._deciders else None
+        asked = self.house("trick_winner", tuple(cards), trump) if self._deciders else None
         if asked is not None:
-            position, vc = asked
-            if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position < len(cards):
-                raise VariantError(f"{vc.id}: its rule returned {position!r}, not a position in the trick")
-            return position, (vc.id,)
+            self._count("trick_winner", asked, lambda: decide_trick(cards, trump, Seat.NORTH).position)
+            return asked[0], (asked[1].id,)
         d = decide_trick(cards, trump, Seat.NORTH)
         return d.position, d.clauses
 
     def decide_trick(self, cards: Sequence[Card], trump: Suit, leader: Seat, direction=None) -> TrickDecision:
         """:func:`turub.rules.decide_trick` as the variant decides it."""
         direction = self.rules.direction if direction is None else direction
-        asked = self._ask("trick_winner", tuple(cards), trump) if self._deciders else None
+        asked = self.house("trick_winner", tuple(cards), trump) if self._deciders else None
         if asked is None:
             return decide_trick(cards, trump, leader, direction)
-        position, clauses = self.trick_winner(cards, trump)
-        return TrickDecision(position, PLAY_ORDER[direction][leader][position], cards[position], clauses)
+        self._count("trick_winner", asked, lambda: decide_trick(cards, trump, leader, direction).position)
+        position = asked[0]
+        return TrickDecision(position, PLAY_ORDER[direction][leader][position], cards[position],
+                             (asked[1].id,))
 
     def deal_result(self, north_south: int, east_west: int, *, closed_early: bool = False,
                     rules: Rules | None = None) -> DealResult:
@@ -369,26 +369,20 @@ class Variant:
         ``rules``, default the variant's own, for ``early-close``)."""
         rules = self.rules if rules is None or isinstance(rules, Variant) else rules
         standard = deal_result(north_south, east_west, closed_early=closed_early, rules=rules)
-        asked = self._ask("deal_result", north_south, east_west, closed_early) if self._deciders else None
+        asked = self.house("deal_result", north_south, east_west, closed_early) if self._deciders else None
         if asked is None:
             return standard
-        outcome, vc = asked
-        winner = {"NS": Side.NORTH_SOUTH, "EW": Side.EAST_WEST, "draw": None}.get(outcome, outcome) \
-            if isinstance(outcome, str) else outcome
-        if winner is not None and not isinstance(winner, Side):
-            raise VariantError(f"{vc.id}: its rule returned {outcome!r}: a Side, 'NS', 'EW' or 'draw'")
-        return DealResult(standard.tricks, winner, closed_early, (vc.id,))
+        self._count("deal_result", asked, lambda: standard.winner)
+        return DealResult(standard.tricks, asked[0], closed_early, (asked[1].id,))
 
     def next_dealer(self, dealer: Seat, winner: Side | None, rules: Rules | None = None) -> NextDealer:
         """:func:`turub.rules.next_dealer` as the variant decides it."""
         rules = self.rules if rules is None or isinstance(rules, Variant) else rules
-        asked = self._ask("next_dealer", dealer, winner, rules) if self._deciders else None
+        asked = self.house("next_dealer", dealer, winner, rules) if self._deciders else None
         if asked is None:
             return next_dealer(dealer, winner, rules)
-        seat, vc = asked
-        if not isinstance(seat, Seat):
-            raise VariantError(f"{vc.id}: its rule returned {seat!r}, not a Seat")
-        return NextDealer(seat, (vc.id,))
+        self._count("next_dealer", asked, lambda: next_dealer(dealer, winner, rules).seat)
+        return NextDealer(asked[0], (asked[1].id,))
 
     def contest_step(self, contest: Contest, result: DealResult, rules: Rules | None = None) -> Contest:
         """:func:`turub.contest.contest_step` as the variant decides it (a decided contest
@@ -396,13 +390,38 @@ class Variant:
         rules = self.rules if rules is None or isinstance(rules, Variant) else rules
         if contest.winner is not None or not self._deciders:
             return _contest_step(contest, result, rules)
-        asked = self._ask("contest_step", contest, result, rules)
+        asked = self.house("contest_step", contest, result, rules)
         if asked is None:
             return _contest_step(contest, result, rules)
         out, vc = asked
-        if not isinstance(out, Contest):
-            raise VariantError(f"{vc.id}: its rule returned {out!r}, not a Contest")
-        return replace(out, deals=contest.deals + 1, clauses=(vc.id,))
+        mine = replace(out, deals=contest.deals + 1, clauses=(vc.id,))
+        self._count("contest_step", asked, lambda: _same_state(_contest_step(contest, result, rules)), mine)
+        return mine
+
+    # --- how often the house rules decided otherwise (turub simulate --variant) ---------------
+
+    def tally(self) -> dict[str, list[int]]:
+        """Start counting, per house clause, the decisions its rule made and how many of them
+        differ from what the standard rule gives; returns the live counts
+        ``{clause: [decided, differed]}`` (stop with :meth:`stop_tally`)."""
+        counts: dict[str, list[int]] = {}
+        object.__setattr__(self, "_tally", counts)
+        return counts
+
+    def stop_tally(self) -> None:
+        object.__setattr__(self, "_tally", None)
+
+    def _count(self, decision: str, asked: tuple[Any, VariantClause], standard: Callable[[], Any],
+               mine: Any = None) -> None:
+        if self._tally is None:
+            return
+        counts = self._tally.setdefault(asked[1].id, [0, 0])
+        if not isinstance(counts, list):
+            counts = self._tally[asked[1].id] = [0, 0]
+        counts[0] += 1
+        answer = _same_state(mine) if mine is not None else asked[0]
+        if answer != standard():
+            counts[1] += 1
 
     # --- the engine, playing by the variant --------------------------------------------------
 
@@ -414,7 +433,8 @@ class Variant:
         if not self.has_rules:
             return Deal
         if self._deal_class is None:
-            object.__setattr__(self, "_deal_class", _variant_deal_class(self))
+            from .variant_deal import variant_deal_class
+            object.__setattr__(self, "_deal_class", variant_deal_class(self))
         return self._deal_class
 
     def deal(self, pack: Sequence[Card], dealer: Seat = Seat.NORTH, cut: int = 0):
@@ -424,10 +444,18 @@ class Variant:
     def deal_from_seed(self, seed: int, dealer: Seat = Seat.NORTH):
         return self.deal_class.from_seed(seed, dealer, self.rules)
 
+    def replay(self, record: Mapping[str, Any]):
+        """The deal a record describes, replayed by this variant (every action re-checked)."""
+        from .errors import RecordError
+        named = record.get("variant") if isinstance(record, Mapping) else None
+        if named not in (None, self.name):
+            raise RecordError(f"the record was made under variant {named!r:.40}, not {self.name}")
+        return self.deal_class.replay(record)
+
     def play_random_deal(self, dealer: Seat, rng):
         """A whole deal of random legal play by this variant, drawn from ``rng`` (as
         :func:`turub.deal.play_random_deal` draws a run of deals)."""
-        from .deal import play_random_deal
+        from .playout import play_random_deal
         if not self.has_rules:
             return play_random_deal(None, dealer, self.rules, rng)
         deal = self.deal_class._shuffled(rng, dealer, self.rules)
@@ -450,244 +478,45 @@ class Variant:
         return VariantSitting(first_dealer, self.rules, keep_rows=keep_rows)
 
 
-def _direction_of(order) -> Any:
-    from .seats import Direction
-    return next(d for d in Direction if PLAY_ORDER[d] is order or PLAY_ORDER[d] == order)
-
-
-def _variant_deal_class(variant: Variant) -> type:
-    from .deal import Deal, Phase
-
-    class VariantDeal(Deal):
-        __slots__ = ()
-        _check_follow_suit = False  # the variant's legal plays decide, below
-
-        def legal_plays(self, seat: Seat | None = None) -> tuple[Card, ...]:
-            if self.phase is not Phase.PLAYING or (seat is not None and seat != self.to_act):
-                return ()
-            hand = self.hand(self.to_act)
-            legal, _ = variant.legal_plays(hand, [c for _, c in self.current_trick], self.trump)
-            return tuple(c for c in CARDS if c in legal)
-
-        def play(self, seat: Seat, card: Card | str):
-            if self.phase is Phase.PLAYING and seat == self.to_act:
-                card = card if isinstance(card, Card) else parse_card(card)
-                if self.holds(seat, card):
-                    trick = [c for _, c in self.current_trick]
-                    legal, clauses = variant.legal_plays(self.hand(seat), trick, self.trump)
-                    if card not in legal:
-                        error = MustFollowSuitError if clauses[0] == "play.follow-suit" else IllegalActionError
-                        raise error(f"{seat} may not play {card} here", clause=clauses[0])
-            return super().play(seat, card)
-
-        def play_out(self, rng=None):
-            """Random legal play to the end, every card through the variant's checked step."""
-            import random
-            rng = rng if rng is not None else random.Random()
-            while self.phase is Phase.PLAYING:
-                legal = self.legal_plays()
-                self.play(self.to_act, legal[int(rng.random() * len(legal))])
-            return self.result
-
-        def to_record(self) -> dict[str, Any]:
-            return {**super().to_record(), "variant": variant.name}
-
-    def trick_decision(leader, codes, position, trump, order):
-        cards = [CARDS[c] for c in codes]
-        decision = variant.decide_trick(cards, SUITS[trump], leader, _direction_of(order))
-        return decision
-
-    VariantDeal._trick_decision = staticmethod(trick_decision)
-    VariantDeal._judge_result = staticmethod(variant.deal_result)
-    VariantDeal.__name__ = VariantDeal.__qualname__ = f"Deal[{variant.name}]"
-    VariantDeal.variant = variant
-    return VariantDeal
-
-
-# --- the one table of names --------------------------------------------------------------------
-
-#: The built-in variants: the option presets, as variants.
-BUILTIN: Final[dict[str, Variant]] = {}
-
-_REGISTERED: dict[str, Variant] = {}
-_ENTRY_POINTS_LOADED = [False]
-
-
-def _builtin(name: str, description: str, **options: str) -> None:
-    BUILTIN[name] = Variant(name, "1", None, options, description=description)
-
-
-_builtin("standard", "The game as the guide plays it: every option at its default.")
-_builtin("counterclockwise", "Play and deal run counter-clockwise (table.direction).",
-         direction="counterclockwise")
-_builtin("stake-per-deal", "Each won deal settles the stake on its own (stake.per-deal).",
-         stake="per-deal")
-_builtin("opponent-previous", "After the dealer's side wins, the other opponent deals "
-         "(dealer.after-win).", **{"opponent-dealer": "previous"})
-_builtin("signals-documented", "Only the two documented signals, the knock and the click "
-         "(signal.kinds).", **{"signal-kinds": "documented"})
-_builtin("early-close-known", "A deal closed with one side already past 18 tricks is that "
-         "side's win (result.closed-early).", **{"early-close": "known-result"})
-
-
-def register(variant: Variant) -> Variant:
-    """Add ``variant`` to the table of names (a name already taken by another variant is refused)."""
-    if not isinstance(variant, Variant):
-        raise VariantError(f"{variant!r} is not a Variant")
-    known = BUILTIN.get(variant.name) or _REGISTERED.get(variant.name)
-    if known is not None and known != variant:
-        raise VariantError(f"the name {variant.name!r} is taken by another variant")
-    _REGISTERED.setdefault(variant.name, variant)
-    return variant
-
-
-def _load_entry_points() -> None:
-    if _ENTRY_POINTS_LOADED[0]:
-        return
-    _ENTRY_POINTS_LOADED[0] = True
-    from importlib.metadata import entry_points
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
+def _normalised(variant: Variant, vc: VariantClause, decision: str, out: Any, args: tuple) -> Any:
+    """A house rule's answer checked against its kind and normalised (see
+    :mod:`turub.decisions`), or :class:`HouseRuleError`."""
+    if decision == "legal_plays":
+        hand = args[0]
         try:
-            v = ep.load()
-            v = v() if callable(v) and not isinstance(v, Variant) else v
-            register(replace(v, source=f"entry point {ep.value}") if isinstance(v, Variant) else v)
-        except Exception as e:  # noqa: BLE001 - one broken package must not hide the others
-            _BROKEN[ep.name] = f"entry point {ep.value}: {type(e).__name__}: {e}"
+            cards = frozenset(out)
+        except TypeError:
+            cards = None
+        if cards is None or isinstance(out, (str, Card)) or not all(isinstance(c, Card) for c in cards) \
+                or not cards <= frozenset(hand) or (hand and not cards):
+            raise variant._nonsense(vc, decision, out, "a non-empty part of the hand", args)
+        return cards
+    if decision == "trick_winner":
+        if type(out) is not int or not 0 <= out < len(args[0]):
+            raise variant._nonsense(vc, decision, out, "a position in the trick (0 = the lead)", args)
+        return out
+    if decision == "deal_result":
+        winner = {"NS": Side.NORTH_SOUTH, "EW": Side.EAST_WEST, DRAW: None}.get(out, out) \
+            if isinstance(out, str) else out
+        if winner is not None and not isinstance(winner, Side):
+            raise variant._nonsense(vc, decision, out, "a side (NS, EW) or draw", args)
+        return winner
+    if decision == "next_dealer":
+        seat = {"N": Seat.NORTH, "E": Seat.EAST, "S": Seat.SOUTH, "W": Seat.WEST}.get(out, out) \
+            if isinstance(out, str) else out
+        if not isinstance(seat, Seat):
+            raise variant._nonsense(vc, decision, out, "a seat", args)
+        return seat
+    if not isinstance(out, Contest):
+        raise variant._nonsense(vc, decision, out, "a contest", args)
+    return out
 
 
-_BROKEN: dict[str, str] = {}
+def _same_state(contest: Contest) -> tuple:
+    return (contest.holder, contest.mark, contest.winner)
 
 
-def variant_names() -> dict[str, Variant]:
-    """Every variant known by name: the built-ins, then installed and registered ones."""
-    _load_entry_points()
-    return {**BUILTIN, **{k: v for k, v in _REGISTERED.items() if k not in BUILTIN}}
+# --- the one table of names (turub.variant_table) ------------------------------------------------
 
-
-def load_file(path: str | Path, name: str | None = None) -> Variant:
-    """The variant in a file: ``club.py`` (the Variant named ``name``, or its only one),
-    ``club.toml`` or ``club.json`` (declarative: ``name``, ``version``, ``base``,
-    ``options``, ``description`` and ``clauses`` without rules)."""
-    p = Path(path)
-    if not p.is_file():
-        raise VariantError(f"no variant file {str(p)!r}")
-    if p.suffix == ".py":
-        spec = importlib.util.spec_from_file_location(f"turub_variant_{abs(hash(str(p.resolve())))}", p)
-        if spec is None or spec.loader is None:
-            raise VariantError(f"{p}: cannot be loaded as Python")
-        module = importlib.util.module_from_spec(spec)
-        try:
-            spec.loader.exec_module(module)
-        except RuleError:
-            raise
-        except Exception as e:  # noqa: BLE001 - the user's file: say what broke
-            raise VariantError(f"{p}: {type(e).__name__}: {e}") from None
-        found = {k: v for k, v in vars(module).items() if isinstance(v, Variant)}
-        if name is not None:
-            v = found.get(name) or next((x for x in found.values() if x.name == name), None)
-            if v is None:
-                raise VariantError(f"{p} has no variant {name!r} (it has: {', '.join(found) or 'none'})")
-        else:
-            own = [x for x in found.values() if x.name not in BUILTIN]
-            if len(own) != 1:
-                raise VariantError(f"{p} defines {len(own)} variants: name one ({p}:NAME)")
-            v = own[0]
-        return replace(v, source=str(p)) if not v.source else v
-    if p.suffix in (".toml", ".json"):
-        try:
-            if p.suffix == ".toml":
-                import tomllib
-                data = tomllib.loads(p.read_text(encoding="utf-8"))
-            else:
-                data = json.loads(p.read_text(encoding="utf-8"))
-        except (ValueError, OSError) as e:
-            raise VariantError(f"{p}: {e}") from None
-        return from_data(data, str(p))
-    raise VariantError(f"{p}: a variant file is .py, .toml or .json")
-
-
-def from_data(data: Mapping[str, Any], source: str = "") -> Variant:
-    """A declarative variant: option values and clauses that override nothing."""
-    if not isinstance(data, Mapping):
-        raise VariantError(f"{source}: a variant is a table of name, version, options…")
-    allowed = {"name", "version", "base", "options", "description", "clauses"}
-    extra = set(data) - allowed
-    if extra:
-        raise VariantError(f"{source}: unknown key(s) {sorted(extra)}: use {sorted(allowed)}")
-    if "name" not in data:
-        raise VariantError(f"{source}: a variant needs a name")
-    clauses = []
-    for c in data.get("clauses", []):
-        if not isinstance(c, Mapping) or "id" not in c or "title" not in c:
-            raise VariantError(f"{source}: each clause has an id and a title: {c!r}")
-        keys = set(c) - {"id", "title", "text", "replaces", "amends"}
-        if keys:
-            raise VariantError(f"{source}: clause {c['id']}: unknown key(s) {sorted(keys)} "
-                               "(a rule needs a Python variant file)")
-        clauses.append(VariantClause(c["id"], c["title"], c.get("text", ""),
-                                     tuple(c.get("replaces", ())), tuple(c.get("amends", ()))))
-    return Variant(str(data["name"]), str(data.get("version", "1")), data.get("base"),
-                   dict(data.get("options", {})), tuple(clauses),
-                   description=str(data.get("description", "")), source=source)
-
-
-def resolve(text: str | Variant) -> Variant:
-    """The variant ``text`` names: a name of the table, ``path.py[:NAME]``, ``path.toml``,
-    ``path.json``, or ``OPTION=VALUE[,OPTION=VALUE]`` (an unnamed set of options)."""
-    if isinstance(text, Variant):
-        return text
-    if not isinstance(text, str) or not text.strip():
-        raise VariantError(f"{text!r} is not a variant name")
-    text = text.strip()
-    names = variant_names()
-    if text in names:
-        return names[text]
-    path, _, name = text.partition(":") if re.match(r"^[^:]+\.py:", text) else (text, "", "")
-    if path.endswith((".py", ".toml", ".json")):
-        v = load_file(path, name or None)
-        return register(v) if v.name not in BUILTIN else v
-    if "=" in text:
-        try:
-            rules = rules_from_dict(dict(item.split("=", 1) for item in text.split(",") if item))
-        except RulesOptionError as e:
-            raise VariantError(str(e)) from None
-        for v in BUILTIN.values():
-            if v.rules == rules:
-                return v
-        label = ",".join(f"{k}={v}" for k, v in rules.differences(Rules()).items()
-                         for v in [v[0]])
-        return Variant("custom", "1", None, rules.to_dict(), description=f"options {label}")
-    hint = f"; {_BROKEN[text]}" if text in _BROKEN else ""
-    raise VariantError(f"no variant {text!r}: the variants are {', '.join(names)} (or a file "
-                       f"path.py:NAME, path.toml, or OPTION=VALUE){hint}")
-
-
-def select(variant: str | Variant | None = None, rules: Iterable[str] = ()) -> Variant:
-    """The variant a command runs under: ``--variant`` (default: standard), then each
-    ``--rules`` item applied left to right (a variant name replaces it, ``OPTION=VALUE``
-    changes one option).  Every command reads names through here: one table."""
-    current = resolve(variant) if variant is not None else BUILTIN["standard"]
-    options: dict[str, str] = {}
-    for item in rules:
-        if "=" not in item:
-            current, options = resolve(item), {}
-            continue
-        key, _, value = item.partition("=")
-        options[key] = value
-    if not options:
-        return current
-    try:
-        changed = rules_from_dict(options, current.rules)
-    except RulesOptionError as e:
-        raise VariantError(str(e)) from None
-    if not current.has_rules:
-        for v in BUILTIN.values():
-            if v.rules == changed:
-                return v
-    label = ",".join(f"{k}={v[0]}" for k, v in changed.differences(current.rules).items())
-    if not label:
-        return current
-    return Variant(f"{current.name}+{label}" if current.name != "standard" else "custom",
-                   current.version, current, changed.differences(current.rules) and
-                   {k: v[0] for k, v in changed.differences(current.rules).items()},
-                   description=f"{current.name} with {label}")
+from .variant_table import (BUILTIN, find, from_data, load_file, register, resolve,  # noqa: E402
+                            select, variant_names)

@@ -44,3 +44,8 @@ def test_bench_load_prints_the_peak_memory() -> None:
 def test_bench_check_prints_the_figures() -> None:
     out = run("bench_check.py", *ONCE)
     assert "turub check (medians):" in out and "s CPU" in out and "target at most 2.0 s wall" in out
+
+
+def test_bench_variant_simulate_prints_the_ratios() -> None:
+    out = run("bench_variant_simulate.py", "--deals", "20", *ONCE)
+    assert "trick rule / standard (CPU, medians):" in out and "play rule / standard" in out

@@ -129,7 +129,8 @@ def test_a_void_player_holding_trump_must_trump_under_the_club_rule():
         deal.play(deal.to_act, discard)
     assert refused.value.clause == "club.must-trump"
     assert deal.state() == before  # a refusal changes nothing
-    standard = Deal.replay({**deal.to_record(), "rules": {}})  # the same moment, standard rules
+    record = {k: v for k, v in deal.to_record().items() if not k.startswith("variant")}
+    standard = Deal.replay(record)  # the same moment, standard rules
     assert set(standard.legal_plays()) == set(hand)
     standard.play(standard.to_act, discard)  # no duty to trump
 
@@ -325,7 +326,7 @@ def test_every_request_under_a_house_rule_fits_the_published_schema():
 def test_an_installed_package_offers_its_variant_by_entry_point(monkeypatch):
     import importlib.metadata
 
-    import turub.variants as V
+    import turub.variant_table as V
 
     class EntryPoint:  # what importlib.metadata yields for a package's [project.entry-points]
         name, value = "pub", "pubrules:PUB"
@@ -341,3 +342,144 @@ def test_an_installed_package_offers_its_variant_by_entry_point(monkeypatch):
     pub = select("pub")
     assert pub.version == "3" and pub.rules.direction is Direction.COUNTERCLOCKWISE
     assert pub.describe()["source"] == "entry point pubrules:PUB"
+
+
+# --- issue 20: rules as user code, records, the decision table, the house rules at work -----------
+
+import random  # noqa: E402
+
+from turub.decisions import DECISION_TABLE, HouseRuleError  # noqa: E402
+from turub.deal import RecordError  # noqa: E402
+from turub.variants import register  # noqa: E402
+
+import kinds  # noqa: E402
+
+
+def _trick_rule(rule, name="broken-rule", version="1"):
+    return Variant(name, version, clauses=[VariantClause(
+        "broken.rule", "A broken rule", decides="trick_winner", rule=rule)])
+
+
+def test_every_decision_is_a_typed_signature_with_the_tables_parameters():
+    import inspect
+    for name, decision in DECISION_TABLE.items():
+        params = list(inspect.signature(decision.protocol.__call__).parameters)[1:]
+        assert tuple(params) == decision.parameters, name
+        assert "return None to defer" in (decision.protocol.__call__.__doc__ or "").replace("or ``None`` to defer",
+                                                                                           "return None to defer")
+
+
+def test_a_rule_with_the_wrong_signature_is_refused_when_the_variant_is_made():
+    with pytest.raises(VariantError) as refused:
+        _trick_rule(lambda cards: 0)
+    # one line naming the variant, the clause, the decision and the arguments it should take
+    assert str(refused.value).count("\n") == 0
+    assert "broken-rule 1" in str(refused.value) and "broken.rule" in str(refused.value)
+    assert "(cards, trump)" in str(refused.value)
+
+
+@pytest.mark.parametrize("rule, says", [
+    (lambda cards, trump: 1 / 0, "raised ZeroDivisionError"),
+    (lambda cards, trump: "the first", "returned the text “the first”, not a position in the trick"),
+    (lambda cards, trump: 7, "returned 7, not a position"),
+    (lambda cards, trump: True, "returned true, not a position"),
+])
+def test_a_rule_that_raises_or_answers_nonsense_is_one_line_naming_variant_rule_and_situation(rule, says):
+    v = _trick_rule(rule)
+    with pytest.raises(HouseRuleError) as broken:
+        v.trick_winner([parse_card(c) for c in ("AS", "KS", "AS", "6H")], Suit.SPADES)
+    text = str(broken.value)
+    assert "\n" not in text and says in text
+    assert text.startswith("variant broken-rule 1: house rule broken.rule (trick winner)")
+    assert "a trick: A♠ K♠ A♠ 6♥, trump ♠" in text  # the situation, in the game's words
+    assert not isinstance(broken.value, RuleError)  # never mistaken for a refusal of the game
+
+
+BROKEN = HERE / "broken_rule.py"
+
+
+@pytest.fixture()
+def broken_file(tmp_path):
+    path = tmp_path / "broken_rule.py"
+    path.write_text("from turub.variants import Variant, VariantClause\n"
+                    "def boom(cards, trump):\n    if len(cards) == 4:\n        raise KeyError('nine')\n"
+                    "BOOM = Variant('boom', version='2', clauses=[VariantClause('boom.rule', 'Boom',"
+                    " decides='trick_winner', rule=boom)])\n")
+    return f"{path}:BOOM"
+
+
+@pytest.mark.parametrize("command", [["play", "--seed", "3"], ["simulate", "--deals", "5"], ["vectors"],
+                                     ["explain", "--trump", "S", "AS", "KS", "AS", "QS"]])
+def test_every_command_says_a_broken_rule_in_one_line(command, broken_file):
+    done = turub(*command, "--variant", broken_file)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert "variant boom 2: house rule boom.rule (trick winner) raised KeyError" in line and "a trick:" in line
+
+
+def test_variants_diff_says_a_broken_rule_in_one_line(broken_file):
+    done = turub("variants", "diff", "standard", broken_file, "--deals", "1")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "house rule boom.rule" in done.stderr
+
+
+def test_a_check_under_a_broken_rule_keeps_its_reports_and_is_incomplete(broken_file, tmp_path):
+    report, junit = tmp_path / "r.json", tmp_path / "r.xml"
+    done = turub("check", "--variant", broken_file, "--quick", "--json", str(report), "--junit", str(junit),
+                 "--python", "turub.conformance.adapter:ReferenceImplementation")
+    assert "Traceback" not in done.stderr and report.exists() and junit.exists()
+    data = json.loads(report.read_text())
+    assert data["verdict"] == "INCOMPLETE" and done.returncode == 4
+    row = next(c for c in data["cases"] if c["id"] == "variant/house-rules")
+    assert row["status"] == "not-run" and "house rule boom.rule" in row["detail"]
+    assert any("house rule boom.rule" in d for d in data["diagnostics"])
+
+
+def test_a_variants_record_names_it_and_replays_by_it_or_refuses_clearly():
+    v = Variant("replay-club", "4", clauses=list(kinds.NELL.clauses))
+    deal = v.play_random_deal(Seat.NORTH, random.Random(2))
+    record = deal.to_record()
+    assert (record["variant"], record["variant_version"]) == ("replay-club", "4")
+    with pytest.raises(RecordError) as refused:
+        Deal.replay(record)  # not loaded
+    assert "replay-club 4" in str(refused.value) and "load it first" in str(refused.value)
+    register(v)
+    again = Deal.replay(record)
+    assert again.variant is v and again.to_record() == record and again.result == deal.result
+    with pytest.raises(RecordError) as other:
+        Deal.replay({**record, "variant_version": "5"})
+    assert "loaded at version 4, not 5" in str(other.value)
+
+
+@pytest.mark.parametrize("variant", [kinds.NELL, resolve(CLUB), kinds.CLOSED], ids=lambda v: v.name)
+def test_the_fast_random_play_of_a_variant_is_what_its_checked_step_accepts(variant):
+    # the playout asks only the overridden decisions; each deal replays card by card through
+    # the variant's checked step to the same tricks and result
+    rng = random.Random(7)
+    for i in range(40):
+        deal = variant.play_random_deal(Seat(i % 4), rng)
+        again = variant.deal_class.replay(deal.to_record())
+        assert [t.winner for t in again.tricks] == [t.winner for t in deal.tricks]
+        assert again.result == deal.result
+
+
+def test_simulate_says_how_many_decisions_each_house_clause_made_differently():
+    done = turub("simulate", "--deals", "200", "--variant", f"{HERE / 'kinds.py'}:club-nell")
+    assert done.returncode == 0
+    line = next(x for x in done.stdout.splitlines() if x.strip().startswith("club.nell:"))
+    made, differ = [int(w) for w in line.replace(",", " ").split() if w.isdigit()][:2]
+    # stated independently: a trick holding a nine of trumps and a higher trump is won differently
+    assert 0 < differ <= made and "differently from trick.highest-trump" in line
+    for python_notation in ("{", "}", "[", "'"):
+        assert python_notation not in done.stdout
+
+
+def test_the_diff_separates_house_clause_standard_clause_and_downstream():
+    d = variant_report("standard", f"{HERE / 'kinds.py'}:club-nell", deals=2)
+    assert d["replaced"] == {"club.nell": len(d["cases"])}
+    assert d["standard_replaced"] == {"trick.highest-trump": len(d["cases"])}
+    assert "trick.highest-trump" not in d["affected"]
+    text = render_report(d)
+    assert "House clause" in text and "Standard clauses it replaces or amends" in text and "Affected downstream" in text
+    for python_notation in ("{", "}", "['", "': "):
+        assert python_notation not in text

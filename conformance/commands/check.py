@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from turub import Rules
+from turub.decisions import HouseRuleError
 from turub.tools.progress import Progress
 
 from ..adapter import DIFFERENTIAL_CHECKS
@@ -133,8 +134,12 @@ class _Run:
     cases: Cases | None = None
     progress: Progress | None = None
     stuck: bool = False  # the whole-run limit stopped something still running here
+    broken_rules: list[str] = field(default_factory=list)  # house rules that failed in the run
+    broken: list[HouseRuleError] = field(default_factory=list)  # one that failed working out cases
 
     def keep(self, result: dict) -> None:
+        if result.get("house_rule_failed"):
+            self.broken_rules.append(result["house_rule_failed"])
         self.results.append(result)
         if self.on_result is not None:
             self.on_result(result)
@@ -197,17 +202,22 @@ def _start(target: Target, options: CheckOptions, run: _Run) -> tuple[Any, bool]
     return failure, variant_ok
 
 
-def _planned_cases(options: CheckOptions) -> Iterator[tuple[str, Case]]:
-    """The vectors, then the generated cases, as chosen by ``-k``, ``--clause``, ``--op``."""
+def _planned_cases(options: CheckOptions, run: _Run) -> Iterator[tuple[str, Case]]:
+    """The vectors, then the generated cases, as chosen by ``-k``, ``--clause``, ``--op``;
+    a house rule that fails while the expected answers are worked out ends them (kept in
+    ``run.broken``)."""
     rules = options.rules
-    if options.vectors:
-        for c in vector_cases(rules):
-            if options.selection.matches(c["id"], c["op"], c["clauses"]):
-                yield "vector", c
-    if options.seed is not None and options.scale > 0:
-        for c in iter_generated_cases(options.seed, rules, options.scale):
-            if options.selection.matches(c["id"], c["op"], c["clauses"]):
-                yield "generated", c
+    try:
+        if options.vectors:
+            for c in vector_cases(rules):
+                if options.selection.matches(c["id"], c["op"], c["clauses"]):
+                    yield "vector", c
+        if options.seed is not None and options.scale > 0:
+            for c in iter_generated_cases(options.seed, rules, options.scale):
+                if options.selection.matches(c["id"], c["op"], c["clauses"]):
+                    yield "generated", c
+    except HouseRuleError as e:  # no expected answers past it: say so, keep the reports
+        run.broken.append(e)
 
 
 def _ask_cases(target: Target, options: CheckOptions, run: _Run, progress_stream: TextIO | None) -> None:
@@ -218,9 +228,12 @@ def _ask_cases(target: Target, options: CheckOptions, run: _Run, progress_stream
                             label="turub check", unit="cases", approximate=True)
     run.cases = Cases(target, options.rules, run.results, run.progress, run.deadline,
                       options.exitfirst, run.on_result)
-    target.run(run.cases.requests(_planned_cases(options)), run.cases.record)
+    target.run(run.cases.requests(_planned_cases(options, run)), run.cases.record)
     run.cases.flush("not answered before the whole-run time limit" if run.cases.cut else None)
     run.progress.close()
+    if run.broken:
+        run.keep(_broken_rule(run.broken[0]))
+        target.diagnostics.append(f"not judged past this point: {run.broken[0]}")
     run.cut = run.cases.cut or getattr(target, "cut", False)
 
 
@@ -290,6 +303,7 @@ def _properties(target: Target, options: CheckOptions, run: _Run, variant_ok: bo
         if on_result is not None:
             on_result(found[0])
     run.results.extend(honest(r) for r in found)  # each already went to on_result
+    run.broken_rules.extend(r["house_rule_failed"] for r in found if r.get("house_rule_failed"))
 
 
 def _close(target: Target, run: _Run) -> None:
@@ -316,7 +330,8 @@ def _close(target: Target, run: _Run) -> None:
 def _assemble(target: Target, options: CheckOptions, run: _Run, failure: Any, describe: dict | None,
               started: float) -> dict:
     """The raw report: who was checked, under what, and every result kept."""
-    run.cut = run.cut or bool(getattr(target, "cut", False))
+    # a broken house rule: the run is incomplete
+    run.cut = run.cut or bool(getattr(target, "cut", False)) or bool(run.broken_rules)
     stray = stray_output(target, run.cases.late_amendments if run.cases is not None else [])
     if stray is not None:
         run.keep(stray)
@@ -359,9 +374,16 @@ def _property_lane(target: Target, options: CheckOptions, rules: Any,
     return Lane.fork(work), time.monotonic() + budget
 
 
-def reference_target(timeout: float = 5.0) -> Target:
-    """The bundled reference engine as a target."""
-    from ..adapter import ReferenceImplementation
+def _broken_rule(error: HouseRuleError) -> dict:
+    """The row of a house rule that failed while the expected answers were worked out."""
+    return {"id": "variant/house-rules", "kind": "variant", "op": error.decision,
+            "clauses": [error.clause], "status": NOT_RUN, "house_rule_failed": error.clause,
+            "detail": safe_text(f"not judged: {error}", DETAIL_LIMIT)}
+
+
+def reference_target(timeout: float = 5.0, rules: Any = None) -> Target:
+    """The bundled reference engine as a target (under a rule variant: playing by it)."""
+    from ..judging.oracle import reference_program
     from ..programs.targets import PythonTarget
-    return PythonTarget(ReferenceImplementation(), timeout, trusted=True)
+    return PythonTarget(reference_program(rules), timeout, trusted=True)
 

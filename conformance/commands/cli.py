@@ -198,7 +198,7 @@ def _target(args: argparse.Namespace, deadline: float) -> tuple[Any, dict]:
         from .check import reference_target
 
         def make():
-            return reference_target(args.timeout)
+            return reference_target(args.timeout, rules)  # under --variant: playing by it
         describe = {"python": "turub.conformance.adapter:ReferenceImplementation"}
     if note:
         sys.stderr.write(f"turub check: {note}\n")

@@ -32,11 +32,13 @@ from hypothesis import strategies as st
 
 from turub import Deal, Rules, Seat, deal_result, next_dealer, parse_card, parse_seat
 from turub.cards import card_name
+from turub.decisions import HouseRuleError
 
 from ..adapter import OPERATIONS
 from ..text import options_text, show
 from .cases import INJECTIONS, PAIRS, ask_args, expected_case, play_stream
 from ..judging.judge import Verdict, verdict_of
+from ..judging.oracle import variant_of
 from ..programs.targets import RESULT, Request, Target
 
 __all__ = ["differential_deals", "differential_sittings", "describe_deal"]
@@ -102,14 +104,30 @@ def _result(case_id: str, op: str, clauses, status: str, verdict: Verdict | None
     return out
 
 
-def _search(test, plans, examples: int, seed: int) -> None:
-    run = hypothesis_seed(seed)(_settings(examples)(given(plans)(test)))
+def _search(test, plans, examples: int, seed: int) -> HouseRuleError | None:
+    """Run the search; a broken house rule of the variant stops it and is returned."""
+    broken: list[HouseRuleError] = []
+
+    def guarded(plan: dict) -> None:
+        try:
+            test(plan)
+        except HouseRuleError as e:  # the variant's rule, not the program: stop, say so
+            broken.append(e)
+            raise _Stop from None
+
+    run = hypothesis_seed(seed)(_settings(examples)(given(plans)(guarded)))
     try:
         run()
     except _Stop:
         pass
     except Exception:  # noqa: BLE001 - the disagreement itself; we kept what we need
         pass
+    return broken[0] if broken else None
+
+
+def _not_judged(case_id: str, op: str, clauses, error: HouseRuleError) -> dict:
+    return _result(case_id, op, clauses, "not-run", detail=f"not judged: {error}",
+                   house_rule_failed=error.clause)
 
 
 def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
@@ -151,7 +169,9 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
             raise _Stop  # a crash or a hang is not shrunk; nor anything past the budget
         raise AssertionError(verdict.detail)
 
-    _search(test, deal_plans(), drawn(examples, 2), seed)
+    broken = _search(test, deal_plans(), drawn(examples, 2), seed)
+    if broken is not None:
+        return _not_judged("differential/deal", "referee", clauses, broken)
     if "case" not in best:
         if best.get("unsupported"):
             return _result("differential/deal", "referee", clauses, "unsupported")
@@ -175,6 +195,17 @@ _CLOSED = st.sampled_from([(ns, total - ns, True) for total in range(36) for ns 
 _RESULTS = st.lists(st.one_of(_PLAYED, _CLOSED), min_size=1, max_size=15)
 
 
+def _sitting_step(rules: Any, dealer: str, ns: int, ew: int, closed: bool):
+    """One deal of a sitting: its result and the next dealer, as the rules (or the rule
+    variant, with its house rules) decide them."""
+    variant = variant_of(rules)
+    if variant is None:
+        r = deal_result(ns, ew, closed_early=closed)
+        return r, next_dealer(parse_seat(dealer), r.winner, rules)
+    r = variant.deal_result(ns, ew, closed_early=closed)
+    return r, variant.next_dealer(parse_seat(dealer), r.winner)
+
+
 @st.composite
 def sitting_plans(draw) -> dict:
     return {"first": draw(_DEALERS), "results": [list(r) for r in draw(_RESULTS)]}
@@ -196,12 +227,14 @@ def differential_sittings(target: Target, rules: Rules, examples: int, seed: int
         dealer = plan["first"]
         if "next_dealer" in ops:
             for i, (ns, ew, closed) in enumerate(plan["results"]):
-                r = deal_result(ns, ew, closed_early=closed)
+                r, nd = _sitting_step(rules, dealer, ns, ew, closed)  # the reference, asked once
                 outcome = "draw" if r.winner is None else r.winner.short
-                nd = next_dealer(parse_seat(dealer), r.winner, rules)  # the reference, asked once
-                cases.append({"id": f"deal {i + 1}", "op": "next_dealer", "rules": rules.to_dict(),
-                              "args": {"dealer": dealer, "outcome": outcome}, "clauses": list(nd.clauses),
-                              "expected": nd.seat.letter})
+                case = {"id": f"deal {i + 1}", "op": "next_dealer", "rules": rules.to_dict(),
+                        "args": {"dealer": dealer, "outcome": outcome}, "clauses": list(nd.clauses),
+                        "expected": nd.seat.letter}
+                if variant_of(rules) is not None and nd.clauses[0] not in OPERATIONS["next_dealer"]:
+                    case["why"] = {"variant": {"*": nd.clauses[0]}}  # the house rule decided
+                cases.append(case)
                 dealer = nd.seat.letter
         if "contest" in ops:
             cases.append(expected_case("contest", "contest", {"results": plan["results"]}, rules))
@@ -223,7 +256,9 @@ def differential_sittings(target: Target, rules: Rules, examples: int, seed: int
                 raise _Stop
             raise AssertionError(verdict.detail)
 
-    _search(test, sitting_plans(), drawn(examples, 1), seed)
+    broken = _search(test, sitting_plans(), drawn(examples, 1), seed)
+    if broken is not None:
+        return _not_judged("differential/sitting", "sitting", clauses, broken)
     if "case" not in best:
         return _result("differential/sitting", "sitting", clauses, "passed",
                        detail=f"{ran[0]} drawn sittings answered alike")

@@ -17,7 +17,10 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from turub.decisions import HouseRuleError
+
 from ..adapter import OPERATIONS, Implementation
+from .restate import not_applicable, restated
 from ..programs.targets import RESULT, UNSUPPORTED, Answer, Target
 from ..text import readable
 
@@ -83,8 +86,8 @@ class TargetImplementation:
         return self.target.supports_rules(full.to_dict())
 
 
-def blame_of_calls(calls: Iterable[tuple[str, dict, Answer]], target: Target | None = None
-                   ) -> tuple[str | None, str, dict | None]:
+def blame_of_calls(calls: Iterable[tuple[str, dict, Answer]], target: Target | None = None,
+                   variant: Any = None) -> tuple[str | None, str, dict | None]:
     """The clause of the falsified assertion: the latest call whose answer the reference
     does not give (the last example run is the shrunk one that failed), judged as a case.
     A refereed deal whose dealing the target gets wrong is blamed on the dealing (asked of
@@ -94,12 +97,13 @@ def blame_of_calls(calls: Iterable[tuple[str, dict, Answer]], target: Target | N
 
     from .cases import expected_case
     from ..judging.judge import judge
+    from ..judging.oracle import under_options
     for op, params, answer in reversed(list(calls)):
         if answer.kind != RESULT:
             continue
         args = {k: v for k, v in params.items() if k != "rules"}
         try:
-            rules = rules_from_dict(params.get("rules") or {})
+            rules = under_options(variant, rules_from_dict(params.get("rules") or {}))
             case = expected_case("property-call", op, args, rules)
         except Exception:  # noqa: BLE001 - a call the reference cannot answer names nothing
             continue
@@ -123,20 +127,6 @@ def _counterexample(error: BaseException) -> str:
     return "\n".join(notes).strip()
 
 
-def _not_applicable(clauses: Iterable[str], rules: Any) -> str | None:
-    """Why a property of the standard game does not hold under a variant (None: it does)."""
-    from turub.variants import DECISIONS, Variant
-    if not isinstance(rules, Variant) or not rules.has_rules:
-        return None
-    for vc in rules.all_clauses:
-        touched = set(vc.targets) | set(DECISIONS.get(vc.decides or "", ()))
-        hit = sorted(touched & set(clauses))
-        if hit:
-            return (f"not applicable under variant {rules.name}: {vc.id} {vc.relation} "
-                    f"{', '.join(hit)} (its cases and differential play check it)")
-    return None
-
-
 def examples_for(test: Any, examples: int) -> int:
     """The examples a property draws of a budget of ``examples`` each: its declared share
     (``scale`` in :func:`turub.properties.factory.property_test`, under 1 for the costlier
@@ -158,15 +148,16 @@ def property_result(target: Target, name: str, test: Any, examples: int,
     clauses = sorted(getattr(test, "__verifies__", ()))
     out: dict[str, Any] = {"id": f"property/{name}", "kind": "property", "op": name,
                            "clauses": clauses}
-    why_not = _not_applicable(clauses, rules)
-    if why_not:  # under a variant that replaces a clause it verifies
+    why_not = not_applicable(name, clauses, rules)
+    if why_not:  # under a variant whose house rule replaces the rule it states
         return {**out, "status": "unsupported", "detail": why_not}
     impl = impl if impl is not None else TargetImplementation(target)
     impl.calls.clear()
     try:
         examples = examples_for(test, examples)
-        search(test, impl, max_examples=examples, derandomize=True, database=None,
-               deadline=None, print_blob=False, suppress_health_check=list(HealthCheck))
+        with restated(rules):  # under a variant: the oracles answer as its house rules decide
+            search(test, impl, max_examples=examples, derandomize=True, database=None,
+                   deadline=None, print_blob=False, suppress_health_check=list(HealthCheck))
     except unittest.SkipTest as e:  # the property's requires(): an operation missing
         return {**out, "status": "unsupported", "detail": str(e)}
     except Unsatisfiable:  # every example drew options it does not play
@@ -177,9 +168,11 @@ def property_result(target: Target, name: str, test: Any, examples: int,
         return {**out, "status": "failed", "outcome": e.answer.kind,
                 "failing_clauses": clauses, "blamed": None, "detail": str(e),
                 "minimal": readable(_counterexample(e))}
+    except HouseRuleError as e:  # the variant's own rule is broken: not the program's fault
+        return {**out, "status": "not-run", "detail": f"not judged: {e}", "house_rule_failed": e.clause}
     except Exception as e:  # noqa: BLE001 - a falsified property is the verdict
         first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-        blamed, why, situation = blame_of_calls(impl.calls, target)
+        blamed, why, situation = blame_of_calls(impl.calls, target, rules)
         return {**out, "status": "failed", "outcome": "wrong-answer",
                 "failing_clauses": [blamed] if blamed else clauses, "blamed": blamed,
                 # the property's message and Hypothesis's example are Python: no reprs in a report

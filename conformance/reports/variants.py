@@ -120,8 +120,8 @@ def trace(op: str, args: Mapping[str, Any], v: Variant) -> list[Step]:
     if op == "referee":
         return _referee_trace(args, v)
     from ..questions.cases import answer, expected_case  # no overridable decision: the answer itself
-    case = expected_case("trace", op, args, v)  # type: ignore[arg-type]  # a Variant answers as Rules do
-    return [("the answer", tuple(case["clauses"]), answer(op, args, v))]  # type: ignore[arg-type]  # a Variant answers as Rules do
+    case = expected_case("trace", op, args, v)  # type: ignore[arg-type]  # a Variant stands for its rules
+    return [("the answer", tuple(case["clauses"]), answer(op, args, v))]  # type: ignore[arg-type]  # a Variant stands for its rules
 
 
 def _referee_trace(args: Mapping[str, Any], v: Variant) -> list[Step]:
@@ -179,11 +179,11 @@ def _questions(a: Variant, b: Variant, deals: int) -> list[tuple[str, str, dict]
     out = [(cid, op, args) for cid, op, args in inputs(VECTOR_SEED, counts)]
     for v in (a, b) if a.rules.direction == b.rules.direction else (a,):  # the vectors' deals
         out += [(f"{cid}@{v.name}" if v is b else cid, op, args)
-                for cid, op, args in inputs(VECTOR_SEED, {"referee": VECTOR_COUNTS["referee"]}, v)]  # type: ignore[arg-type]  # a Variant answers as Rules do
+                for cid, op, args in inputs(VECTOR_SEED, {"referee": VECTOR_COUNTS["referee"]}, v)]  # type: ignore[arg-type]  # a Variant stands for its rules
     for v in (a, b):
         rng = random.Random(f"{VECTOR_SEED}/played/{v.name}")
         for k in range(deals):
-            args = play_stream(rng.getrandbits(32), "NESW"[k % 4], v, 36, rng=rng, signal_rate=0.2)  # type: ignore[arg-type]  # a Variant answers as Rules do
+            args = play_stream(rng.getrandbits(32), "NESW"[k % 4], v, 36, rng=rng, signal_rate=0.2)  # type: ignore[arg-type]  # a Variant stands for its rules
             out.append((f"played/{v.name}/{k + 1}", "referee", args))
     return out
 
@@ -215,6 +215,7 @@ def variant_report(a: str | Variant, b: str | Variant, deals: int = PLAYED_DEALS
     cases = []
     replaced: Counter[str] = Counter()
     affected: Counter[str] = Counter()
+    standard_replaced: Counter[str] = Counter()
     for cid, op, args in _questions(va, vb, deals if va != vb else 0):
         try:
             ta, tb = trace(op, args, va), trace(op, args, vb)
@@ -238,48 +239,72 @@ def variant_report(a: str | Variant, b: str | Variant, deals: int = PLAYED_DEALS
         for x, y in zip(ta[index:], tb[index:]):
             if x[2] != y[2] or x[0] != y[0]:
                 later |= set(x[1]) | set(y[1])
-        downstream = sorted(later - set(causes))
-        where = (sa or sb)[0]  # type: ignore[index]  # one side differs, so one is set
+        standard = sorted({t for cause in causes for t in _targets(cause)})  # what the house clauses set aside
+        downstream = sorted(later - set(causes) - set(standard))
+        where = (sa or sb)[0]  # type: ignore[index]  # one side differs here, so is not None
         text = f"{where}{_what(op, args, where)}: {_side_text(sa)} -> {_side_text(sb)}"
         cases.append({"id": cid, "op": op, "first": {"where": where, "index": index,
                                                      "a": {"clauses": list(sa[1]), "value": sa[2]} if sa else None,
                                                      "b": {"clauses": list(sb[1]), "value": sb[2]} if sb else None},
-                      "decision": text, "replaced": causes, "affected": downstream, "args": dict(args)})
+                      "decision": text, "replaced": causes, "standard_replaced": standard,
+                      "affected": downstream, "args": dict(args)})
         replaced.update(causes)
+        standard_replaced.update(standard)
         affected.update(downstream)
     touched: Counter[str] = Counter()
     for c in cases:
-        c["clauses"] = sorted(set(c["replaced"]) | set(c["affected"]))  # every clause it touches
+        c["clauses"] = sorted(set(c["replaced"]) | set(c["standard_replaced"]) | set(c["affected"]))
         c["where"] = c["decision"]
         touched.update(c["clauses"])
     return {"a": va.describe(), "b": vb.describe(),
             "differences": {k: list(x) for k, x in va.rules.differences(vb.rules).items()},
             "changes": [{k: v for k, v in ch.items() if k != "probe"} for ch in changes],
             "cases": cases, "replaced": dict(replaced.most_common()),
+            "standard_replaced": dict(standard_replaced.most_common()),
             "affected": dict(affected.most_common()),
             "clauses": dict(sorted(touched.items())),  # replaced or affected, by cases
             "questions": {"vectors": "the committed vectors' questions", "played_deals": 2 * deals}}
 
 
+def _targets(clause: str) -> tuple[str, ...]:
+    """The standard clauses a house clause replaces or amends (none for a standard clause)."""
+    from turub.clauses import VARIANT_CLAUSES
+    return tuple(getattr(VARIANT_CLAUSES.get(clause), "targets", ()))
+
+
+def _options_text(options: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in options.items())
+
+
 def render_report(d: dict) -> str:
-    """The diff as text, every case in full (no truncation)."""
+    """The diff as text, every case in full (no truncation), in words: no Python notation.
+    Three headings: the house clause (or option) that decides differently, the standard
+    clauses it replaces or amends, and what is affected downstream."""
     a, b = d["a"], d["b"]
-    lines = [f"A: {a['name']} {a['version']} {a['options']}", f"B: {b['name']} {b['version']} {b['options']}"]
+    lines = [f"A: {a['name']} {a['version']} ({_options_text(a['options'])})",
+             f"B: {b['name']} {b['version']} ({_options_text(b['options'])})"]
     if d["changes"]:
         lines.append("Changes from A to B:")
         lines += [f"  {c['clause']}: {c['change']}" for c in d["changes"]]
     if not d["cases"]:
         return "\n".join(lines + ["No case's answer differs."]) + "\n"
     lines.append(f"{len(d['cases'])} cases answer differently.")
-    lines.append("Replaced clauses (the change that alone makes the difference), by cases:")
+    lines.append("House clause (or option) deciding differently, the change that alone makes the difference, by cases:")
     lines += [f"  {c:<32} {n}" for c, n in d["replaced"].items()]
+    if d.get("standard_replaced"):
+        lines.append("Standard clauses it replaces or amends, by cases:")
+        lines += [f"  {c:<32} {n}" for c, n in d["standard_replaced"].items()]
     if d["affected"]:
-        lines.append("Clauses affected downstream, by cases:")
+        lines.append("Affected downstream, by cases:")
         lines += [f"  {c:<32} {n}" for c, n in d["affected"].items()]
     lines.append("Cases (the first decision that differs: A's clauses -> B's):")
     for c in d["cases"]:
-        lines.append(f"  {c['id']}, {c['decision']}  [replaced: {', '.join(c['replaced'])}"
-                     + (f"; affected: {', '.join(c['affected'])}" if c["affected"] else "") + "]")
+        parts = [f"house clause: {', '.join(c['replaced'])}"]
+        if c.get("standard_replaced"):
+            parts.append(f"replaces: {', '.join(c['standard_replaced'])}")
+        if c["affected"]:
+            parts.append(f"affected: {', '.join(c['affected'])}")
+        lines.append(f"  {c['id']}, {c['decision']}  [{'; '.join(parts)}]")
     return "\n".join(lines) + "\n"
 
 

@@ -24,6 +24,7 @@ from ..cards import Suit, parse_cards, parse_suit, sort_hand
 from ..clauses import clause
 from ..contest import Contest
 from ..deal import Phase
+from ..decisions import HouseRuleError
 from ..errors import RuleError
 from .progress import Progress
 from ..seats import Seat, Side, parse_seat
@@ -158,6 +159,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     decided: Counter[Side] = Counter()
     decided_deals = 0
     record = sheet.record
+    house = variant.tally() if variant.has_rules else None  # what the house rules decided
     with Progress(args.deals, sys.stderr, label="turub simulate", unit="deals") as progress:
         for i in range(args.deals):
             deal = play(sheet.dealer, rng)
@@ -188,7 +190,25 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
       f"{decided[Side.EAST_WEST]}); mean length "
       f"{(decided_deals / n_decided) if n_decided else 0:.2f} deals; "
       f"open at the end: {_contest_text(sheet.contest)}\n")
+    if house is not None:
+        variant.stop_tally()
+        w(_house_text(variant, house))
     return 0
+
+
+def _house_text(variant, counts: dict[str, list[int]]) -> str:
+    """How many decisions each house clause made, and how many differ from the standard rule."""
+    from ..decisions import DECISION_TABLE
+    lines = [f"\nHouse rules of variant {variant.name} at work (decisions made; of them, different "
+             "from the standard rule):\n"]
+    for vc in variant.all_clauses:
+        if vc.decides is None:
+            continue
+        made, differ = counts.get(vc.id, [0, 0])
+        what = DECISION_TABLE[vc.decides].title
+        lines.append(f"  {vc.id}: {made} {what} decided, {differ} differently from "
+                     f"{', '.join(vc.targets) or 'the standard rules'}\n")
+    return "".join(lines)
 
 
 def _contest_text(c: Contest) -> str:
@@ -343,7 +363,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             status = int(args.run(args, out) or 0)
             out.flush()  # a closed pipe shows here, not in the interpreter's last flush
             return status
-        except (RuleError, _UsageError) as e:
+        except (RuleError, _UsageError, HouseRuleError) as e:  # HouseRuleError: a variant's rule broke
             sys.stderr.write(f"turub {args.command}: error: {e}\n")
             return 2
         except RecursionError:  # an argument nested thousands deep

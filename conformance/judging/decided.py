@@ -1,0 +1,236 @@
+"""Where a rule variant's house clauses decided in one case, and whom a wrong answer there blames.
+
+:func:`variant_decisions` walks a case under the variant and names each point where a house
+clause decided (``"*"`` for a one-decision operation, ``"action:12"``, ``"trick:3"``,
+``"result"`` in a refereed deal, ``"step:2"`` in a contest).  Each named clause also carries
+what the *standard* rule answers at that point (:class:`Decided`), so that :func:`reblame`
+can tell the two ways a program goes wrong inside an overridden decision:
+
+* its answer is what the standard rule gives: it ignored the house rule; the **house
+  clause** is blamed;
+* its answer matches neither: it broke a rule the house rule keeps; the **standard clause**
+  the judge names is blamed (a lower trump chosen under a "last identical card wins" rule is
+  still ``trick.highest-trump``; a card off the led suit accepted under a house rule of
+  following is still ``play.follow-suit``), unless the house clause replaces or amends that
+  clause, when the house clause is blamed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, Final
+
+from turub import Contest, RuleError, parse_card, parse_seat, parse_suit
+from turub.cards import card_name
+from turub.clauses import VARIANT_CLAUSES
+from turub.contest import contest_step
+from turub.rules import deal_result, decide_trick, next_dealer
+from turub.rules import legal_plays as standard_legal_plays
+from turub.variants import DECISIONS, Variant
+
+from ..adapter import _winner_of
+
+__all__ = ["Decided", "variant_decisions", "reblame"]
+
+_UNKNOWN: Final = object()
+
+
+class Decided(str):
+    """A house clause's ID (it *is* the string) that also knows what the standard rule
+    answers at the point where it decided (``standard``, in the answer's plain form)."""
+
+    standard: Any
+
+    def __new__(cls, clause: str, standard: Any = _UNKNOWN) -> Decided:
+        self = super().__new__(cls, clause)
+        self.standard = standard
+        return self
+
+    def __reduce__(self):
+        return (Decided, (str(self), self.standard))
+
+
+def _own(variant: Variant, clauses) -> str | None:
+    ids = {c.id for c in variant.all_clauses}
+    return next((c for c in clauses if c in ids), None)
+
+
+def _side(side) -> str:
+    return "draw" if side is None else side.short
+
+
+def _state(contest: Contest) -> dict[str, Any]:
+    return {"holder": None if contest.holder is None else contest.holder.short, "mark": contest.mark,
+            "winner": None if contest.winner is None else contest.winner.short}
+
+
+def variant_decisions(variant: Variant | None, op: str, args: Mapping[str, Any]) -> dict[str, str]:
+    """Where ``variant``'s clauses decided in the case ``(op, args)`` (empty: nowhere)."""
+    if variant is None:
+        return {}
+    try:
+        if op == "referee":
+            return _referee(variant, args)
+        if op == "contest":
+            return _contest(variant, args)
+        return _single(variant, op, args)
+    except RuleError:
+        return {}
+
+
+def _single(variant: Variant, op: str, args: Mapping[str, Any]) -> dict[str, str]:
+    if op == "trick_winner":
+        cards, trump = [parse_card(x) for x in args["cards"]], parse_suit(args["trump"])
+        c = _own(variant, variant.trick_winner(cards, trump)[1])
+        return {"*": Decided(c, decide_trick(cards, trump, parse_seat("N")).position)} if c else {}
+    if op == "legal_plays":
+        named = args.get("trump")
+        hand, trick = [parse_card(x) for x in args["hand"]], [parse_card(x) for x in args["trick"]]
+        c = _own(variant, variant.legal_plays(hand, trick, parse_suit(named) if named else None)[1])
+        std = standard_legal_plays(hand, trick[0].suit if trick else None)
+        return {"*": Decided(c, frozenset(card_name(x, ascii=True) for x in std))} if c else {}
+    if op == "deal_result":
+        c = _own(variant, variant.deal_result(args["ns"], args["ew"], closed_early=args["closed_early"]).clauses)
+        standard = deal_result(args["ns"], args["ew"], closed_early=args["closed_early"])
+        return {"*": Decided(c, _side(standard.winner))} if c else {}
+    if op == "next_dealer":
+        side = _winner_of(args["outcome"])
+        dealer = parse_seat(args["dealer"])
+        c = _own(variant, variant.next_dealer(dealer, side).clauses)
+        return {"*": Decided(c, next_dealer(dealer, side, variant.rules).seat.letter)} if c else {}
+    return {}
+
+
+def _contest(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    contest = Contest()
+    for i, (ns, ew, closed) in enumerate(args["results"]):
+        try:
+            result = variant.deal_result(ns, ew, closed_early=bool(closed))
+        except RuleError:
+            continue
+        before = Contest() if contest.is_decided else contest
+        c = _own(variant, result.clauses)
+        contest = variant.contest_step(before, result)
+        c = c or _own(variant, contest.clauses)
+        if c:
+            std_result = deal_result(ns, ew, closed_early=bool(closed), rules=variant.rules)
+            out[f"step:{i}"] = Decided(c, _state(contest_step(before, std_result, variant.rules)))
+    return out
+
+
+def _referee(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    deal = variant.deal([parse_card(x) for x in args["pack"]], parse_seat(args["dealer"]), args["cut"])
+    tricks = 0
+    for i, action in enumerate(args["actions"]):
+        if action.get("act") == "play" and deal.to_act is not None:
+            _play_point(variant, deal, i, action, out)
+        try:
+            deal.apply(action)
+        except RuleError:
+            continue
+        if len(deal.tricks) > tricks:
+            tricks = len(deal.tricks)
+            t = deal.tricks[-1]
+            c = _own(variant, t.decision.clauses)
+            if c:
+                std = decide_trick(t.cards, deal.trump, t.leader, deal.rules.direction)
+                out[f"trick:{tricks - 1}"] = Decided(c, std.seat.letter)
+    if deal.result is not None:
+        c = _own(variant, deal.result.clauses)
+        if c:
+            ns, ew = deal.result.tricks
+            result = deal_result(ns, ew, closed_early=deal.result.closed_early, rules=deal.rules)
+            out["result"] = Decided(c, _side(result.winner))
+    return out
+
+
+def _play_point(variant: Variant, deal, i: int, action: Mapping[str, Any], out: dict) -> None:
+    try:
+        card = parse_card(action["card"])
+        seat = parse_seat(action["seat"])
+    except (RuleError, KeyError):
+        return
+    if seat != deal.to_act or not deal.holds(seat, card):
+        return
+    hand, trick = deal.hand(seat), [c for _, c in deal.current_trick]
+    _legal, clauses = variant.legal_plays(hand, trick, deal.trump)
+    c = _own(variant, clauses)
+    if c:
+        led = trick[0].suit if trick else None
+        std = "ok" if card in standard_legal_plays(hand, led) else "play.follow-suit"
+        out[f"action:{i}"] = Decided(c, std)
+
+
+# --- whom a wrong answer at such a point blames ---------------------------------------------------
+
+#: The standard clauses a wrong answer at an overridden decision may be blamed on by the
+#: standard judge: at such a point the variant's clause is the rule that decided.
+_DECIDED_BY: Final = frozenset(c for cs in DECISIONS.values() for c in cs) | {
+    "play.turn", "table.direction", "play.all-tricks", "table.partnerships"}
+_STANDARD: Final = frozenset(c for cs in DECISIONS.values() for c in cs)
+
+
+def _point(where: Mapping[str, Any], extra: Mapping[str, Any]) -> str:
+    if "trick" in extra and f"trick:{extra['trick']}" in where:
+        return f"trick:{extra['trick']}"
+    if "action" in extra:
+        return f"action:{extra['action']}"
+    if "step" in extra:
+        return f"step:{extra['step']}"
+    return "*" if "*" in where else "result"
+
+
+def _answer_at(op: str, key: str, got: Any) -> Any:
+    """The program's answer at decision point ``key`` of its answer ``got``, in the form the
+    standard answer is kept in (or _UNKNOWN)."""
+    try:
+        if key == "*":
+            if op == "legal_plays":
+                return frozenset(card_name(parse_card(c), ascii=True) for c in got)
+            if op == "deal_result":
+                return got.get("outcome") if "outcome" in got else _UNKNOWN
+            return got
+        kind, _, n = key.partition(":")
+        if kind == "trick":
+            return got["winners"][int(n)]
+        if kind == "action":
+            r = got["responses"][int(n)]
+            return "ok" if r == {"ok": True} else r.get("refused", _UNKNOWN)
+        if kind == "step":
+            return got[int(n)]
+        if kind == "result":
+            return got["outcome"]
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, RuleError):
+        pass
+    return _UNKNOWN
+
+
+def reblame(case: Mapping[str, Any], verdict, got: Any = _UNKNOWN):
+    """``verdict`` with its blame chosen inside the house rule's decision (see the module
+    documentation) when the failure is at a point a house clause decided."""
+    if verdict.outcome not in ("wrong-answer", "illegal-action-accepted", "legal-action-refused"):
+        return verdict  # a pass, or a crash, timeout or protocol violation: no rule to blame
+    where = (case.get("why") or {}).get("variant")
+    if not where:
+        return verdict
+    key = _point(where, verdict.extra or {})
+    clause = where.get(key)
+    if clause is None or (verdict.blame is not None and verdict.blame not in _DECIDED_BY):
+        return verdict  # a failure elsewhere in the case
+    standard = getattr(clause, "standard", _UNKNOWN)
+    mine = _answer_at(case["op"], key, got) if got is not _UNKNOWN else _UNKNOWN
+    house = VARIANT_CLAUSES.get(str(clause))
+    replaced = set(getattr(house, "targets", ()))
+    if standard is not _UNKNOWN and mine is not _UNKNOWN and mine != standard:
+        kept = verdict.blame
+        if key.startswith("action:") and mine == "ok" and standard != "ok":
+            kept = standard  # accepted a card the standard rule refuses too
+        if kept in _STANDARD and kept not in replaced:
+            return replace(verdict, blame=kept, clauses=(kept,),
+                           detail=f"{verdict.detail} (inside the house rule {clause}: the answer is "
+                                  f"neither the house rule's nor the standard one; {kept} still holds)")
+    return replace(verdict, blame=str(clause), clauses=(str(clause),),
+                   detail=f"{verdict.detail} (decided by the variant's {clause})")

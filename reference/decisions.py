@@ -1,0 +1,309 @@
+"""The decisions a house rule may override: their typed signatures and the table of them.
+
+A rule variant (:mod:`turub.variants`) carries clauses; a clause with ``decides=NAME`` and a
+``rule`` overrides one decision of the engine.  This module is the one statement of what a
+rule receives and returns.  Each decision is a :class:`typing.Protocol` (its ``__call__`` is
+the rule's signature), listed in :data:`DECISION_TABLE` with the standard clauses it decides
+and what the program under test is asked about it.
+
+The conventions every rule follows:
+
+* **Return ``None`` to defer**: the standard rule (or the base variant's rule) decides.
+  Only an answer that is not ``None`` is the house rule's decision.
+* The house clause is cited where its rule decided: a trick it decides names it, a play it
+  refuses is refused naming it (a refusal's clause ID is the house clause's ID).
+* A rule is user code: if it raises, returns something that is not an answer of its kind
+  or does not take the arguments of its kind, the engine raises :class:`HouseRuleError`,
+  one line naming the variant, the clause, the decision and the situation.
+
+One worked example per kind of decision follows each signature below (the guide
+``docs/guides/house-rules.md`` walks through a club's rules).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Protocol, runtime_checkable
+
+from .cards import Card, Suit, card_name
+from .contest import Contest
+from .options import Rules
+from .rules import DealResult
+from .seats import Seat, Side
+
+__all__ = ["LegalPlaysRule", "TrickWinnerRule", "DealResultRule", "NextDealerRule",
+           "ContestStepRule", "Decision", "DECISION_TABLE", "DECISIONS", "HouseRuleError",
+           "DRAW", "situation"]
+
+#: What a ``deal_result`` rule returns for a drawn deal (``None`` means "defer").
+DRAW: Final = "draw"
+
+
+@runtime_checkable
+class LegalPlaysRule(Protocol):
+    """``legal_plays``: which cards may be played.  Standard clauses: ``play.follow-suit``,
+    ``play.void-any-card``, ``play.no-forced-trump``.
+
+    A void player holding trump must play one:
+
+    >>> from turub import Seat, Side, Suit, parse_cards
+    >>> from turub.variants import Variant, VariantClause
+    >>> def must_trump(hand, trick, trump):
+    ...     if not trick or trump is None or any(c.suit is trick[0].suit for c in hand):
+    ...         return None  # leading, or able to follow: the standard rule
+    ...     return [c for c in hand if c.suit is trump] or None
+    >>> v = Variant("example-must-trump", clauses=[VariantClause("example.must-trump", "An example",
+    ...     decides="legal_plays", rule=must_trump, replaces=["play.no-forced-trump"])])
+    >>> legal, clauses = v.legal_plays(parse_cards("AH 6S 7D"), parse_cards("KC"), Suit.SPADES)
+    >>> [str(c) for c in legal], clauses
+    (['6♠'], ('example.must-trump',))
+    """
+
+    def __call__(self, hand: tuple[Card, ...], trick: tuple[Card, ...], trump: Suit | None
+                 ) -> Iterable[Card] | None:
+        """``hand``: the cards the player to act holds (copies repeated); ``trick``: the cards
+        played to this trick so far, the lead first (empty: the player leads); ``trump``: the
+        trump suit (``None`` before it is named).  Return the cards that may be played (a
+        non-empty part of ``hand``), or ``None`` to defer.  A card outside them is refused,
+        naming this clause (after ``play.turn`` and ``play.card-in-hand``, in place of
+        ``play.follow-suit``)."""
+
+
+@runtime_checkable
+class TrickWinnerRule(Protocol):
+    """``trick_winner``: which card wins a trick.  Standard clauses: ``trick.highest-trump``,
+    ``trick.highest-led``, ``trick.earliest-identical``.
+
+    Of identical cards the last played wins:
+
+    >>> from turub import Seat, Side, Suit, parse_cards
+    >>> from turub.variants import Variant, VariantClause
+    >>> from turub.rules import trick_winner
+    >>> def last_identical(cards, trump):
+    ...     best = trick_winner(list(cards), trump)
+    ...     last = max(i for i, c in enumerate(cards) if c == cards[best])
+    ...     return last if last != best else None
+    >>> v = Variant("example-last-identical", clauses=[VariantClause("example.last-identical", "An example",
+    ...     decides="trick_winner", rule=last_identical, replaces=["trick.earliest-identical"])])
+    >>> v.trick_winner(parse_cards("AS KS AS 6H"), Suit.CLUBS)
+    (2, ('example.last-identical',))
+    >>> v.trick_winner(parse_cards("AS KS 6H 7H"), Suit.CLUBS)  # deferred: the standard rule
+    (0, ('trick.highest-led',))
+    """
+
+    def __call__(self, cards: tuple[Card, ...], trump: Suit) -> int | None:
+        """``cards``: the trick in the order played (the lead first; 1 to 4 cards);
+        ``trump``: the trump suit.  Return the position (0 = the lead) of the winning card,
+        or ``None`` to defer."""
+
+
+@runtime_checkable
+class DealResultRule(Protocol):
+    """``deal_result``: who wins a deal.  Standard clauses: ``result.more-tricks-wins``,
+    ``result.draw-18``, ``result.closed-early``.
+
+    A deal closed early goes to the side ahead:
+
+    >>> from turub import Seat, Side, Suit, parse_cards
+    >>> from turub.variants import Variant, VariantClause
+    >>> def ahead_wins(ns, ew, closed_early):
+    ...     if closed_early and ns != ew:
+    ...         return "NS" if ns > ew else "EW"
+    ...     return None
+    >>> v = Variant("example-ahead-wins", clauses=[VariantClause("example.ahead-wins", "An example",
+    ...     decides="deal_result", rule=ahead_wins, replaces=["result.closed-early"])])
+    >>> v.deal_result(12, 5, closed_early=True).winner
+    Side.NORTH_SOUTH
+    """
+
+    def __call__(self, ns: int, ew: int, closed_early: bool) -> Side | str | None:
+        """``ns``, ``ew``: the tricks each side took (counts that cannot happen are refused
+        before the rule is asked, by ``result.tricks-add-up``); ``closed_early``: the deal
+        was closed before its 36th trick.  Return the winning side (a
+        :class:`~turub.seats.Side`, ``"NS"`` or ``"EW"``), ``"draw"``, or ``None`` to defer."""
+
+
+@runtime_checkable
+class NextDealerRule(Protocol):
+    """``next_dealer``: who deals next.  Standard clauses: ``dealer.after-win``,
+    ``dealer.after-loss``, ``dealer.after-draw``.
+
+    The deal always passes to the next player:
+
+    >>> from turub import Seat, Side, Suit, parse_cards
+    >>> from turub.variants import Variant, VariantClause
+    >>> from turub.seats import next_seat
+    >>> def rotate(dealer, winner, rules):
+    ...     return next_seat(dealer, rules.direction)
+    >>> v = Variant("example-rotate", clauses=[VariantClause("example.rotate", "An example",
+    ...     decides="next_dealer", rule=rotate,
+    ...     replaces=["dealer.after-win", "dealer.after-loss", "dealer.after-draw"])])
+    >>> v.next_dealer(Seat.NORTH, Side.EAST_WEST).seat
+    Seat.EAST
+    """
+
+    def __call__(self, dealer: Seat, winner: Side | None, rules: Rules) -> Seat | None:
+        """``dealer``: who dealt the deal just ended; ``winner``: the side that won it
+        (``None``: a draw); ``rules``: the options in force (``rules.direction``...).
+        Return the :class:`~turub.seats.Seat` that deals next, or ``None`` to defer."""
+
+
+@runtime_checkable
+class ContestStepRule(Protocol):
+    """``contest_step``: the contest after one more deal.  Standard clauses:
+    ``contest.*`` and ``stake.per-deal``.
+
+    A drawn deal ends the running sequence:
+
+    >>> from turub import Seat, Side, Suit, parse_cards
+    >>> from turub.variants import Variant, VariantClause
+    >>> from turub import Contest
+    >>> from turub.rules import deal_result
+    >>> def draw_ends_sequence(contest, result, rules):
+    ...     return Contest() if result.winner is None and contest.holder is not None else None
+    >>> v = Variant("example-draw-ends-sequence", clauses=[VariantClause("example.draw-ends-sequence", "An example",
+    ...     decides="contest_step", rule=draw_ends_sequence, replaces=["contest.draw-keeps-sequence"])])
+    >>> held = v.contest_step(Contest(), deal_result(20, 16))
+    >>> held.holder, v.contest_step(held, deal_result(18, 18)).holder
+    (Side.NORTH_SOUTH, None)
+    """
+
+    def __call__(self, contest: Contest, result: DealResult, rules: Rules) -> Contest | None:
+        """``contest``: the contest so far (:class:`~turub.contest.Contest`: ``holder``,
+        ``mark``, ``winner``; never a decided one: the next deal opens a new contest);
+        ``result``: the deal's :class:`~turub.rules.DealResult` (``winner``, ``tricks``) as
+        the variant decided it; ``rules``: the options.  Return the new
+        :class:`~turub.contest.Contest`, or ``None`` to defer."""
+
+
+class HouseRuleError(Exception):
+    """A house rule that raised, returned something that is not an answer of its kind, or
+    does not take its decision's arguments.  Not a refusal of the game (not a
+    :class:`~turub.errors.RuleError`): the variant is broken.  ``str()`` is one line naming
+    the variant, the clause, the decision and the situation."""
+
+    def __init__(self, variant: str, clause: str, decision: str, what: str, where: str) -> None:
+        self.variant, self.clause, self.decision, self.what, self.where = \
+            variant, clause, decision, what, where
+        super().__init__(f"variant {variant}: house rule {clause} ({decision.replace('_', ' ')}) "
+                         f"{what}, deciding {where}")
+
+    def __reduce__(self):
+        return (type(self), (self.variant, self.clause, self.decision, self.what, self.where))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One overridable decision: its name, typed signature, the standard clauses it decides,
+    the parameters a rule takes and what the program under test is asked about it."""
+
+    name: str
+    protocol: type
+    standard: tuple[str, ...]
+    parameters: tuple[str, ...]
+    returns: str
+    asked: str
+    title: str = ""  # what one decision is, in words ("tricks": "12 tricks decided")
+
+    def check_signature(self, rule: Callable[..., Any]) -> str | None:
+        """Why ``rule`` cannot be called with this decision's arguments (None: it can)."""
+        try:
+            inspect.signature(rule).bind(*self.parameters)
+        except TypeError:
+            try:
+                shown = str(inspect.signature(rule))
+            except (TypeError, ValueError):
+                shown = "(?)"
+            return (f"takes {shown}, but a {self.name} rule takes ({', '.join(self.parameters)})")
+        except ValueError:  # a builtin without a signature: it will be tried
+            return None
+        return None
+
+
+DECISION_TABLE: Final[dict[str, Decision]] = {d.name: d for d in (
+    Decision("legal_plays", LegalPlaysRule,
+             ("play.follow-suit", "play.void-any-card", "play.no-forced-trump"),
+             ("hand", "trick", "trump"), "the cards that may be played",
+             "legal_plays (with the trump), and every play the referee judges", "plays"),
+    Decision("trick_winner", TrickWinnerRule,
+             ("trick.highest-trump", "trick.highest-led", "trick.earliest-identical"),
+             ("cards", "trump"), "the position of the winning card",
+             "trick_winner, and every trick the referee completes", "tricks"),
+    Decision("deal_result", DealResultRule,
+             ("result.more-tricks-wins", "result.draw-18", "result.closed-early"),
+             ("ns", "ew", "closed_early"), "the winning side or draw",
+             "deal_result, the outcome of every refereed deal, and each result of a contest",
+             "deal results"),
+    Decision("next_dealer", NextDealerRule,
+             ("dealer.after-win", "dealer.after-loss", "dealer.after-draw"),
+             ("dealer", "winner", "rules"), "the seat that deals next",
+             "next_dealer, and the dealers of a sitting", "next dealers"),
+    Decision("contest_step", ContestStepRule,
+             ("contest.first-win-sets-mark", "contest.second-win-beats-mark",
+              "contest.insufficient-win", "contest.draw-keeps-sequence",
+              "contest.other-side-resets", "contest.unbeatable-mark",
+              "contest.decided-is-final", "stake.per-deal"),
+             ("contest", "result", "rules"), "the contest after the deal",
+             "contest (every state after each result)", "contest steps"),
+)}
+
+#: ``{decision: the standard clauses that decide it}`` (the table, as clause lists).
+DECISIONS: Final[dict[str, tuple[str, ...]]] = {k: d.standard for k, d in DECISION_TABLE.items()}
+
+
+# --- the situation, in the game's words ------------------------------------------------------
+
+def _cards(cards: Sequence[Any]) -> str:
+    return " ".join(card_name(c) if isinstance(c, Card) else str(c) for c in cards) or "none"
+
+
+def _suit(suit: Any) -> str:
+    return suit.symbol if isinstance(suit, Suit) else "not named" if suit is None else str(suit)
+
+
+def _side(side: Any) -> str:
+    return "a draw" if side is None else f"a win for {side.short}" if isinstance(side, Side) else str(side)
+
+
+def situation(decision: str, args: Sequence[Any]) -> str:
+    """The situation a rule was asked about, in the game's words (no Python notation)."""
+    try:
+        if decision == "legal_plays":
+            hand, trick, trump = args
+            return f"a play: hand {_cards(hand)}, trick so far {_cards(trick)}, trump {_suit(trump)}"
+        if decision == "trick_winner":
+            cards, trump = args
+            return f"a trick: {_cards(cards)}, trump {_suit(trump)}"
+        if decision == "deal_result":
+            ns, ew, closed = args
+            return f"a deal's result: NS {ns}, EW {ew}{', closed early' if closed else ''}"
+        if decision == "next_dealer":
+            dealer, winner, _rules = args
+            return f"the next dealer: {dealer} dealt, {_side(winner)}"
+        if decision == "contest_step":
+            contest, result, _rules = args
+            holder = contest.holder.short if contest.holder is not None else "nobody"
+            return (f"the contest: held by {holder}, mark {contest.mark if contest.mark is not None else 'none'}, "
+                    f"then {_side(result.winner)} {result.tricks[0]}-{result.tricks[1]}")
+    except Exception:  # noqa: BLE001 - describing must never fail
+        pass
+    return decision
+
+
+def shown(value: Any) -> str:
+    """A value a rule returned, in words (cards, seats and sides by name; no reprs)."""
+    if value is None or isinstance(value, (bool, int, float)):
+        return str(value).lower() if isinstance(value, bool) else str(value)
+    if isinstance(value, Card):
+        return card_name(value)
+    if isinstance(value, (Seat, Side, Suit)):
+        return str(value)
+    if isinstance(value, str):
+        return f"the text “{value[:40]}”"
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = list(value)[:12]
+        inner = ", ".join(shown(v) for v in items)
+        return f"a {type(value).__name__} of {len(value)}: {inner}" if items else f"an empty {type(value).__name__}"
+    return f"a {type(value).__name__}"

@@ -1,0 +1,121 @@
+"""Programs implementing the club's house rules of ``kinds.py``, right, standard and wrong.
+
+Each is a Python adapter on the reference engine: its single answers (who wins a trick, a
+deal, who deals next) are written out here by hand from the club's words; its referee plays
+the deal with the club's variant (``Variant.deal_class``), as a club's app built on the
+reference would.  ``python kind_programs.py NAME`` serves one over the JSON-lines protocol.
+
+* ``nell``, ``closed``, ``passes``: the house rule, right;
+* ``nell-standard``, ``closed-standard``, ``passes-standard``: the standard rules, though
+  they say they play the club's variant;
+* ``nell-wrong``: of two nines of trumps it gives the trick to the *last* (a standard bug,
+  ``trick.earliest-identical``, inside the overridden decision);
+* ``closed-wrong``: counts "ten ahead" from eleven (it ignores the house rule at ten);
+* ``passes-wrong``: after a draw it passes the deal to the previous player.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import kinds  # noqa: E402
+from club_programs import serve  # noqa: E402
+
+from turub import Contest, RuleError, parse_card, parse_seat  # noqa: E402
+from turub.conformance.adapter import ReferenceImplementation, _side  # noqa: E402
+from turub.options import rules_from_dict  # noqa: E402
+
+SEATS = "NESW"
+
+
+class HouseApp(ReferenceImplementation):
+    """The reference, declaring the club's variant, refereeing with it."""
+
+    VARIANT = kinds.NELL
+    name, version = "club-app", "1"
+
+    @property
+    def variants(self) -> list[str]:
+        return [self.VARIANT.name]
+
+    def _deal(self, pack, dealer, rules, cut):
+        return self.VARIANT.deal_class([parse_card(c) for c in pack], parse_seat(dealer),
+                                       rules_from_dict(rules), cut)
+
+
+class NellApp(HouseApp):
+    def trick_winner(self, cards, trump):
+        nells = [i for i, c in enumerate(cards) if c.upper().replace("♠", "S").replace("♥", "H")
+                 .replace("♦", "D").replace("♣", "C") == "9" + trump.upper()[0]]
+        return self.pick(nells) if nells else super().trick_winner(cards, trump)
+
+    def pick(self, nells: list[int]) -> int:
+        return nells[0]  # of two nells, the first played
+
+
+class NellWrongApp(NellApp):
+    def pick(self, nells):
+        return nells[-1]
+
+
+class ClosedApp(HouseApp):
+    VARIANT = kinds.CLOSED
+    AHEAD = 10
+
+    def deal_result(self, ns, ew, closed_early, dealer=None):
+        standard = super().deal_result(ns, ew, closed_early, dealer)
+        if "refused" not in standard and closed_early and abs(ns - ew) >= self.AHEAD:
+            return {"outcome": "NS" if ns > ew else "EW"}
+        return standard
+
+    def contest(self, results, rules, dealer=None):
+        r = rules_from_dict(rules)
+        contest, states = Contest(), []
+        for ns, ew, closed in results:
+            try:
+                result = self.VARIANT.deal_result(ns, ew, closed_early=bool(closed), rules=r)
+            except RuleError as e:
+                states.append({"refused": e.clause})
+                continue
+            contest = (Contest() if contest.is_decided else contest).record(result, r)
+            states.append({"holder": _side(contest.holder), "mark": contest.mark, "winner": _side(contest.winner)})
+        return states
+
+
+class ClosedWrongApp(ClosedApp):
+    AHEAD = 11
+
+    def contest(self, results, rules, dealer=None):
+        return ReferenceImplementation.contest(self, results, rules, dealer)
+
+
+class PassesApp(HouseApp):
+    VARIANT = kinds.PASSES
+    STEP = 1
+
+    def next_dealer(self, dealer, outcome, rules):
+        if outcome != "draw":
+            return super().next_dealer(dealer, outcome, rules)
+        step = self.STEP if rules_from_dict(rules).direction.name == "CLOCKWISE" else -self.STEP
+        return SEATS[(SEATS.index(dealer) + step) % 4]
+
+
+class PassesWrongApp(PassesApp):
+    STEP = -1
+
+
+def standard(variant):
+    class StandardApp(ReferenceImplementation):
+        name, version, variants = "standard-app", "1", [variant.name]
+    return StandardApp
+
+
+PROGRAMS = {"nell": NellApp, "nell-wrong": NellWrongApp, "nell-standard": standard(kinds.NELL),
+            "closed": ClosedApp, "closed-wrong": ClosedWrongApp, "closed-standard": standard(kinds.CLOSED),
+            "passes": PassesApp, "passes-wrong": PassesWrongApp, "passes-standard": standard(kinds.PASSES)}
+
+if __name__ == "__main__":
+    serve(PROGRAMS[sys.argv[1]]())

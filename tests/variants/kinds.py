@@ -1,0 +1,52 @@
+"""The Thursday club's house rules, one per kind of decision, written from the guide alone
+(``docs/guides/house-rules.md``), as a club keeps them outside the package.
+
+* ``club-nell`` (trick winner): the nine of trumps, the *nell*, beats every card; of two
+  nells the first played.
+* ``club-closed`` (deal result): a deal closed early with one side ten tricks or more ahead
+  is that side's win.
+* ``club-passes`` (next dealer): after a drawn deal the deal passes to the next player.
+* ``club`` (legal plays, in ``club.py``): a void player holding trump must trump.
+"""
+
+from turub.cards import Rank
+from turub.seats import next_seat
+from turub.variants import Variant, VariantClause
+
+
+def nell_wins(cards, trump):
+    """The first nine of trumps played wins the trick; without one, the standard rule."""
+    for position, card in enumerate(cards):
+        if card.suit is trump and card.rank is Rank.NINE:
+            return position
+    return None
+
+
+def closed_lead_wins(ns, ew, closed_early):
+    """Closed early ten tricks or more ahead: the side ahead wins."""
+    if closed_early and abs(ns - ew) >= 10:
+        return "NS" if ns > ew else "EW"
+    return None
+
+
+def draw_passes(dealer, winner, rules):
+    """After a draw the next player deals."""
+    if winner is None:
+        return next_seat(dealer, rules.direction)
+    return None
+
+
+NELL = Variant("club-nell", version="1", description="The nine of trumps beats every card.", clauses=[
+    VariantClause("club.nell", "The nine of trumps beats every card",
+                  text="The nine of trumps takes the trick, whatever else is played; of two, the first.",
+                  amends=["trick.highest-trump"], decides="trick_winner", rule=nell_wins)])
+
+CLOSED = Variant("club-closed", version="1", description="A closed deal far ahead is a win.", clauses=[
+    VariantClause("club.closed-lead", "A closed deal ten tricks ahead is won",
+                  text="Close a deal with one side ten or more tricks ahead and that side wins it.",
+                  amends=["result.closed-early"], decides="deal_result", rule=closed_lead_wins)])
+
+PASSES = Variant("club-passes", version="1", description="After a draw the deal passes on.", clauses=[
+    VariantClause("club.draw-passes", "After a draw the deal passes on",
+                  text="A drawn deal is dealt again by the next player, not the same dealer.",
+                  replaces=["dealer.after-draw"], decides="next_dealer", rule=draw_passes)])

@@ -1,0 +1,80 @@
+"""The club's house rules, one per kind of decision (issue 20), checked over the protocol.
+
+For each kind (the trick winner, the deal result, the next dealer, a legal-play
+restriction) the club's right program conforms under every kind of check, the program with
+the standard rules is blamed on the house clause alone, and the wrong one is blamed where
+its bug lies: the standard clause the house rule keeps when its answer is neither the house
+rule's nor the standard one, the house clause when it gives the standard answer.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent
+KINDS = HERE / "kinds.py"
+
+#: kind -> (variant, programs file, right, standard, wrong, house clause, the wrong one's blame)
+CASES = {
+    "trick winner": ("kinds.py:club-nell", "kind_programs.py", "nell", "nell-standard", "nell-wrong",
+                     "club.nell", {"trick.earliest-identical"}),
+    "deal result": ("kinds.py:club-closed", "kind_programs.py", "closed", "closed-standard", "closed-wrong",
+                    "club.closed-lead", {"club.closed-lead"}),
+    "next dealer": ("kinds.py:club-passes", "kind_programs.py", "passes", "passes-standard", "passes-wrong",
+                    "club.draw-passes", {"club.draw-passes"}),
+    "legal plays": ("club.py:club", "club_programs.py", "club", "standard", "wrong-clause",
+                    "club.must-trump", {"club.must-trump"}),
+}
+#: every kind of check on, with budgets small enough for the suite
+CHECK = ["--scale", "0.1", "--examples", "20", "--properties", "3", "--budget", "3"]
+
+
+def check(variant: str, *program: str, tmp: Path) -> tuple[int, dict]:
+    out = tmp / "report.json"
+    done = subprocess.run([sys.executable, "-m", "turub.cli", "check", "--variant", str(HERE / variant),
+                           *CHECK, "--json", str(out), *(["--", *program] if program else [])],
+                          capture_output=True, text=True, timeout=600)
+    assert out.exists(), done.stderr[-2000:]
+    return done.returncode, json.loads(out.read_text())
+
+
+def blamed(report: dict) -> set[str]:
+    return {c["blamed"] for c in report["cases"] if c["status"] == "failed"}
+
+
+@pytest.mark.parametrize("kind", CASES)
+def test_each_kind_of_house_rule_judges_its_programs_by_its_own_rules(kind, tmp_path):
+    variant, programs, right, standard, wrong, house, wrong_blame = CASES[kind]
+    run = [sys.executable, str(HERE / programs)]
+    status, report = check(variant, *run, right, tmp=tmp_path)
+    failures = [(c["id"], c.get("detail")) for c in report["cases"] if c["status"] == "failed"]
+    assert status == 0 and report["conforms"], failures[:3]
+    kinds_run = {c["kind"] for c in report["cases"] if c["status"] == "passed"}
+    assert {"vector", "generated", "differential", "property"} <= kinds_run
+    status, report = check(variant, *run, standard, tmp=tmp_path)
+    assert status == 1 and blamed(report) == {house}  # the program ignored the house rule
+    status, report = check(variant, *run, wrong, tmp=tmp_path)
+    assert status == 1 and blamed(report) == wrong_blame
+
+
+@pytest.mark.parametrize("kind", CASES)
+def test_the_variants_own_reference_conforms_with_no_program(kind, tmp_path):
+    status, report = check(CASES[kind][0], tmp=tmp_path)
+    assert status == 0 and report["conforms"]
+    assert report["implementation"]["name"].startswith("turub-reference[")
+
+
+def test_a_property_the_house_rule_changes_is_not_applicable_and_says_why(tmp_path):
+    _status, report = check("kinds.py:club-nell", tmp=tmp_path)
+    rows = {c["id"]: c for c in report["cases"] if c["kind"] == "property"}
+    second_ace = rows["property/test_tricks.test_second_ace_never_beats_the_first"]
+    assert second_ace["status"] == "unsupported"
+    assert "trick.earliest-identical" in second_ace["detail"] and "club.nell" in second_ace["detail"]
+    # the referee's property is restated with the nell deciding the tricks, and holds
+    referee = rows["property/test_referee.test_the_referee_accepts_exactly_the_legal_actions_and_scores_the_deal"]
+    assert referee["status"] == "passed"
