@@ -123,7 +123,7 @@ def _play_out_by(variant: Any, deal: Any, rng: Any, plays: bool, tricks: bool) -
                 card = CARDS[pool[int(rnd() * len(pool))]]
             code = card.index
             hand[code // 9].remove(code)  # the hands' lists are per suit, 9 cards a suit
-            if mine is not None:
+            if plays:
                 mine.remove(card)
             codes.append(code)
             cards.append(card)

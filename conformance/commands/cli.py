@@ -103,7 +103,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     # what the checks may use, leaving time to stop the program and write the reports
     checks_deadline = deadline - min(2.0, 0.1 * args.time_limit)
     from ..programs.targets import Interrupted
-    target, describe = _target(args, checks_deadline)
+    target, describe = _target(args, options.rules, checks_deadline)
     lines = _open_jsonl(args, options, describe, out)
     with _signals_interrupt():
         try:
@@ -176,8 +176,9 @@ def _validate(args: argparse.Namespace) -> None:
 _REPORTS = ("json", "jsonl", "junit", "write_xfail")
 
 
-def _target(args: argparse.Namespace, deadline: float) -> tuple[Any, dict]:
-    """The program to check (``-j N``: N of it) and how the report describes it."""
+def _target(args: argparse.Namespace, rules: Any, deadline: float) -> tuple[Any, dict]:
+    """The program to check (``-j N``: N of it) and how the report describes it; with no
+    program, the reference playing by ``rules`` (a variant's house rules included)."""
     from ..resources import sample_command
     command = checks.program_command(args.command)
     note = None
