@@ -27,10 +27,11 @@ from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
 from ..adapter import OPERATIONS, ImplementationError
-from ..text import needs_cleaning, safe_text, safe_value
+from ..text import safe_text
+from .messages import loads, malformed, promised
 
 __all__ = ["Answer", "Request", "Target", "PythonTarget", "Interrupted", "as_json_data",
-           "load_python", "RESULT", "UNSUPPORTED", "NOT_RUN"]
+           "load_python", "result_answer", "RESULT", "UNSUPPORTED", "NOT_RUN"]
 
 RESULT = "result"
 UNSUPPORTED = "unsupported"
@@ -47,14 +48,23 @@ class Interrupted(BaseException):
 
 def as_json_data(value: Any) -> Answer:
     """``value`` (returned by in-process code) as an answer: a result if it is plain JSON
-    data (its strings made safe), else a protocol violation naming what it is."""
+    data (read back as a line from a program is: strings made safe, integral numbers as
+    ``int``), else a protocol violation naming what it is."""
     try:
         text = json.dumps(value, allow_nan=False, ensure_ascii=True)
     except (TypeError, ValueError, RecursionError) as e:
         return Answer("protocol-violation", None,
                       f"malformed answer: not JSON data ({safe_text(e, 200)})")
-    data = json.loads(text)
-    return Answer(RESULT, safe_value(data) if needs_cleaning(text.encode()) else data)
+    return Answer(RESULT, loads(text))
+
+
+def result_answer(op: str, value: Any) -> Answer:
+    """A result to ``op`` as an answer, if it has the shape the published schema gives the
+    results of ``op`` (``#/$defs/result_<op>``); else a protocol violation saying where not."""
+    why = malformed(f"result_{op}", value)
+    if why is not None:
+        return Answer("protocol-violation", None, f"malformed answer: {why}")
+    return Answer(RESULT, value)
 
 
 class Answer(NamedTuple):
@@ -167,7 +177,7 @@ class PythonTarget(Target):
             return Answer(UNSUPPORTED)
         start = time.perf_counter()
         try:
-            value = getattr(self.impl, op)(**self._variant_args(op, args))
+            value = getattr(self.impl, op)(**self._variant_args(op, promised(args)))
         except NotImplementedError:
             return Answer(UNSUPPORTED)
         except ImplementationError as e:
@@ -183,7 +193,10 @@ class PythonTarget(Target):
         elapsed = time.perf_counter() - start
         if elapsed > self.timeout:
             return Answer("timeout", None, f"took {elapsed:.1f} s, the limit is {self.timeout} s")
-        return Answer(RESULT, value) if self.trusted else as_json_data(value)
+        if self.trusted:
+            return Answer(RESULT, value)
+        answer = as_json_data(value)
+        return result_answer(op, answer.value) if answer.kind == RESULT else answer
 
 
 #: Protocol version 2's context, by operation (an adapter taking them speaks version 2).
