@@ -126,8 +126,13 @@ class Target:
         pass
 
 
-_DEFAULTS = {"direction": "clockwise", "stake": "contest", "opponent-dealer": "next",
-             "signal-kinds": "any", "early-close": "draw"}
+def _defaults() -> dict[str, str]:
+    from turub.options import Rules
+    return Rules().to_dict(complete=True)
+
+
+#: Each option at its default (from the engine's options: one statement of them).
+_DEFAULTS: Final = _defaults()
 
 
 class PythonTarget(Target):
