@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .messages import decode, malformed, overflowed, plain, request_line
 from .pipes import Pipes, snippet
-from .targets import NOT_RUN, RESULT, UNSUPPORTED, Answer, Request, result_answer
+from .targets import NOT_RUN, UNSUPPORTED, Answer, Request, result_answer
 from ..text import safe_text
 
 if TYPE_CHECKING:
