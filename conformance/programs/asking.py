@@ -84,7 +84,7 @@ def answer_of(msg: dict, op: str, trusted: bool = False) -> Answer:
         why = malformed("answer", msg, "answer")
         if why is not None:
             return Answer(PROTOCOL, None, f"malformed answer: {why}")
-    if "result" in msg:
+    if "result" in msg:  # a malformed result is kept too, for the report (``got``)
         answer = result_answer(op, msg["result"])
         return answer._replace(value=plain(answer.value)) if overflowed() else answer
     err = msg["error"]

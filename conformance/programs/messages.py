@@ -142,6 +142,15 @@ def _validator(definition: str) -> Callable[[Any], Any]:
                                    **_inline(published["$defs"][definition], published["$defs"])})
 
 
+def _quoted(value: Any, limit: int = 80) -> str:
+    """The start of ``value`` as JSON text, made safe."""
+    try:
+        text = json.dumps(plain(value), ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return safe_text(text, limit)
+
+
 def malformed(definition: str, value: Any, name: str = "result") -> str | None:
     """Why ``value`` does not fit ``#/$defs/<definition>`` of the published schema (one line,
     naming the place by ``name``), or None when it fits."""
@@ -151,7 +160,7 @@ def malformed(definition: str, value: Any, name: str = "result") -> str | None:
     except fastjsonschema.JsonSchemaValueException as e:
         where = e.name.replace("data", name, 1) if e.name else name
         rule = e.message.split(" must ", 1)[-1] if " must " in e.message else e.message
-        return safe_text(f"{where} must {rule}", 300)
+        return safe_text(f"{where} must {rule}, not {_quoted(e.value)}", 300)
     return None
 
 

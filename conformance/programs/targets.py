@@ -62,8 +62,8 @@ def result_answer(op: str, value: Any) -> Answer:
     """A result to ``op`` as an answer, if it has the shape the published schema gives the
     results of ``op`` (``#/$defs/result_<op>``); else a protocol violation saying where not."""
     why = malformed(f"result_{op}", value)
-    if why is not None:
-        return Answer("protocol-violation", None, f"malformed answer: {why}")
+    if why is not None:  # the value is kept for the report (``got``)
+        return Answer("protocol-violation", value, f"malformed answer: {why}")
     return Answer(RESULT, value)
 
 
