@@ -66,7 +66,7 @@ def _case_result(case: dict, kind: str, answer: Answer | None, rules: Rules) -> 
     out.update(status="failed", outcome=verdict.outcome, failing_clauses=list(verdict.clauses),
                blamed=verdict.blame, detail=verdict.detail, args=ask_args(case["op"], case["args"], rules),
                expected=case["expected"])
-    if answer.kind == "result":
+    if answer.kind == "result" or answer.value is not None:  # a malformed answer's value too
         out["got"] = answer.value
     if case["op"] == "referee" and answer.kind == "result":
         from ..questions.differential import describe_deal

@@ -182,11 +182,15 @@ def trick_blame(cards: Sequence[str], trump: str, expected: int, got: int) -> st
 
 
 def _trick_winner(case, expected, got) -> Verdict:
-    if not isinstance(got, int) or isinstance(got, bool) or not 0 <= got < len(case["args"]["cards"]):
+    if not isinstance(got, int) or isinstance(got, bool):
         raise _Shape(f"a position 0-{len(case['args']['cards']) - 1}, not {_short(got)}")
     if got == expected:
         return PASS
     cards = case["args"]["cards"]
+    if not 0 <= got < len(cards):  # well-formed (the schema's 0-3), but no card of this trick
+        return _fail(WRONG, None, case, f"trump {case['args']['trump']}, trick {' '.join(cards)}: "
+                     f"expected the card at {expected} ({cards[expected]}) to win, got {got}, "
+                     f"a position this trick of {len(cards)} has not")
     names = [_card(c) for c in cards]
     trump = _suit_of(_card("A" + case["args"]["trump"])) if len(case["args"]["trump"]) == 1 else \
         case["args"]["trump"]
@@ -387,8 +391,11 @@ def _referee(case, expected, got) -> Verdict:
     got = _obj(got, "responses", "winners", "tricks", "outcome")
     actions = case["args"]["actions"]
     responses = got["responses"]
-    if not isinstance(responses, list) or len(responses) != len(actions):
+    if not isinstance(responses, list):
         raise _Shape(f"one response per action ({len(actions)}), got {_short(responses, 40)}")
+    if len(responses) != len(actions):  # well-formed, but not an answer to these actions
+        return _fail(WRONG, None, case, f"{len(responses)} responses to {len(actions)} actions "
+                     f"(one response per action)")
     why = case.get("why", {})
     first_action = None
     for i, (e, g) in enumerate(zip(expected["responses"], responses)):
@@ -549,8 +556,11 @@ def _next_dealer(case, expected, got) -> Verdict:
 
 def _contest(case, expected, got) -> Verdict:
     results = case["args"]["results"]
-    if not isinstance(got, list) or len(got) != len(results):
+    if not isinstance(got, list):
         raise _Shape(f"one state per result ({len(results)}), got {_short(got, 60)}")
+    if len(got) != len(results):  # well-formed, but not an answer to these results
+        return _fail(WRONG, None, case, f"{len(got)} contest states for {len(results)} results "
+                     f"(one state per result)")
     steps = case.get("why", {}).get("steps") or [list(case["clauses"])] * len(results)
     for i, (e, g) in enumerate(zip(expected, got)):
         e_r, g_r = _refusal(e), _refusal(g)

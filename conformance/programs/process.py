@@ -153,11 +153,80 @@ def _reap(pids: list[int]) -> None:
             time.sleep(0.005)
 
 
+def _children() -> list[int]:
+    """The kit's own children, every thread's (``/proc/self/task/*/children``)."""
+    found: list[int] = []
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        return found
+    for tid in tasks:
+        try:
+            with open(f"/proc/self/task/{tid}/children", "rb") as f:
+                found.extend(int(x) for x in f.read().split())
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def _strays() -> list[int]:
+    """The kit's children that are none of its own: not a group it runs, not in its session
+    (a program's helper re-parented to the kit, the subreaper; zombies included)."""
+    mine = os.getsid(0)
+    found = []
+    for pid in _children():
+        if pid in _LIVE:
+            continue
+        try:
+            sid, pgid = os.getsid(pid), os.getpgid(pid)
+        except OSError:  # collected meanwhile
+            continue
+        if sid != mine and pgid not in _LIVE:
+            found.append(pid)
+    return found
+
+
+def _collect(pid: int, until: float) -> None:
+    """Wait (until ``until`` at most) for the killed child ``pid`` and collect it: then its
+    own children have been re-parented to the kit."""
+    while True:
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0] or time.monotonic() > until:
+                return
+        except ChildProcessError:
+            return
+        time.sleep(0.0005)
+
+
+def _stop_strays(deadline: float) -> None:
+    """Kill and collect the kit's stray children until a look finds none.
+
+    A helper that changes its pid quickly (forks and exits, again and again, each time in a
+    new session) is always one of them: with the kit a subreaper, a process whose parent
+    dies becomes the kit's child before that parent can be collected.  So killing and
+    collecting the strays one generation at a time reaches every one of them, however
+    fast they fork; a look of ``/proc/self/task/*/children`` takes microseconds."""
+    while time.monotonic() < deadline:
+        strays = _strays()
+        if not strays:
+            return
+        for pid in strays:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        for pid in strays:
+            _collect(pid, min(deadline, time.monotonic() + 0.5))
+
+
 def _hunt_escapees(deadline: float) -> None:
-    """Kill and reap processes of ours that left their group, until none is left."""
+    """Kill and reap processes of ours that left their group, until none is left: the kit's
+    stray children first (fast, and it catches fork-and-exit chains), then whatever still
+    carries the kit's marker (where the kit could not become a subreaper)."""
     if not sys.platform.startswith("linux"):
         return
     while True:
+        _stop_strays(deadline)
         pids = _marked_processes()
         if not pids:
             return

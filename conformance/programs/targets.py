@@ -22,15 +22,16 @@ import inspect
 import json
 import time
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
 from ..adapter import OPERATIONS, ImplementationError
-from ..text import needs_cleaning, safe_text, safe_value
+from ..text import safe_text
+from .messages import loads, malformed, promised
 
 __all__ = ["Answer", "Request", "Target", "PythonTarget", "Interrupted", "as_json_data",
-           "load_python", "RESULT", "UNSUPPORTED", "NOT_RUN"]
+           "load_python", "result_answer", "RESULT", "UNSUPPORTED", "NOT_RUN"]
 
 RESULT = "result"
 UNSUPPORTED = "unsupported"
@@ -47,14 +48,23 @@ class Interrupted(BaseException):
 
 def as_json_data(value: Any) -> Answer:
     """``value`` (returned by in-process code) as an answer: a result if it is plain JSON
-    data (its strings made safe), else a protocol violation naming what it is."""
+    data (read back as a line from a program is: strings made safe, integral numbers as
+    ``int``), else a protocol violation naming what it is."""
     try:
         text = json.dumps(value, allow_nan=False, ensure_ascii=True)
     except (TypeError, ValueError, RecursionError) as e:
         return Answer("protocol-violation", None,
                       f"malformed answer: not JSON data ({safe_text(e, 200)})")
-    data = json.loads(text)
-    return Answer(RESULT, safe_value(data) if needs_cleaning(text.encode()) else data)
+    return Answer(RESULT, loads(text))
+
+
+def result_answer(op: str, value: Any) -> Answer:
+    """A result to ``op`` as an answer, if it has the shape the published schema gives the
+    results of ``op`` (``#/$defs/result_<op>``); else a protocol violation saying where not."""
+    why = malformed(f"result_{op}", value)
+    if why is not None:  # the value is kept for the report (``got``)
+        return Answer("protocol-violation", value, f"malformed answer: {why}")
+    return Answer(RESULT, value)
 
 
 class Answer(NamedTuple):
@@ -116,8 +126,13 @@ class Target:
         pass
 
 
-_DEFAULTS = {"direction": "clockwise", "stake": "contest", "opponent-dealer": "next",
-             "signal-kinds": "any", "early-close": "draw"}
+def _defaults() -> dict[str, str]:
+    from turub.options import Rules
+    return Rules().to_dict(complete=True)
+
+
+#: Each option at its default (from the engine's options: one statement of them).
+_DEFAULTS: Final = _defaults()
 
 
 class PythonTarget(Target):
@@ -148,7 +163,7 @@ class PythonTarget(Target):
         self._takes_variant: dict[str, bool] = {}
         self.protocol = 2 if _takes_version_2(impl) else 1
 
-    def _variant_args(self, op: str, args: dict) -> dict:
+    def _variant_args(self, op: str, args: Mapping[str, Any]) -> Mapping[str, Any]:
         """The run's variant is passed to the methods that take a ``variant`` argument."""
         if not self.variant:
             return args
@@ -160,14 +175,14 @@ class PythonTarget(Target):
             except (TypeError, ValueError):
                 takes = False
             self._takes_variant[op] = takes
-        return self.with_variant(args) if takes else args
+        return self.with_variant(dict(args)) if takes else args
 
     def call(self, op: str, args: dict) -> Answer:
         if op not in self.operations:
             return Answer(UNSUPPORTED)
         start = time.perf_counter()
         try:
-            value = getattr(self.impl, op)(**self._variant_args(op, args))
+            value = getattr(self.impl, op)(**self._variant_args(op, promised(args)))
         except NotImplementedError:
             return Answer(UNSUPPORTED)
         except ImplementationError as e:
@@ -183,7 +198,10 @@ class PythonTarget(Target):
         elapsed = time.perf_counter() - start
         if elapsed > self.timeout:
             return Answer("timeout", None, f"took {elapsed:.1f} s, the limit is {self.timeout} s")
-        return Answer(RESULT, value) if self.trusted else as_json_data(value)
+        if self.trusted:
+            return Answer(RESULT, value)
+        answer = as_json_data(value)
+        return result_answer(op, answer.value) if answer.kind == RESULT else answer
 
 
 #: Protocol version 2's context, by operation (an adapter taking them speaks version 2).
