@@ -326,7 +326,7 @@ VOCABULARY: Final = (
          "click of the fingers, finger-click"),
     Term("win", "a deal in which one side took more tricks than the other", "win", "victoria",
          "win"),
-    Term("draw", "a deal with no winner: 18-18, or closed early", "draw", "empate", "draw"),
+    Term("draw", "a deal with no winner: 18-18, or closed early (by default)", "draw", "empate", "draw"),
     Term("sequence", "a side's wins in the contest with no loss between them", "sequence",
          "serie", "without losing one in between"),
     Term("insufficient win", "a later win that does not beat the mark: a draw for the contest",
@@ -416,3 +416,61 @@ def part_of(clause_id: str) -> Part | None:
     best = max(((len(p), part) for part in PARTS for p in part.prefixes if clause_id.startswith(p)),
                default=None, key=lambda x: x[0])
     return best[1] if best else None
+
+
+# --- the specification's version and its changelog ---------------------------------------
+
+class Release(NamedTuple):
+    """One release of the specification: the clauses it added, changed (each with what
+    changed) and withdrawn (each with why, and the clause that replaces it, if any).
+
+    A clause's text is its item in ``spec/*.md`` with its registry entry; a test compares
+    each clause with its digest at the last frozen release (``spec/digests/VERSION.json``)
+    and refuses a clause that changed without an entry here."""
+
+    version: str
+    date: str
+    summary: str
+    added: tuple[str, ...] = ()
+    changed: tuple[tuple[str, str], ...] = ()  # (clause ID, what changed)
+    withdrawn: tuple[tuple[str, str], ...] = ()  # (clause ID, why and what replaces it)
+
+
+#: Every release of the specification, oldest first.  The last one is the current version.
+#: To change a clause: edit its text, then add ``(ID, "what changed")`` to ``changed`` of the
+#: last release if that release is not frozen yet (no ``spec/digests/VERSION.json``), else
+#: start a new release here.  A withdrawn ID stays in ``withdrawn`` for good (a tombstone).
+RELEASES: Final = (
+    Release("1.0.0", "2026-12-01", "The first release: every clause of the three sources, "
+            "with its code and checks."),
+    Release(
+        "1.1.0", "2026-12-01",
+        "Clause addresses, the changelog, and the audit's faithfulness fixes.",
+        changed=(
+            ("table.partnerships", "No longer says the sources name no seats: the brief names "
+                                   "North-South and East-West."),
+            ("table.direction", "The guide's words quoted exactly: 'the next eligible player "
+                                "clockwise'."),
+            ("table.left-of-dealer", "Quotes the sources' own phrases ('left of dealer', 'the "
+                                     "dealer's left') instead of one none of them says."),
+            ("pack.suits-equal", "The guide's words quoted exactly: 'highest dealing'."),
+            ("deal.dealer-check", "States the sources' rule (the dealer's last packet) and marks "
+                                  "the judging of every packet as the project's addition; the "
+                                  "sources' own reading is no longer called a common mistake."),
+            ("result.closed-early", "States the known-result partial count as a decision: under "
+                                    "early-close=known-result a closed deal's partial count is "
+                                    "the mark a winning side sets."),
+            ("dealer.after-win", "The guide's words quoted exactly."),
+        ),
+    ),
+)
+
+#: The specification's version: the last release's (shown on every page of the site, by
+#: ``turub clause`` and in the kit's reports).
+SPEC_VERSION: Final = RELEASES[-1].version
+SPEC_DATE: Final = RELEASES[-1].date
+
+#: Withdrawn clause IDs (tombstones: never reused, still resolve on the changelog page),
+#: with the release that withdrew each and why.
+WITHDRAWN: Final[dict[str, tuple[str, str]]] = {
+    cid: (r.version, why) for r in RELEASES for cid, why in r.withdrawn}

@@ -126,8 +126,9 @@ class details(nodes.General, nodes.Element):
 
 
 def visit_details_html(self, node: details) -> None:
-    self.body.append('<details class="turub-details"><summary>%s</summary>'
-                     % self.encode(node["summary"]))
+    classes = " ".join(["turub-details", *node.get("classes", [])])
+    self.body.append('<details class="%s"><summary>%s</summary>'
+                     % (classes, self.encode(node["summary"])))
 
 
 def depart_details_html(self, node: details) -> None:
@@ -148,9 +149,10 @@ class DetailsDirective(SphinxDirective):
     required_arguments = 1
     final_argument_whitespace = True
     has_content = True
+    option_spec = {"class": directives.class_option}
 
     def run(self) -> list[nodes.Node]:
-        node = details(summary=self.arguments[0])
+        node = details(summary=self.arguments[0], classes=self.options.get("class", []))
         self.state.nested_parse(self.content, self.content_offset, node)
         return [node]
 
@@ -164,6 +166,9 @@ class InterpretationDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         node = nodes.admonition(classes=["turub-interpretation"])
+        cid = self.env.temp_data.get("turub_clause")
+        if cid:  # the clause's sub-anchor: spec/PAGE.html#ID.interpretation
+            node["ids"].append(f"{cid}.interpretation")
         node += nodes.title("", self.arguments[0] if self.arguments else "Interpretation")
         self.state.nested_parse(self.content, self.content_offset, node)
         return [node]
@@ -227,7 +232,7 @@ def sources_markdown(env, cid: str) -> str:
         lines.append(f"- {link}: \u201c{_escape(words)}\u201d")
     said = "What the sources say" if folder is not None else "Where the sources say it"
     return (f"::::{{details}} {said} ({len(clause.cites)} "
-            f"citation{'s' if len(clause.cites) > 1 else ''})\n"
+            f"citation{'s' if len(clause.cites) > 1 else ''})\n:class: turub-sources\n"
             + "\n".join(lines) + "\n::::")
 
 
@@ -235,7 +240,7 @@ def clause_extras(env, docname: str, cid: str) -> str:
     """The generated part of a clause item, as MyST: the sources' words and the
     traceability, both folded so that the clause's own text comes first."""
     t = trace(env)
-    parts: list[str] = [sources_markdown(env, cid)]
+    parts: list[str] = [part_markdown("sources", sources_markdown(env, cid))]
     resting = t.rests_on_back.get(cid, [])
     if resting:
         parts.append("**Advice resting on it:** " + ", ".join(f"{{ref}}`{r}`" for r in resting))
@@ -252,6 +257,50 @@ def clause_extras(env, docname: str, cid: str) -> str:
         label = f"Code ({len(code)}) and checks ({len(checks)})"
         parts.append(f"::::{{details}} {label}\n" + "\n\n".join(inner) + "\n::::")
     return "\n\n".join(parts)
+
+
+#: A clause's "common mistake" paragraph, which gets its own sub-anchor (ID.mistake).
+_MISTAKE = re.compile(r"^\*\*A common mistake\*\*.*?(?=\n\s*\n|\Z)", re.M | re.S)
+
+
+def part_markdown(part: str, text: str) -> str:
+    """``text`` as the clause part ``part`` (anchor ``ID.part``, see :class:`ClausePart`)."""
+    return f"::::::{{clause-part}} {part}\n{text}\n::::::"
+
+
+def clause_parts(text: str) -> str:
+    """The clause's own text as its parts: our words (with the interpretation, which has its
+    own anchor) and the common mistake, if the clause names one."""
+    mistake = _MISTAKE.search(text)
+    if mistake is None:
+        return part_markdown("words", text)
+    words = (text[:mistake.start()] + text[mistake.end():]).strip()
+    return part_markdown("words", words) + "\n\n" + part_markdown("mistake", mistake.group(0))
+
+
+class ClausePartDirective(SphinxDirective):
+    """``clause-part NAME``: one part of the clause being placed, with the sub-anchor
+    ``ID.NAME`` (a clause's words start with its visible permalink)."""
+
+    required_arguments = 1
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        cid = self.env.temp_data.get("turub_clause", "")
+        part = self.arguments[0]
+        node = nodes.container(classes=["turub-part", f"turub-{part}"], turub_clause=cid,
+                               turub_part=part)
+        if cid:
+            node["ids"].append(f"{cid}.{part}")
+        if cid and part == "words":
+            link = nodes.paragraph(classes=["turub-permalink"])
+            ref = nodes.reference("", "", refuri=f"#{cid}", classes=["turub-permalink"],
+                                  reftitle=f"the address of clause {cid}")
+            ref += nodes.literal("", f"#{cid}")
+            link += ref
+            node += link
+        self.state.nested_parse(self.content, self.content_offset, node)
+        return [node]
 
 
 def link_mentions(text: str, pattern: re.Pattern[str], known, own: str) -> str:
@@ -338,8 +387,10 @@ class ClauseDirective(SphinxDirective):
         if rests_on:
             text += "\n\n**Rests on:** " + ", ".join(
                 f"{{ref}}`{r.strip()}`" for r in rests_on.split(",") if r.strip())
-        body = text + "\n\n" + clause_extras(self.env, self.env.docname, cid)
-        return add_need(
+        body = clause_parts(text) + "\n\n" + clause_extras(self.env, self.env.docname, cid)
+        self.env.temp_data["turub_clause"] = cid  # the parts' anchors: ID.words, ID.sources...
+        try:
+            made = add_need(
             self.env.app, self.state, self.env.docname, self.lineno, "clause", clause.title,
             id=need_id(cid),
             content=MarkupContent(body, markup=".md"),
@@ -350,7 +401,13 @@ class ClauseDirective(SphinxDirective):
             option=option,
             rests_on=[need_id(r.strip()) for r in rests_on.split(",") if r.strip()],
             layout="clause",
-        )
+            )
+        finally:
+            del self.env.temp_data["turub_clause"]
+        for node in made:  # the clause's address: spec/PAGE.html#ID (and the old #PREFIX:REST)
+            if need_id(cid) in node.get("ids", []):
+                node["ids"].append(cid)
+        return made
 
 
 class InjectedClausesDirective(SphinxDirective):
@@ -493,8 +550,12 @@ class VocabularyTableDirective(SphinxDirective):
         head = nodes.thead()
         head += row(header, strong=True)
         body = nodes.tbody()
+        from turub_addresses import term_anchor
+
         for term in VOCABULARY:
-            body += row((term.word, term.meaning, term.guide, term.spanish, term.brief))
+            entry = row((term.word, term.meaning, term.guide, term.spanish, term.brief))
+            entry["ids"].append(term_anchor(term.word))  # glossary.html#term-led-suit
+            body += entry
         group += head
         group += body
         return [table]
@@ -588,8 +649,8 @@ def register_clause_labels(app: Sphinx, env) -> None:
     for nid, need in _needs(env).items():
         if need["type"] == "clause":
             key = need["clause"].lower()
-            labels[key] = (need["docname"], nid, f"{need['clause']} ({need['title']})")
-            anon[key] = (need["docname"], nid)
+            labels[key] = (need["docname"], need["clause"], f"{need['clause']} ({need['title']})")
+            anon[key] = (need["docname"], need["clause"])
 
 
 #: The pages that show the trace (clauses, code, checks) and so depend on files outside docs/.
@@ -665,6 +726,7 @@ def setup(app: Sphinx) -> dict:
                  text=(visit_details_other, depart_details_other))
     app.add_directive("details", DetailsDirective)
     app.add_directive("interpretation", InterpretationDirective)
+    app.add_directive("clause-part", ClausePartDirective)
     app.add_directive("spec-clause", ClauseDirective)
     app.add_directive("injected-clauses", InjectedClausesDirective)
     app.add_directive("code-items", CodeItemsDirective)
