@@ -447,20 +447,34 @@ RELEASES: Final = (
         "1.1.0", "2026-12-01",
         "Clause addresses, the changelog, and the audit's faithfulness fixes.",
         changed=(
-            ("table.partnerships", "No longer says the sources name no seats: the brief names "
-                                   "North-South and East-West."),
-            ("table.direction", "The guide's words quoted exactly: 'the next eligible player "
-                                "clockwise'."),
-            ("table.left-of-dealer", "Quotes the sources' own phrases ('left of dealer', 'the "
-                                     "dealer's left') instead of one none of them says."),
-            ("pack.suits-equal", "The guide's words quoted exactly: 'highest dealing'."),
-            ("deal.dealer-check", "States the sources' rule (the dealer's last packet) and marks "
-                                  "the judging of every packet as the project's addition; the "
-                                  "sources' own reading is no longer called a common mistake."),
-            ("result.closed-early", "States the known-result partial count as a decision: under "
-                                    "early-close=known-result a closed deal's partial count is "
-                                    "the mark a winning side sets."),
-            ("dealer.after-win", "The guide's words quoted exactly."),
+            ("pack.suits-equal", "The guide's words quoted exactly: \"highest dealing\" (was "
+                                 "\"highest deals\")."),
+            ("table.direction", "The guide's words quoted exactly: \"next eligible player "
+                                "clockwise\" (was \"next clockwise\")."),
+            ("table.left-of-dealer", "Quotes each source's own phrase (\"left of dealer\", "
+                                     "\"the dealer's left\", \"a la izquierda\") instead of "
+                                     "\"left of the dealer\", which none of them says."),
+            ("deal.cut", "The Spanish guide quoted in Spanish (\"Corta el vecino izquierdo\"); "
+                         "our translation marked as ours."),
+            ("deal.dealer-check", "States the sources' rule (the dealer's last packet) as theirs "
+                                  "and marks the judging of every packet as the project's "
+                                  "addition; the sources' own check is no longer called a "
+                                  "common mistake (only a program judging a recorded deal "
+                                  "that stops at the last packet is); rule option: none."),
+            ("trump.any-suit", "'no trump' marked as our phrase, not a quotation."),
+            ("play.refusal-order", "The refusal 'card not held' marked as our phrase."),
+            ("result.closed-early", "A decision stated: under early-close=known-result a closed "
+                                    "deal's partial trick count is the win's count, and so the "
+                                    "mark it sets or must beat (with an example)."),
+            ("dealer.after-win", "'in the direction of play' marked as our reading, not the "
+                                 "guide's words."),
+            ("contest.draw-keeps-sequence", "A deal closed early is a draw only under the "
+                                            "default early-close=draw."),
+            ("contest.unbeatable-mark", "'a second 36 wins' marked as our phrase."),
+            ("contest.decided-is-final", "Our own phrases no longer in double quotes."),
+            ("sheet.any-player-closes", "Names the known-result option: a side past 18 wins a "
+                                        "closed deal under early-close=known-result."),
+            ("context.name", "The brief's words quoted exactly: \"four [packs of] cards\"."),
         ),
     ),
 )
