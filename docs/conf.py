@@ -45,13 +45,14 @@ myst_heading_anchors = 3
 # Furo: responsive (navigation and search in a bar at the top of a phone's screen, in the
 # side bar on a desktop), previous and next links at the foot of each page.
 html_theme = "furo"
+pygments_dark_style = "native"
 html_static_path = ["_static"]
 # Written as Sphinx normalises them: the raw form would differ from the pickled one and make
 # every incremental build report a changed configuration.
 html_css_files = [("turub.css", {"priority": 800})]
 html_js_files = [("turub-clauses.js", {"priority": 790}),  # written by turub_addresses
                  ("turub.js", {"priority": 800, "defer": "defer"})]
-html_title = f"Arba'a Turub specification, version {SPEC_VERSION}"
+html_title = f"Arba'a Turub spec, version {SPEC_VERSION}"
 html_theme_options = {"navigation_with_keys": True, "top_of_page_buttons": []}
 html_show_sourcelink = False
 
@@ -154,3 +155,8 @@ def _drop_missing_guides(app, docname, source) -> None:
 
 def setup(app) -> None:
     app.connect("source-read", _drop_missing_guides)
+    # Load the theme now rather than when the builder starts: its configuration value
+    # (pygments_dark_style) is then known when Sphinx compares the configuration with the
+    # last build's, so an incremental build does not re-read every page.  (Furo refuses to be
+    # listed in ``extensions``; set up from here it is not.)
+    app.setup_extension("furo")

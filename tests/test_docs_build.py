@@ -139,8 +139,8 @@ def test_every_page_fits_the_screen_keeps_words_whole_and_shows_the_navigation_a
     broken = {page: v["broken"] for page, v in pages.items() if v["broken"]}
     assert not broken, f"words broken inside a table at {width} px: {broken}"
     # The navigation is reachable from the top of each page (the menu of a phone's top bar,
-    # the search box of the desktop's side bar).
-    far = {page: v["nav"] for page, v in pages.items() if v["nav"] is None or v["nav"] > 120}
+    # the search box of the desktop's side bar), within the first 200 px of the screen.
+    far = {page: v["nav"] for page, v in pages.items() if v["nav"] is None or v["nav"] > 200}
     assert not far, f"pages whose navigation is not at the top at {width} px: {far}"
 
 
@@ -356,13 +356,14 @@ def test_every_glossary_term_in_a_clause_links_to_its_entry(site):
     play = (html / "spec/play.html").read_text(encoding="utf-8")
     links = re.findall(r'class="turub-term reference internal" href="glossary\.html#(term-[\w-]+)"', play)
     assert len(links) >= 20 and set(links) <= anchors
-    box = play[play.index('id="play.follow-suit.words"'):play.index('id="play.follow-suit.sources"')]
+    box = play[play.index('id="play.follow-suit.words"'):play.index('id="play.follow-suit.mistake"')]
     assert 'href="glossary.html#term-suit"' in box and 'href="glossary.html#term-led-suit"' not in box
 
 
 def test_the_version_is_on_every_page_and_the_changelog_names_the_changed_clauses(site):
     html, _, _ = site
-    pages = [p for p in html.rglob("*.html") if "_static" not in p.parts and not p.name.startswith("_")]
+    pages = [p for p in html.rglob("*.html") if "_static" not in p.parts and not p.name.startswith("_")
+             and p.name != "permalink.html"]  # sphinx-needs' redirect, not a page
     assert len(pages) >= 30
     for page in pages:
         assert f"version {SPEC_VERSION}" in page.read_text(encoding="utf-8"), page
