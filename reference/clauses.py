@@ -89,7 +89,7 @@ _ALL = (
     _c("table.direction", "option", "Play and deal run clockwise unless the table agrees otherwise",
        "001 The deal ¶4 s1-2", "001 Playing counter-clockwise ¶1 s1-2", "000 §05 ¶1 s4",
        "002 §05 ¶1 s4"),
-    _c("table.left-of-dealer", "interpretation", "'Left of the dealer' is the next seat in the direction of play",
+    _c("table.left-of-dealer", "interpretation", "\"Left of dealer\" is the next seat in the direction of play",
        "000 §02 ¶1 s3", "000 §02 ¶1 s5", "000 §03 ¶1 s1", "001 The deal ¶2 s1",
        "001 The deal ¶2 s3", "002 §02 ¶1 s3", "002 §02 ¶1 s5", "002 §03 ¶1 s1"),
     _c("table.rule-options", "interpretation",
@@ -231,7 +231,7 @@ _ALL = (
     # --- context ----------------------------------------------------------------------
     _c("context.origin", "context", "A Somali game, documented through a Mogadishu informant",
        "000 §07 ¶1 s1", "001 Players and equipment ¶1 s3", "002 §07 ¶1 s1"),
-    _c("context.name", "context", "The name means 'four packs'; Arpaa Turup is another spelling",
+    _c("context.name", "context", "The name means \"four [packs of] cards\"; Arpaa Turup is another spelling",
        "000 head ¶1", "000 §07 ¶1 s3", "001 head ¶1", "001 Players and equipment ¶1 s3",
        "002 §07 ¶1 s3"),
     _c("context.adults", "context", "An adults' game",
@@ -451,7 +451,7 @@ RELEASES: Final = (
                                  "\"highest deals\")."),
             ("table.direction", "The guide's words quoted exactly: \"next eligible player "
                                 "clockwise\" (was \"next clockwise\")."),
-            ("table.left-of-dealer", "Quotes each source's own phrase (\"left of dealer\", "
+            ("table.left-of-dealer", "Title and text quote each source's own phrase (\"left of dealer\", "
                                      "\"the dealer's left\", \"a la izquierda\") instead of "
                                      "\"left of the dealer\", which none of them says."),
             ("deal.cut", "The Spanish guide quoted in Spanish (\"Corta el vecino izquierdo\"); "
@@ -474,7 +474,7 @@ RELEASES: Final = (
             ("contest.decided-is-final", "Our own phrases no longer in double quotes."),
             ("sheet.any-player-closes", "Names the known-result option: a side past 18 wins a "
                                         "closed deal under early-close=known-result."),
-            ("context.name", "The brief's words quoted exactly: \"four [packs of] cards\"."),
+            ("context.name", "Title and text quote the brief exactly: \"four [packs of] cards\"."),
         ),
     ),
 )

@@ -129,12 +129,18 @@ def misquotes(folder: Path, root: Path = ROOT) -> list[tuple[str, int, str]]:
 
     sources = _normal(" ".join((folder / name).read_text(encoding="utf-8")
                                for name in SOURCES.values()))
+    from turub.clauses import CLAUSES
+
+    texts = [(f"spec/{page.name}", page.read_text(encoding="utf-8"))
+             for page in sorted((root / "spec").glob("*.md"))]
+    # the clauses' titles too (turub.clauses), one a line
+    texts.append(("reference/clauses.py (titles)", "\n\n".join(c.title for c in CLAUSES.values())))
     out = []
-    for page in sorted((root / "spec").glob("*.md")):
-        for line, phrase in quotations(page.read_text(encoding="utf-8")):
+    for name, text in texts:
+        for line, phrase in quotations(text):
             pieces = [p for p in re.split(r"\s*(?:\u2026|\.\.\.)\s*", phrase) if p.strip()]
             if not all(_normal(p) in sources for p in pieces):
-                out.append((f"spec/{page.name}", line, phrase))
+                out.append((name, line, phrase))
     return out
 
 
@@ -148,7 +154,8 @@ def check_quotations(app: Sphinx, env) -> None:
     for page, line, phrase in misquotes(folder):
         logger.warning("the quotation \u201c%s\u201d is not found verbatim in any source "
                        "(our own phrases go in single quotes)", phrase,
-                       location=(str(ROOT / page), line), type="turub", subtype="misquote")
+                       location=(str(ROOT / page.split(" ")[0]), line), type="turub",
+                       subtype="misquote")
 
 
 # --- the changelog page ----------------------------------------------------------------------
