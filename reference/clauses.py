@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 __all__ = ["Clause", "CLAUSES", "KINDS", "SOURCES", "Term", "VOCABULARY", "clause", "is_clause", "cite",
-           "Part", "PARTS", "part_of"]
+           "Part", "PARTS", "part_of", "Release", "RELEASES", "SPEC_VERSION", "SPEC_DATE", "WITHDRAWN"]
 
 #: The kinds of clause, as the spec classifies them.
 KINDS: Final = (

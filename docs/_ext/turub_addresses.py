@@ -2,7 +2,7 @@
 
 * A clause's ID is its address: ``spec/play.html#play.follow-suit`` (the item carries the ID
   as its HTML id, with a visible permalink; its parts carry ``ID.words``, ``ID.interpretation``,
-  ``ID.mistake`` and ``ID.sources``: see ``turub_spec.ClausePartDirective``).
+  ``ID.mistake`` and ``ID.sources``: see :class:`ClausePartDirective`).
 * ``clause-index``: every clause ID, in alphabetical order, with its title and page, and the
   withdrawn IDs (tombstones) with the release that withdrew them.
 * Each clause ID is an object of the search index (type "clause"): a search for
@@ -35,6 +35,54 @@ OWN_TEXT = ("turub-words", "turub-mistake")
 _SKIP = (nodes.literal, nodes.literal_block, nodes.reference, addnodes.pending_xref,
          nodes.raw, nodes.title, nodes.doctest_block, nodes.math)
 
+
+# --- the parts of a clause ------------------------------------------------------------------
+
+#: A clause's "common mistake" paragraph, which gets its own sub-anchor (ID.mistake).
+_MISTAKE = re.compile(r"^\*\*A common mistake\*\*.*?(?=\n\s*\n|\Z)", re.M | re.S)
+
+
+def part_markdown(part: str, text: str) -> str:
+    """``text`` as the clause part ``part`` (anchor ``ID.part``, see :class:`ClausePartDirective`)."""
+    return f"::::::{{clause-part}} {part}\n{text}\n::::::"
+
+
+def clause_parts(text: str) -> str:
+    """The clause's own text as its parts: our words (with the interpretation, which has its
+    own anchor) and the common mistake, if the clause names one."""
+    mistake = _MISTAKE.search(text)
+    if mistake is None:
+        return part_markdown("words", text)
+    words = (text[:mistake.start()] + text[mistake.end():]).strip()
+    return part_markdown("words", words) + "\n\n" + part_markdown("mistake", mistake.group(0))
+
+
+class ClausePartDirective(SphinxDirective):
+    """``clause-part NAME``: one part of the clause being placed, with the sub-anchor
+    ``ID.NAME`` (a clause's words start with its visible permalink)."""
+
+    required_arguments = 1
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        cid = self.env.temp_data.get("turub_clause", "")
+        part = self.arguments[0]
+        node = nodes.container(classes=["turub-part", f"turub-{part}"], turub_clause=cid,
+                               turub_part=part)
+        if cid:
+            node["ids"].append(f"{cid}.{part}")
+        if cid and part == "words":
+            link = nodes.paragraph(classes=["turub-permalink"])
+            ref = nodes.reference("", "", refuri=f"#{cid}", classes=["turub-permalink"],
+                                  reftitle=f"the address of clause {cid}")
+            ref += nodes.literal("", f"#{cid}")
+            link += ref
+            node += link
+        self.state.nested_parse(self.content, self.content_offset, node)
+        return [node]
+
+
+# --- glossary terms ---------------------------------------------------------------------------
 
 def term_anchor(word: str) -> str:
     """The glossary entry's anchor: ``term-led-suit`` for "led suit"."""
@@ -204,6 +252,7 @@ def setup(app: Sphinx) -> dict:
     app.add_config_value("turub_link_terms", True, "env", types=(bool,))
     app.add_object_type("clause-id", "clause-id", objname="clause")
     app.add_directive("clause-index", ClauseIndexDirective)
+    app.add_directive("clause-part", ClausePartDirective)
     app.add_post_transform(LinkTerms)
     app.connect("doctree-resolved", check_terms_linked)
     app.connect("doctree-resolved", address_the_boxes, priority=900)

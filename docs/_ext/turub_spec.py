@@ -33,6 +33,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 import turub_trace
+from turub_addresses import clause_parts, part_markdown
 from turub_trace import CheckItem, CodeItem, citation_label, need_id
 
 logger = logging.getLogger("turub_spec")
@@ -259,50 +260,6 @@ def clause_extras(env, docname: str, cid: str) -> str:
     return "\n\n".join(parts)
 
 
-#: A clause's "common mistake" paragraph, which gets its own sub-anchor (ID.mistake).
-_MISTAKE = re.compile(r"^\*\*A common mistake\*\*.*?(?=\n\s*\n|\Z)", re.M | re.S)
-
-
-def part_markdown(part: str, text: str) -> str:
-    """``text`` as the clause part ``part`` (anchor ``ID.part``, see :class:`ClausePart`)."""
-    return f"::::::{{clause-part}} {part}\n{text}\n::::::"
-
-
-def clause_parts(text: str) -> str:
-    """The clause's own text as its parts: our words (with the interpretation, which has its
-    own anchor) and the common mistake, if the clause names one."""
-    mistake = _MISTAKE.search(text)
-    if mistake is None:
-        return part_markdown("words", text)
-    words = (text[:mistake.start()] + text[mistake.end():]).strip()
-    return part_markdown("words", words) + "\n\n" + part_markdown("mistake", mistake.group(0))
-
-
-class ClausePartDirective(SphinxDirective):
-    """``clause-part NAME``: one part of the clause being placed, with the sub-anchor
-    ``ID.NAME`` (a clause's words start with its visible permalink)."""
-
-    required_arguments = 1
-    has_content = True
-
-    def run(self) -> list[nodes.Node]:
-        cid = self.env.temp_data.get("turub_clause", "")
-        part = self.arguments[0]
-        node = nodes.container(classes=["turub-part", f"turub-{part}"], turub_clause=cid,
-                               turub_part=part)
-        if cid:
-            node["ids"].append(f"{cid}.{part}")
-        if cid and part == "words":
-            link = nodes.paragraph(classes=["turub-permalink"])
-            ref = nodes.reference("", "", refuri=f"#{cid}", classes=["turub-permalink"],
-                                  reftitle=f"the address of clause {cid}")
-            ref += nodes.literal("", f"#{cid}")
-            link += ref
-            node += link
-        self.state.nested_parse(self.content, self.content_offset, node)
-        return [node]
-
-
 def link_mentions(text: str, pattern: re.Pattern[str], known, own: str) -> str:
     """The clause's prose with every mention of another clause's ID made a link, outside
     code blocks and roles that already link it."""
@@ -391,16 +348,16 @@ class ClauseDirective(SphinxDirective):
         self.env.temp_data["turub_clause"] = cid  # the parts' anchors: ID.words, ID.sources...
         try:
             made = add_need(
-            self.env.app, self.state, self.env.docname, self.lineno, "clause", clause.title,
-            id=need_id(cid),
-            content=MarkupContent(body, markup=".md"),
-            clause=cid,
-            kind=clause.kind,
-            cites=" · ".join(clause.cites),
-            agreement=agreement,
-            option=option,
-            rests_on=[need_id(r.strip()) for r in rests_on.split(",") if r.strip()],
-            layout="clause",
+                self.env.app, self.state, self.env.docname, self.lineno, "clause", clause.title,
+                id=need_id(cid),
+                content=MarkupContent(body, markup=".md"),
+                clause=cid,
+                kind=clause.kind,
+                cites=" · ".join(clause.cites),
+                agreement=agreement,
+                option=option,
+                rests_on=[need_id(r.strip()) for r in rests_on.split(",") if r.strip()],
+                layout="clause",
             )
         finally:
             del self.env.temp_data["turub_clause"]
@@ -726,7 +683,6 @@ def setup(app: Sphinx) -> dict:
                  text=(visit_details_other, depart_details_other))
     app.add_directive("details", DetailsDirective)
     app.add_directive("interpretation", InterpretationDirective)
-    app.add_directive("clause-part", ClausePartDirective)
     app.add_directive("spec-clause", ClauseDirective)
     app.add_directive("injected-clauses", InjectedClausesDirective)
     app.add_directive("code-items", CodeItemsDirective)
