@@ -80,15 +80,15 @@ def test_the_gate_fails_on_an_uncovered_clause_and_on_a_check_citing_no_clause(t
                     "-D", "turub_inject_citation=play.turn=000 §03 paragraph 2",
                     "-D", f"turub_sources={tmp_path}",
                     "-D", "turub_link_terms=0",
-                    "-D", "turub_inject_withdrawn=play.old-rule=Replaced by play.follow-suit.")
+                    "-D", "turub_inject_withdrawn=zz.old-rule=Replaced by play.follow-suit.")
     log = run.stdout + run.stderr
     assert run.returncode != 0
     # Glossary terms left unlinked in a clause's text fail the build.
     assert "clause play.follow-suit uses the glossary term 'suit' without a link" in log
     # A withdrawn ID keeps a tombstone that resolves, on the changelog page and by search.
     changelog = (tmp_path / "html" / "spec/changelog.html").read_text()
-    assert 'id="play.old-rule"' in changelog and "Replaced by play.follow-suit." in changelog
-    assert '"play.old-rule": "spec/changelog.html#play.old-rule"' in \
+    assert 'id="zz.old-rule"' in changelog and "Replaced by play.follow-suit." in changelog
+    assert '"zz.old-rule": "spec/changelog.html#zz.old-rule"' in \
         (tmp_path / "html" / "_static/turub-clauses.js").read_text()
     assert "normative clause without implementing code: failed" in log
     assert "normative clause without a check: failed" in log
