@@ -15,11 +15,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "_ext"))
 
-from turub.clauses import NORMATIVE_KINDS  # noqa: E402
+from turub.clauses import NORMATIVE_KINDS, SPEC_DATE, SPEC_VERSION  # noqa: E402
 
 project = "Arba'a Turub — the executable specification"
 author = "the Arba'a Turub project"
 copyright = "the Arba'a Turub project"
+#: The specification's version (``turub.clauses.SPEC_VERSION``), shown on every page.
+version = release = SPEC_VERSION
+today = SPEC_DATE
 root_doc = "index"
 language = "en"
 
@@ -30,6 +33,8 @@ extensions = [
     "turub_spec",
     "turub_pictures",
     "turub_variants",
+    "turub_addresses",
+    "turub_changelog",
 ]
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
@@ -37,15 +42,18 @@ exclude_patterns = ["_build", "**/__pycache__", "spec/conftest.py", "**/.pytest_
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 
-html_theme = "alabaster"
+# Furo: responsive (navigation and search in a bar at the top of a phone's screen, in the
+# side bar on a desktop), previous and next links at the foot of each page.
+html_theme = "furo"
+pygments_dark_style = "native"
 html_static_path = ["_static"]
-# Written as Sphinx normalises it: the raw form would differ from the pickled one and make
+# Written as Sphinx normalises them: the raw form would differ from the pickled one and make
 # every incremental build report a changed configuration.
 html_css_files = [("turub.css", {"priority": 800})]
-html_title = "Arba'a Turub: the specification"
-html_theme_options = {"description": "The rules of the 144-card game, stated, sourced, coded and checked.",
-                      "sidebar_width": "230px", "page_width": "1100px"}
-html_sidebars = {"**": ["about.html", "navigation.html", "searchbox.html"]}
+html_js_files = [("turub-clauses.js", {"priority": 790}),  # written by turub_addresses
+                 ("turub.js", {"priority": 800, "defer": "defer"})]
+html_title = f"Arba'a Turub spec, version {SPEC_VERSION}"
+html_theme_options = {"navigation_with_keys": True, "top_of_page_buttons": []}
 html_show_sourcelink = False
 
 # Nitpicky mode: names that only exist in the standard library's documentation (no
@@ -147,3 +155,8 @@ def _drop_missing_guides(app, docname, source) -> None:
 
 def setup(app) -> None:
     app.connect("source-read", _drop_missing_guides)
+    # Load the theme now rather than when the builder starts: its configuration value
+    # (pygments_dark_style) is then known when Sphinx compares the configuration with the
+    # last build's, so an incremental build does not re-read every page.  (Furo refuses to be
+    # listed in ``extensions``; set up from here it is not.)
+    app.setup_extension("furo")

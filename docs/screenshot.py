@@ -19,6 +19,7 @@ from pathlib import Path
 
 PAGES = {"index": "index.html", "clause-page": "spec/play.html"}
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--virtual-time-budget=20000",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--hide-scrollbars", "--window-size=1280,1600"]
 
@@ -59,12 +60,48 @@ def render(html_dir: Path, out_dir: Path, pages: dict[str, str] = PAGES,
 
 _PROBE = """<!doctype html><html><body><pre id="out">pending</pre><script>
 const pages = %s, width = %d, res = {};
+const NAV = [".mobile-header label[for=__navigation]", ".sidebar-drawer .sidebar-search",
+             ".sidebar-drawer .sidebar-tree"];
+function visible(el) { const r = el.getBoundingClientRect(), s = getComputedStyle(el);
+  return r.width > 0 && r.height > 0 && r.right > 0 && r.left < width
+    && s.visibility !== "hidden" && s.display !== "none"; }
+function spill(d) {  /* elements of the page drawn past the screen's right edge, not in a
+                        frame of their own that scrolls (or clips) them */
+  const edge = d.documentElement.clientWidth + 1, out = [], art = d.querySelector("article");
+  if (!art) return out;
+  for (const el of art.querySelectorAll("*")) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.right <= edge) continue;
+    let q = el.parentElement, framed = false;
+    while (q && q !== art) { if (getComputedStyle(q).overflowX !== "visible") { framed = true; break; }
+                             q = q.parentElement; }
+    if (!framed) out.push(`${el.tagName.toLowerCase()}.${el.className} (${Math.round(r.right)} px)`);
+  }
+  return out.slice(0, 10); }
+function navTop(d) {  /* the top of the first visible way into the navigation, or null */
+  for (const sel of NAV) { const el = d.querySelector(sel);
+    if (el && visible(el)) return Math.round(el.getBoundingClientRect().top); }
+  return null; }
+function broken(d) {  /* plain words (letters only) laid out on more than one line in a table */
+  const out = [];
+  for (const cell of d.querySelectorAll("article table td, article table th")) {
+    const walk = d.createTreeWalker(cell, NodeFilter.SHOW_TEXT); let node;
+    while ((node = walk.nextNode())) {
+      const re = /[\\p{L}]{2,}/gu; let m;
+      while ((m = re.exec(node.data))) {
+        const r = d.createRange(); r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+        const tops = new Set(Array.from(r.getClientRects()).filter(x => x.width > 0)
+                             .map(x => Math.round(x.top)));
+        if (tops.size > 1) out.push(m[0]);
+      } } }
+  return out.slice(0, 20); }
 let left = pages.length;
 for (const page of pages) {
   const frame = document.createElement("iframe");
   frame.style.cssText = `width:${width}px;height:700px;border:0`;
   frame.onload = () => {
-    try { const d = frame.contentDocument.documentElement; res[page] = [d.scrollWidth, d.clientWidth]; }
+    try { const d = frame.contentDocument, e = d.documentElement;
+          res[page] = [e.scrollWidth, e.clientWidth, broken(d), navTop(d), spill(d)]; }
     catch (e) { res[page] = String(e); }
     left -= 1;
     document.getElementById("out").textContent = "RESULT" + JSON.stringify(res) + "END";
@@ -75,14 +112,17 @@ for (const page of pages) {
 </script></body></html>"""
 
 
-def overflow(html_dir: Path, width: int = 1280, timeout: float = 120) -> dict[str, tuple[int, int]]:
+def layout(html_dir: Path, width: int = 1280, timeout: float = 180) -> dict[str, dict]:
     """Every page of the built site laid out ``width`` pixels wide in headless Chromium:
-    ``{page: (scrollWidth, clientWidth)}`` of its document.  A page overflows horizontally
-    when the first is larger than the second (the viewport less any scroll bar).
-
-    Each page is loaded in an iframe of that width inside one probe page, so one Chromium
-    run measures the whole site.  Raises if Chromium is missing or a page cannot be measured.
-    """
+    ``{page: {"scroll": (scrollWidth, clientWidth), "spill": [elements], "broken": [words],
+    "nav": top}}``.
+    A page scrolls sideways when its scrollWidth is larger than its clientWidth; ``spill``
+    lists the elements drawn past the screen's right edge outside a frame of their own (a
+    theme that clips the page would hide them instead of scrolling); ``broken``
+    lists the plain words a table breaks across two lines (never at a space or a hyphen:
+    "sittin g"); ``nav`` is the top, in pixels, of the first visible way into the
+    navigation (the menu button of a phone's top bar, the side bar's search box), None if
+    there is none.  Raises if Chromium is missing or a page cannot be measured."""
     browser = chromium()
     if browser is None:
         raise FileNotFoundError("no Chromium found (apt-get install chromium)")
@@ -97,7 +137,13 @@ def overflow(html_dir: Path, width: int = 1280, timeout: float = 120) -> dict[st
     missing = [p for p in pages if not isinstance(measured.get(p), list)]
     if missing:
         raise RuntimeError(f"pages not measured: {missing}")
-    return {p: (v[0], v[1]) for p, v in measured.items()}
+    return {p: {"scroll": (v[0], v[1]), "broken": v[2], "nav": v[3], "spill": v[4]}
+            for p, v in measured.items()}
+
+
+def overflow(html_dir: Path, width: int = 1280, timeout: float = 180) -> dict[str, tuple[int, int]]:
+    """``{page: (scrollWidth, clientWidth)}`` of every page at ``width`` (see :func:`layout`)."""
+    return {p: v["scroll"] for p, v in layout(html_dir, width, timeout).items()}
 
 
 def _probe(browser: str, html_dir: Path, pages: list[str], width: int, timeout: float) -> dict:

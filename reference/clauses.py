@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 __all__ = ["Clause", "CLAUSES", "KINDS", "SOURCES", "Term", "VOCABULARY", "clause", "is_clause", "cite",
-           "Part", "PARTS", "part_of"]
+           "Part", "PARTS", "part_of", "Release", "RELEASES", "SPEC_VERSION", "SPEC_DATE", "WITHDRAWN"]
 
 #: The kinds of clause, as the spec classifies them.
 KINDS: Final = (
@@ -89,7 +89,7 @@ _ALL = (
     _c("table.direction", "option", "Play and deal run clockwise unless the table agrees otherwise",
        "001 The deal ¶4 s1-2", "001 Playing counter-clockwise ¶1 s1-2", "000 §05 ¶1 s4",
        "002 §05 ¶1 s4"),
-    _c("table.left-of-dealer", "interpretation", "'Left of the dealer' is the next seat in the direction of play",
+    _c("table.left-of-dealer", "interpretation", "\"Left of dealer\" is the next seat in the direction of play",
        "000 §02 ¶1 s3", "000 §02 ¶1 s5", "000 §03 ¶1 s1", "001 The deal ¶2 s1",
        "001 The deal ¶2 s3", "002 §02 ¶1 s3", "002 §02 ¶1 s5", "002 §03 ¶1 s1"),
     _c("table.rule-options", "interpretation",
@@ -231,7 +231,7 @@ _ALL = (
     # --- context ----------------------------------------------------------------------
     _c("context.origin", "context", "A Somali game, documented through a Mogadishu informant",
        "000 §07 ¶1 s1", "001 Players and equipment ¶1 s3", "002 §07 ¶1 s1"),
-    _c("context.name", "context", "The name means 'four packs'; Arpaa Turup is another spelling",
+    _c("context.name", "context", "The name means \"four [packs of] cards\"; Arpaa Turup is another spelling",
        "000 head ¶1", "000 §07 ¶1 s3", "001 head ¶1", "001 Players and equipment ¶1 s3",
        "002 §07 ¶1 s3"),
     _c("context.adults", "context", "An adults' game",
@@ -326,7 +326,7 @@ VOCABULARY: Final = (
          "click of the fingers, finger-click"),
     Term("win", "a deal in which one side took more tricks than the other", "win", "victoria",
          "win"),
-    Term("draw", "a deal with no winner: 18-18, or closed early", "draw", "empate", "draw"),
+    Term("draw", "a deal with no winner: 18-18, or closed early (by default)", "draw", "empate", "draw"),
     Term("sequence", "a side's wins in the contest with no loss between them", "sequence",
          "serie", "without losing one in between"),
     Term("insufficient win", "a later win that does not beat the mark: a draw for the contest",
@@ -416,3 +416,75 @@ def part_of(clause_id: str) -> Part | None:
     best = max(((len(p), part) for part in PARTS for p in part.prefixes if clause_id.startswith(p)),
                default=None, key=lambda x: x[0])
     return best[1] if best else None
+
+
+# --- the specification's version and its changelog ---------------------------------------
+
+class Release(NamedTuple):
+    """One release of the specification: the clauses it added, changed (each with what
+    changed) and withdrawn (each with why, and the clause that replaces it, if any).
+
+    A clause's text is its item in ``spec/*.md`` with its registry entry; a test compares
+    each clause with its digest at the last frozen release (``spec/digests/VERSION.json``)
+    and refuses a clause that changed without an entry here."""
+
+    version: str
+    date: str
+    summary: str
+    added: tuple[str, ...] = ()
+    changed: tuple[tuple[str, str], ...] = ()  # (clause ID, what changed)
+    withdrawn: tuple[tuple[str, str], ...] = ()  # (clause ID, why and what replaces it)
+
+
+#: Every release of the specification, oldest first.  The last one is the current version.
+#: To change a clause: edit its text, then add ``(ID, "what changed")`` to ``changed`` of the
+#: last release if that release is not frozen yet (no ``spec/digests/VERSION.json``), else
+#: start a new release here.  A withdrawn ID stays in ``withdrawn`` for good (a tombstone).
+RELEASES: Final = (
+    Release("1.0.0", "2026-12-01", "The first release: every clause of the three sources, "
+            "with its code and checks."),
+    Release(
+        "1.1.0", "2026-12-01",
+        "Clause addresses, the changelog, and the audit's faithfulness fixes.",
+        changed=(
+            ("pack.suits-equal", "The guide's words quoted exactly: \"highest dealing\" (was "
+                                 "\"highest deals\")."),
+            ("table.direction", "The guide's words quoted exactly: \"next eligible player "
+                                "clockwise\" (was \"next clockwise\")."),
+            ("table.left-of-dealer", "Title and text quote each source's own phrase (\"left of dealer\", "
+                                     "\"the dealer's left\", \"a la izquierda\") instead of "
+                                     "\"left of the dealer\", which none of them says."),
+            ("deal.cut", "The Spanish guide quoted in Spanish (\"Corta el vecino izquierdo\"); "
+                         "our translation marked as ours."),
+            ("deal.dealer-check", "States the sources' rule (the dealer's last packet) as theirs "
+                                  "and marks the judging of every packet as the project's "
+                                  "addition; the sources' own check is no longer called a "
+                                  "common mistake (only a program judging a recorded deal "
+                                  "that stops at the last packet is); rule option: none."),
+            ("trump.any-suit", "'no trump' marked as our phrase, not a quotation."),
+            ("play.refusal-order", "The refusal 'card not held' marked as our phrase."),
+            ("result.closed-early", "A decision stated: under early-close=known-result a closed "
+                                    "deal's partial trick count is the win's count, and so the "
+                                    "mark it sets or must beat (with an example)."),
+            ("dealer.after-win", "'in the direction of play' marked as our reading, not the "
+                                 "guide's words."),
+            ("contest.draw-keeps-sequence", "A deal closed early is a draw only under the "
+                                            "default early-close=draw."),
+            ("contest.unbeatable-mark", "'a second 36 wins' marked as our phrase."),
+            ("contest.decided-is-final", "Our own phrases no longer in double quotes."),
+            ("sheet.any-player-closes", "Names the known-result option: a side past 18 wins a "
+                                        "closed deal under early-close=known-result."),
+            ("context.name", "Title and text quote the brief exactly: \"four [packs of] cards\"."),
+        ),
+    ),
+)
+
+#: The specification's version: the last release's (shown on every page of the site, by
+#: ``turub clause`` and in the kit's reports).
+SPEC_VERSION: Final = RELEASES[-1].version
+SPEC_DATE: Final = RELEASES[-1].date
+
+#: Withdrawn clause IDs (tombstones: never reused, still resolve on the changelog page),
+#: with the release that withdrew each and why.
+WITHDRAWN: Final[dict[str, tuple[str, str]]] = {
+    cid: (r.version, why) for r in RELEASES for cid, why in r.withdrawn}

@@ -6,6 +6,7 @@ code and a check, no code or check cites an unknown clause, every reference reso
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -15,7 +16,7 @@ import pytest
 
 from html import escape
 
-from turub.clauses import CLAUSES, VOCABULARY
+from turub.clauses import CLAUSES, RELEASES, SPEC_VERSION, VOCABULARY
 from turub.tools.sources import find_folder, resolve
 from turub.tools.sources import sentences as sentences_of
 
@@ -77,9 +78,18 @@ def test_the_gate_fails_on_an_uncovered_clause_and_on_a_check_citing_no_clause(t
                     "-D", "turub_inject_clause=fake.uncovered-rule",
                     "-D", "turub_inject_check=test_of_nothing=nowhere.no-such-clause",
                     "-D", "turub_inject_citation=play.turn=000 §03 paragraph 2",
-                    "-D", f"turub_sources={tmp_path}")
+                    "-D", f"turub_sources={tmp_path}",
+                    "-D", "turub_link_terms=0",
+                    "-D", "turub_inject_withdrawn=zz.old-rule=Replaced by play.follow-suit.")
     log = run.stdout + run.stderr
     assert run.returncode != 0
+    # Glossary terms left unlinked in a clause's text fail the build.
+    assert "clause play.follow-suit uses the glossary term 'suit' without a link" in log
+    # A withdrawn ID keeps a tombstone that resolves, on the changelog page and by search.
+    changelog = (tmp_path / "html" / "spec/changelog.html").read_text()
+    assert 'id="zz.old-rule"' in changelog and "Replaced by play.follow-suit." in changelog
+    assert '"zz.old-rule": "spec/changelog.html#zz.old-rule"' in \
+        (tmp_path / "html" / "_static/turub-clauses.js").read_text()
     assert "normative clause without implementing code: failed" in log
     assert "normative clause without a check: failed" in log
     assert "fake:uncovered-rule" in log
@@ -103,18 +113,73 @@ def test_the_site_renders_in_headless_chromium(site, tmp_path):
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and p.stat().st_size > 20_000 for p in shots)
 
 
-def test_no_page_overflows_horizontally_at_1280_pixels(site):
+def _chromium_or_skip():
     sys.path.insert(0, str(DOCS))
     import screenshot
 
     if screenshot.chromium() is None:
         pytest.skip("Chromium is not installed (apt-get install chromium)")
+    return screenshot
+
+
+@pytest.mark.parametrize("width", [390, 768, 1280])
+def test_every_page_fits_the_screen_keeps_words_whole_and_shows_the_navigation_at_the_top(site, width):
+    # A phone (390 px), a tablet (768) and a desktop (1280), in headless Chromium.
+    screenshot = _chromium_or_skip()
     html, _, _ = site
-    for viewport in (1280, 1200, 1400):  # the issue saw overflow between 1200 and 1400 px
-        widths = screenshot.overflow(html, width=viewport)
-        assert len(widths) >= 25 and "spec/play.html" in widths and "traceability/matrix.html" in widths
-        wider = {page: w for page, w in widths.items() if w[0] > w[1]}
-        assert not wider, f"pages wider than the {viewport} px viewport (scrollWidth, viewport): {wider}"
+    pages = screenshot.layout(html, width=width)
+    assert len(pages) >= 30 and "spec/play.html" in pages and "traceability/matrix.html" in pages
+    # No page scrolls sideways, and nothing is drawn past the screen's edge outside a frame
+    # of its own that scrolls (a wide diagram, a long code line, a wide table).
+    wider = {page: v["scroll"] for page, v in pages.items() if v["scroll"][0] > v["scroll"][1]}
+    assert not wider, f"pages wider than {width} px (scrollWidth, clientWidth): {wider}"
+    spilled = {page: v["spill"] for page, v in pages.items() if v["spill"]}
+    assert not spilled, f"drawn past the {width} px screen: {spilled}"
+    # Tables wrap at word boundaries: no plain word is split over two lines ("sittin g").
+    broken = {page: v["broken"] for page, v in pages.items() if v["broken"]}
+    assert not broken, f"words broken inside a table at {width} px: {broken}"
+    # The navigation is reachable from the top of each page (the menu of a phone's top bar,
+    # the search box of the desktop's side bar), within the first 200 px of the screen.
+    far = {page: v["nav"] for page, v in pages.items() if v["nav"] is None or v["nav"] > 200}
+    assert not far, f"pages whose navigation is not at the top at {width} px: {far}"
+
+
+def _dom(url: str) -> str:
+    """The document Chromium ends up showing for ``url``, after its scripts ran."""
+    import tempfile
+
+    screenshot = _chromium_or_skip()
+    for attempt in (1, 2):  # a start that hangs on a loaded machine is tried once more
+        with tempfile.TemporaryDirectory(prefix="turub-chromium-") as profile:
+            try:
+                run = subprocess.run([screenshot.chromium(), *screenshot.FLAGS,
+                                      f"--user-data-dir={profile}", "--dump-dom", url],
+                                     capture_output=True, text=True, timeout=90)
+            except subprocess.TimeoutExpired:
+                if attempt == 2:
+                    raise
+                continue
+        return run.stdout
+    raise AssertionError("unreachable")
+
+
+def test_one_control_unfolds_the_sources_words_of_every_clause(site):
+    html, _, _ = site
+    page = (html / "spec/play.html").resolve().as_uri()
+    folded, unfolded = _dom(page), _dom(page + "?sources=open")
+    boxes = re.findall(r'<details class="turub-details turub-sources"( open="")?', unfolded)
+    assert len(boxes) >= 10 and all(boxes), "every clause's sources unfolded at once"
+    assert 'id="turub-sources-toggle"' in unfolded and 'aria-pressed="true"' in unfolded
+    assert re.findall(r'<details class="turub-details turub-sources"( open="")?', folded) == [""] * len(boxes)
+
+
+def test_a_search_for_a_clause_id_lands_on_the_clause(site):
+    html, _, _ = site
+    landed = _dom((html / "search.html").resolve().as_uri() + "?q=trick.earliest-identical")
+    assert 'id="trick.earliest-identical.words"' in landed and "<title>Playing the tricks" in landed
+    # Any other query is searched as text, as before.
+    stays = _dom((html / "search.html").resolve().as_uri() + "?q=trump")
+    assert "trick.earliest-identical.words" not in stays
 
 
 @pytest.mark.skipif(find_folder() is None, reason="the source files are not at hand")
@@ -171,10 +236,23 @@ def test_each_variant_has_a_page_listing_the_clauses_the_engine_diff_changes(sit
     assert {"counterclockwise", "stake-per-deal"} <= set(found)
     for name, rules in found.items():
         page = (html / "variants" / f"{name}.html").read_text()
-        changed = variants_diff(Rules(), rules)["clauses"]
-        assert f"Clauses whose answers change ({len(changed)})" in page
+        diff = variants_diff(Rules(), rules)
+        changed = diff["clauses"]
+        assert f"in {len(changed)} clauses" in page
         for cid in changed:
             assert f'href="../spec/' in page and cid in page, (name, cid)
+        # The clause the variant replaces comes first, under the clauses it changes.
+        changes = page[page.index("Clauses the variant changes"):page.index("Clauses it leaves alone")]
+        first = re.search(r'href="\.\./spec/\w+\.html#([\w.-]+)"', changes).group(1)
+        assert first in diff["replaced"], (name, first)
+    # Counter-clockwise play leaves card notation and the trick rules alone: their cases
+    # differ only because other seats hold the cards.
+    page = (html / "variants" / "counterclockwise.html").read_text()
+    changes = page[page.index("Clauses the variant changes"):page.index("Clauses it leaves alone")]
+    alone = page[page.index("Clauses it leaves alone"):]
+    for cid in ("pack.card-notation", "trick.highest-trump", "trick.earliest-identical"):
+        assert cid not in changes and cid in alone, cid
+    assert "table.direction" in changes and "table.left-of-dealer" in changes
 
 
 def test_the_first_page_for_players_and_the_matrix_by_part_of_the_game(site):
@@ -231,7 +309,7 @@ def test_every_clause_that_mentions_another_links_to_it(site):
             box = box[:box.index('<tr class="need content')] + \
                 box[box.index('<tr class="need content'):].split("</table>", 1)[0]
             for other in mentioned:
-                assert f'#{other.replace(".", ":")}"' in box, (cid, other)
+                assert f'#{other}"' in box, (cid, other)
                 checked += 1
     assert checked >= 30, checked
 
@@ -244,3 +322,63 @@ def test_the_kit_reports_link_every_clause_to_its_item_in_the_site(site):
     for cid in CLAUSES:
         page, anchor = clause_url(cid, str(html)).split("#")
         assert f'id="{anchor}"' in Path(page).read_text(encoding="utf-8"), cid
+
+
+def test_a_clause_id_is_its_address_with_a_permalink_and_anchored_parts(site):
+    from turub.clauses import part_of
+
+    html, _, _ = site
+    interpretations = _spec_parts("{interpretation}")
+    mistakes = _spec_parts("**A common mistake**")
+    for cid in CLAUSES:
+        page = (html / "spec" / f"{part_of(cid).page}.html").read_text(encoding="utf-8")
+        assert f'id="{cid}"' in page and f'href="#{cid}"' in page, cid  # lands; permalink
+        assert f'id="{cid}.words"' in page and f'id="{cid}.sources"' in page, cid
+        assert (f'id="{cid}.interpretation"' in page) == (cid in interpretations), cid
+        assert (f'id="{cid}.mistake"' in page) == (cid in mistakes), cid
+        # the older anchor still lands (links written before #21)
+        assert f'id="{cid.replace(".", ":", 1)}"' in page
+    index = (html / "spec/clause-index.html").read_text(encoding="utf-8")
+    for cid in CLAUSES:
+        assert f'href="{part_of(cid).page}.html#{cid}"' in index, cid
+    book = (html / "_static/turub-clauses.js").read_text(encoding="utf-8")
+    found = json.loads(book[book.index("{"):book.rindex("}") + 1])
+    assert {k: v for k, v in found.items() if k in CLAUSES} == {
+        cid: f"spec/{part_of(cid).page}.html#{cid}" for cid in CLAUSES}
+    search = (html / "searchindex.js").read_text(encoding="utf-8")
+    assert '"clause-id"' in search and '"follow-suit"' in search
+
+
+def _spec_parts(marker: str) -> set[str]:
+    """The clauses whose item in spec/*.md holds ``marker`` (read from the MyST source)."""
+    item = re.compile(r"^(:{3,})\{spec-clause\}[ ]+(\S+)\n(.*?)^\1$", re.M | re.S)
+    return {m.group(2) for page in (ROOT / "spec").glob("*.md")
+            for m in item.finditer(page.read_text(encoding="utf-8")) if marker in m.group(3)}
+
+
+def test_every_glossary_term_in_a_clause_links_to_its_entry(site):
+    html, _, _ = site
+    glossary = (html / "spec/glossary.html").read_text(encoding="utf-8")
+    anchors = set(re.findall(r'id="(term-[\w-]+)"', glossary))
+    assert len(anchors) == len(VOCABULARY)
+    play = (html / "spec/play.html").read_text(encoding="utf-8")
+    links = re.findall(r'class="turub-term reference internal" href="glossary\.html#(term-[\w-]+)"', play)
+    assert len(links) >= 20 and set(links) <= anchors
+    box = play[play.index('id="play.follow-suit.words"'):play.index('id="play.follow-suit.mistake"')]
+    assert 'href="glossary.html#term-suit"' in box and 'href="glossary.html#term-led-suit"' not in box
+
+
+def test_the_version_is_on_every_page_and_the_changelog_names_the_changed_clauses(site):
+    html, _, _ = site
+    pages = [p for p in html.rglob("*.html") if "_static" not in p.parts and not p.name.startswith("_")
+             and p.name != "permalink.html"]  # sphinx-needs' redirect, not a page
+    assert len(pages) >= 30
+    for page in pages:
+        assert f"version {SPEC_VERSION}" in page.read_text(encoding="utf-8"), page
+    changelog = (html / "spec/changelog.html").read_text(encoding="utf-8")
+    for release in RELEASES:
+        assert f"Version {release.version}" in changelog
+    changed = [cid for release in RELEASES[1:] for cid, _ in release.changed]
+    assert changed
+    for cid in changed:
+        assert f'#{cid}"' in changelog, cid

@@ -107,3 +107,130 @@ def test_the_check_scan_finds_verifies_decorators():
     this = checks["tests.test_spec_clauses.test_the_guides_duplicate_aces_picture_is_decided_by_the_engine"]
     assert this.clauses == ("trick.earliest-identical", "trick.highest-trump")
     assert all(cid in CLAUSES for c in checks.values() for cid in c.clauses)
+
+
+# --- versions and the changelog (#21) ---------------------------------------------------------
+
+import turub_changelog  # noqa: E402
+
+
+def test_no_clause_changed_since_the_last_release_without_a_changelog_entry():
+    # Each clause's text (registry entry and spec item) against its digest at the last
+    # frozen release (spec/digests/VERSION.json): a change needs an entry in RELEASES.
+    from turub.clauses import RELEASES
+
+    problems = turub_changelog.unexplained_changes(turub_changelog.digests(CLAUSES))
+    assert not problems, "\n".join(problems)
+    # ... and every entry of the releases since is a real change.
+    version, before = turub_changelog.frozen()
+    now = turub_changelog.digests(CLAUSES)
+    later = RELEASES[[r.version for r in RELEASES].index(version) + 1:]
+    for release in later:
+        for cid, what in release.changed:
+            assert what and before.get(cid) != now.get(cid), (release.version, cid)
+
+
+def test_a_changed_clause_without_an_entry_is_refused(tmp_path):
+    # The first release's digests against this branch's clauses, with the next release's
+    # entries taken away: every clause changed since is named.
+    from turub.clauses import RELEASES
+
+    (tmp_path / "1.0.0.json").write_text((ROOT / "spec/digests/1.0.0.json").read_text())
+    now = turub_changelog.digests(CLAUSES)
+    bare = (RELEASES[0], RELEASES[1]._replace(changed=()))
+    problems = turub_changelog.unexplained_changes(now, tmp_path, releases=bare)
+    named = {p.split(":")[0] for p in problems}
+    assert named == {cid for cid, _ in RELEASES[1].changed}
+    assert all("without an entry in 'changed'" in p for p in problems)
+    # A clause added or withdrawn since is named too.
+    extra = {**now, "zz.brand-new": "0" * 16}
+    del extra["play.turn"]
+    problems = turub_changelog.unexplained_changes(extra, tmp_path, releases=RELEASES)
+    assert any(p.startswith("zz.brand-new: added") for p in problems)
+    assert any(p.startswith("play.turn: withdrawn") for p in problems)
+
+
+def test_rewrapping_a_paragraph_is_not_a_change_but_a_word_is(tmp_path):
+    (tmp_path / "spec").mkdir()
+    path = ROOT / "spec/play.md"
+    page = path.read_text(encoding="utf-8")
+    ids = list(turub_trace.scan_spec()[path.name])
+    base = turub_changelog.digests({c: CLAUSES[c] for c in ids}, ROOT)
+    rewrapped = page.replace("A player who holds at least one card of the suit led",
+                             "A player who holds at least\none card of the suit led")
+    assert rewrapped != page
+    (tmp_path / "spec/play.md").write_text(rewrapped, encoding="utf-8")
+    assert turub_changelog.digests({c: CLAUSES[c] for c in ids}, tmp_path) == base
+    (tmp_path / "spec/play.md").write_text(page.replace("at least one card of the suit led",
+                                                        "at least two cards of the suit led"))
+    after = turub_changelog.digests({c: CLAUSES[c] for c in ids}, tmp_path)
+    assert [c for c in ids if after[c] != base[c]] == ["play.follow-suit"]
+
+
+# --- quotations: the sources' exact words (#21) ------------------------------------------------
+
+@pytest.mark.skipif(SEEDS is None, reason="the source files are not at hand")
+def test_every_quotation_in_the_spec_is_found_verbatim_in_a_source():
+    assert turub_changelog.misquotes(SEEDS) == []
+
+
+@pytest.mark.skipif(SEEDS is None, reason="the source files are not at hand")
+def test_a_misquotation_is_found(tmp_path):
+    # The audit's misquotes, put back into a copy of the pages, are all found.
+    (tmp_path / "spec").mkdir()
+    for page in (ROOT / "spec").glob("*.md"):
+        (tmp_path / "spec" / page.name).write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
+    bad = ['the guide\'s draw ("highest deals")', 'counts as "treated as a draw"',
+           'the opponent "next clockwise"', 'all say "left of the dealer"',
+           'a deal "dealt as the rule says"']
+    (tmp_path / "spec" / "zz.md").write_text("Prose.\n\n" + "\n\n".join(bad) + "\n\n"
+                                             '```python\n>>> "not a quotation"\n```\n'
+                                             'The guide: "highest dealing", "the next eligible\n'
+                                             'player clockwise".\n', encoding="utf-8")
+    found = [q for page, _, q in turub_changelog.misquotes(SEEDS, tmp_path) if page == "spec/zz.md"]
+    assert found == ["highest deals", "treated as a draw", "next clockwise", "left of the dealer",
+                     "dealt as the rule says"]
+
+
+# --- the version in turub clause and in the kit's reports (#21) ---------------------------------
+
+def test_turub_clause_shows_the_version_and_never_breaks_a_clause_id(capsys):
+    import io
+
+    from turub.cli import main
+    from turub.clauses import SPEC_VERSION
+
+    out = io.StringIO()
+    assert main(["clause", "contest.insufficient-win"], out) == 0
+    text = out.getvalue()
+    assert text.splitlines()[1] == f"  specification {SPEC_VERSION}"
+    ids = set(CLAUSES)
+    for line in text.splitlines():
+        for word in line.split():
+            stem = word.strip(".,;:()\u201c\u201d")
+            # a line that ends in a piece of an ID ("contest.second-" / "win-beats-mark")
+            if stem.endswith("-") and "." in stem:
+                assert not any(cid.startswith(stem) for cid in ids), line
+    from turub.clause_cli import _wrap
+    text = "See contest.second-win-beats-mark, then dealer.after-insufficient-win or play.no-forced-trump."
+    for width in range(20, 100):
+        lines = _wrap(text, width=width).splitlines()
+        for cid in ("contest.second-win-beats-mark", "play.no-forced-trump"):
+            assert any(cid in line for line in lines), (width, lines)
+
+
+def test_every_report_the_kit_writes_carries_the_spec_version(tmp_path):
+    import io
+    import json as _json
+
+    from turub.cli import main
+    from turub.clauses import SPEC_VERSION
+
+    status = main(["check", "--quiet", "--quick", "--examples", "0", "--properties", "0",
+                   "--json", str(tmp_path / "r.json"), "--junit", str(tmp_path / "r.xml"),
+                   "--html", str(tmp_path / "html"), "--python", "turub.conformance.adapter:ReferenceImplementation"],
+                  io.StringIO())
+    report = _json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert report["spec"]["spec_version"] == SPEC_VERSION, status
+    assert f'<property name="spec_version" value="{SPEC_VERSION}" />' in (tmp_path / "r.xml").read_text()
+    assert f"version {SPEC_VERSION}" in (tmp_path / "html/index.html").read_text(encoding="utf-8")

@@ -30,8 +30,8 @@ def digest(value: Any) -> str:
 def spec_identity() -> dict[str, str]:
     """The spec a report is judged under: the engine's version and its clause registry."""
     import turub
-    from turub.clauses import CLAUSES
-    return {"version": turub.__version__,
+    from turub.clauses import CLAUSES, SPEC_VERSION
+    return {"version": turub.__version__, "spec_version": SPEC_VERSION,
             "clauses": digest([[c.id, c.kind, c.title] for c in CLAUSES.values()])}
 
 

@@ -155,6 +155,7 @@ def _about(report: dict) -> str:
             ("rules", f"{report.get('rules_name', '')} ({options_text(report.get('rules'))})"),
             ("seed", report.get("seed")),
             ("kit", f"{kit.get('version', '')} (engine {kit.get('engine', '')})"),
+            ("specification", f"version {safe_text((report.get('spec') or {}).get('spec_version', ''), 40)}"),
             ("duration", f"{float(report.get('duration') or 0):.1f} s; restarts {report.get('restarts', 0)}")]
     if report.get("cut"):
         rows.append(("note", "the whole-run time limit cut this run: what was not checked is 'not run'"))

@@ -70,6 +70,7 @@ def write_junit(report: dict, out: TextIO) -> None:
       "  <properties>\n")
     for k, v in report["rules"].items():
         w(f"    <property name={quoteattr('rules.' + k)} value={quoteattr(_x(v))} />\n")
+    w(f"    <property name=\"spec_version\" value={quoteattr(_x((report.get('spec') or {}).get('spec_version', '')))} />\n")
     w(f"    <property name=\"verdict\" value={quoteattr(report.get('verdict', ''))} />\n  </properties>\n")
     if startup:
         w(f"  <testcase classname=\"startup\" name=\"handshake\" time=\"0\">\n    <error type=\"could-not-start\" "

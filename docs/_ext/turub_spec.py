@@ -33,6 +33,7 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 import turub_trace
+from turub_addresses import clause_parts, part_markdown
 from turub_trace import CheckItem, CodeItem, citation_label, need_id
 
 logger = logging.getLogger("turub_spec")
@@ -126,8 +127,9 @@ class details(nodes.General, nodes.Element):
 
 
 def visit_details_html(self, node: details) -> None:
-    self.body.append('<details class="turub-details"><summary>%s</summary>'
-                     % self.encode(node["summary"]))
+    classes = " ".join(["turub-details", *node.get("classes", [])])
+    self.body.append('<details class="%s"><summary>%s</summary>'
+                     % (classes, self.encode(node["summary"])))
 
 
 def depart_details_html(self, node: details) -> None:
@@ -148,9 +150,10 @@ class DetailsDirective(SphinxDirective):
     required_arguments = 1
     final_argument_whitespace = True
     has_content = True
+    option_spec = {"class": directives.class_option}
 
     def run(self) -> list[nodes.Node]:
-        node = details(summary=self.arguments[0])
+        node = details(summary=self.arguments[0], classes=self.options.get("class", []))
         self.state.nested_parse(self.content, self.content_offset, node)
         return [node]
 
@@ -164,6 +167,9 @@ class InterpretationDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         node = nodes.admonition(classes=["turub-interpretation"])
+        cid = self.env.temp_data.get("turub_clause")
+        if cid:  # the clause's sub-anchor: spec/PAGE.html#ID.interpretation
+            node["ids"].append(f"{cid}.interpretation")
         node += nodes.title("", self.arguments[0] if self.arguments else "Interpretation")
         self.state.nested_parse(self.content, self.content_offset, node)
         return [node]
@@ -227,7 +233,7 @@ def sources_markdown(env, cid: str) -> str:
         lines.append(f"- {link}: \u201c{_escape(words)}\u201d")
     said = "What the sources say" if folder is not None else "Where the sources say it"
     return (f"::::{{details}} {said} ({len(clause.cites)} "
-            f"citation{'s' if len(clause.cites) > 1 else ''})\n"
+            f"citation{'s' if len(clause.cites) > 1 else ''})\n:class: turub-sources\n"
             + "\n".join(lines) + "\n::::")
 
 
@@ -235,7 +241,7 @@ def clause_extras(env, docname: str, cid: str) -> str:
     """The generated part of a clause item, as MyST: the sources' words and the
     traceability, both folded so that the clause's own text comes first."""
     t = trace(env)
-    parts: list[str] = [sources_markdown(env, cid)]
+    parts: list[str] = [part_markdown("sources", sources_markdown(env, cid))]
     resting = t.rests_on_back.get(cid, [])
     if resting:
         parts.append("**Advice resting on it:** " + ", ".join(f"{{ref}}`{r}`" for r in resting))
@@ -338,19 +344,27 @@ class ClauseDirective(SphinxDirective):
         if rests_on:
             text += "\n\n**Rests on:** " + ", ".join(
                 f"{{ref}}`{r.strip()}`" for r in rests_on.split(",") if r.strip())
-        body = text + "\n\n" + clause_extras(self.env, self.env.docname, cid)
-        return add_need(
-            self.env.app, self.state, self.env.docname, self.lineno, "clause", clause.title,
-            id=need_id(cid),
-            content=MarkupContent(body, markup=".md"),
-            clause=cid,
-            kind=clause.kind,
-            cites=" · ".join(clause.cites),
-            agreement=agreement,
-            option=option,
-            rests_on=[need_id(r.strip()) for r in rests_on.split(",") if r.strip()],
-            layout="clause",
-        )
+        body = clause_parts(text) + "\n\n" + clause_extras(self.env, self.env.docname, cid)
+        self.env.temp_data["turub_clause"] = cid  # the parts' anchors: ID.words, ID.sources...
+        try:
+            made = add_need(
+                self.env.app, self.state, self.env.docname, self.lineno, "clause", clause.title,
+                id=need_id(cid),
+                content=MarkupContent(body, markup=".md"),
+                clause=cid,
+                kind=clause.kind,
+                cites=" · ".join(clause.cites),
+                agreement=agreement,
+                option=option,
+                rests_on=[need_id(r.strip()) for r in rests_on.split(",") if r.strip()],
+                layout="clause",
+            )
+        finally:
+            del self.env.temp_data["turub_clause"]
+        for node in made:  # the clause's address: spec/PAGE.html#ID (and the old #PREFIX:REST)
+            if need_id(cid) in node.get("ids", []):
+                node["ids"].append(cid)
+        return made
 
 
 class InjectedClausesDirective(SphinxDirective):
@@ -493,8 +507,12 @@ class VocabularyTableDirective(SphinxDirective):
         head = nodes.thead()
         head += row(header, strong=True)
         body = nodes.tbody()
+        from turub_addresses import term_anchor
+
         for term in VOCABULARY:
-            body += row((term.word, term.meaning, term.guide, term.spanish, term.brief))
+            entry = row((term.word, term.meaning, term.guide, term.spanish, term.brief))
+            entry["ids"].append(term_anchor(term.word))  # glossary.html#term-led-suit
+            body += entry
         group += head
         group += body
         return [table]
@@ -588,8 +606,8 @@ def register_clause_labels(app: Sphinx, env) -> None:
     for nid, need in _needs(env).items():
         if need["type"] == "clause":
             key = need["clause"].lower()
-            labels[key] = (need["docname"], nid, f"{need['clause']} ({need['title']})")
-            anon[key] = (need["docname"], nid)
+            labels[key] = (need["docname"], need["clause"], f"{need['clause']} ({need['title']})")
+            anon[key] = (need["docname"], need["clause"])
 
 
 #: The pages that show the trace (clauses, code, checks) and so depend on files outside docs/.

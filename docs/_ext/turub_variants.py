@@ -115,8 +115,10 @@ class VariantDiffDirective(SphinxDirective):
         diff = _diff(name, rules)
         changed = diff["clauses"]
         if "clauses-only" in self.options:
+            replaced = [c for c in diff.get("replaced", {}) if c in changed]
             text = ", ".join(f"{{ref}}`{cid}`" if cid in CLAUSES else f"`{cid}`"
-                             for cid in _spec_order(changed)) or "no clause"
+                             for cid in replaced + [c for c in _spec_order(changed)
+                                                    if c not in replaced]) or "no clause"
             para = nodes.paragraph()
             self.state.nested_parse(self._lines([
                 f"**Clauses whose answers change** ({len(changed)}, from the engine's variant "
@@ -128,23 +130,40 @@ class VariantDiffDirective(SphinxDirective):
         lines = ["| option | standard | this variant |", "|---|---|---|"]
         for option, (a, b) in Rules().differences(rules).items():
             lines.append(f"| `{option}` ({{ref}}`{OPTIONS[option]}`) | `{a}` | `{b}` |")
-        lines += ["", f"## Clauses whose answers change ({len(changed)})", ""]
-        if changed:
-            lines += [f"{len(diff['cases'])} of the conformance cases expect a different answer "
-                      "under this variant.  By clause, in the order of the specification:", "",
-                      "| clause | cases | replaced by the variant | affected downstream |",
-                      "|---|---|---|---|"]
-            for cid in _spec_order(changed):
-                link = f"{{ref}}`{cid}`" if cid in CLAUSES else f"`{cid}`"
-                lines.append(f"| {link} | {changed[cid]} | {diff.get('replaced', {}).get(cid, 0)} "
-                             f"| {diff.get('affected', {}).get(cid, 0)} |")
+        replaced = diff.get("replaced", {})
+        meaning = [c for c in replaced if c in changed or c in declared]
+        meaning += [c for c in _spec_order(set(declared) | set(changed))
+                    if c not in meaning and (c in declared or c in replaced)]
+        alone = [c for c in _spec_order(changed) if c not in meaning]
+
+        def link(cid: str) -> str:
+            return f"{{ref}}`{cid}`" if cid in CLAUSES else f"`{cid}`"
+
+        lines += ["", f"## Clauses the variant changes ({len(meaning)})", "",
+                  "The clause the variant replaces first, then the clauses the specification "
+                  "says the option controls, in the order of the specification; with the "
+                  "number of conformance cases whose expected answer differs.", "",
+                  "| clause | cases that differ | replaced by the variant |", "|---|---|---|"]
+        for cid in meaning:
+            lines.append(f"| {link(cid)} | {changed.get(cid, 0)} | "
+                         f"{'yes' if cid in replaced else 'no: controlled by the option'} |")
+        if not meaning:
+            lines.append("| — | 0 | — |")
+        lines += ["", f"## Clauses it leaves alone, whose cases' answers change ({len(alone)})", ""]
+        if alone:
+            lines += ["These rules read the same under the variant; their cases expect other "
+                      "answers only because the changed clauses above put other cards or "
+                      "seats in front of them (the engine's variant diff: affected downstream).",
+                      "", "| clause | cases that differ |", "|---|---|"]
+            lines += [f"| {link(cid)} | {changed[cid]} |" for cid in alone]
         else:
-            lines.append("No case's expected answer differs.")
-        lines += ["", f"## Clauses the specification says the option controls ({len(declared)})", ""]
-        lines += [f"- {{ref}}`{cid}`" for cid in declared] or ["None."]
+            lines.append("None.")
+        lines += ["", f"In all, {len(diff['cases'])} conformance cases expect a different answer "
+                      f"under this variant, in {len(changed)} clauses."]
         both = set(declared) - set(changed)
         if both:
-            lines += ["", "Of these, " + ", ".join(f"{{ref}}`{c}`" for c in sorted(both))
+            lines += ["", "Of the clauses the option controls, "
+                      + ", ".join(f"{{ref}}`{c}`" for c in sorted(both))
                       + " change no case's answer in the vectors: the option changes how the "
                         "rule is applied, not an answer the kit can observe there."]
         if diff["cases"]:

@@ -50,7 +50,9 @@ def spec_item(clause_id: str, root: Path = ROOT) -> tuple[dict[str, str], str, s
 def _wrap(text: str, indent: str = "  ", width: int = 92) -> str:
     import textwrap
 
-    return "\n".join(textwrap.fill(p, width, initial_indent=indent, subsequent_indent=indent)
+    # A clause ID (contest.second-win-beats-mark) is one word: never broken at its hyphens.
+    return "\n".join(textwrap.fill(p, width, initial_indent=indent, subsequent_indent=indent,
+                                    break_on_hyphens=False, break_long_words=False)
                      for p in text.split("\n\n"))
 
 
@@ -58,9 +60,13 @@ def cmd_clause(args: argparse.Namespace, out: TextIO) -> int:
     from difflib import get_close_matches
 
     from . import sources
-    from ..clauses import CLAUSES
+    from ..clauses import CLAUSES, SPEC_VERSION, WITHDRAWN
 
     cid = args.id
+    if cid in WITHDRAWN and cid not in CLAUSES:
+        version, why = WITHDRAWN[cid]
+        out.write(f"{cid}: withdrawn in specification {version}\n" + _wrap(why) + "\n")
+        return 0
     if cid not in CLAUSES:
         near = get_close_matches(cid, list(CLAUSES), n=3, cutoff=0.5)
         hint = f" (did you mean {', '.join(near)}?)" if near else ""
@@ -69,7 +75,7 @@ def cmd_clause(args: argparse.Namespace, out: TextIO) -> int:
     clause = CLAUSES[cid]
     item = spec_item(cid)
     fields = item[0] if item else {}
-    out.write(f"{cid}: {clause.title}\n")
+    out.write(f"{cid}: {clause.title}\n  specification {SPEC_VERSION}\n")
     facts = [f"kind: {clause.kind}"]
     if fields.get("agreement"):
         facts.append(f"sources: {fields['agreement']}")
