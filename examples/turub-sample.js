@@ -149,7 +149,11 @@ class Deal {
   nameTrump(seat, suitText) {
     if (this.phase !== "calling") throw new Refusal(this.trump !== null ? "trump.once" : "play.order-of-actions");
     if (seat !== this.caller) throw new Refusal("trump.caller");
-    this.trump = parseSuit(suitText);
+    try {
+      this.trump = parseSuit(suitText);
+    } catch (e) {
+      throw new Refusal("trump.any-suit"); // one of the four suits, nothing else (no no-trump call)
+    }
     this.hands = this.full.map((h) => h.slice());
     this.phase = "playing";
     this.toAct = this.caller;

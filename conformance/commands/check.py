@@ -32,6 +32,7 @@ from turub import Rules
 from turub.progress import Progress
 
 from ..adapter import DIFFERENTIAL_CHECKS
+from ..questions.directed import directed_cases
 from ..questions.cases import RULED_OPS, Case, ask_args, build_vectors, generated_counts, iter_generated_cases, rules_name
 from ..judging.judge import verdict_of
 from ..questions.select import Selection
@@ -337,6 +338,8 @@ def _run_check(target: Target, options: CheckOptions, *, describe: dict | None,
             def work() -> Iterator[tuple[str, Case]]:
                 if options.vectors:
                     for c in vector_cases(rules):
+                        yield "vector", c
+                    for c in directed_cases(rules):  # fixed too (questions.directed)
                         yield "vector", c
                 if options.seed is not None and options.scale > 0:
                     for c in iter_generated_cases(options.seed, rules, options.scale):
