@@ -97,6 +97,12 @@ def attribute(report: dict, passed: set[str] = frozenset()) -> dict:
         misreadings = explain(failed, report.get("rules") or {}, passed)
     except ImportError:
         pass
+    try:  # the follow-up questions' answers (the clause-directed cases)
+        from .probes import reblame
+        reblame(failed, set(passed) | {c["id"] for c in cases if c["status"] == "passed"},
+                report.get("rules") or {})
+    except Exception as e:  # noqa: BLE001 - a diagnosis is a nicety: the verdict stands without it
+        report.setdefault("diagnostics", []).append(f"the follow-up questions could not be read: {e}")
     _order_or_rule(failed)
     blamed = Counter(c["blamed"] for c in failed if c.get("blamed"))
     ranked = []

@@ -34,7 +34,7 @@ from turub.cards import card_name
 from ..judging.oracle import deal_from_seed
 from .cases import Case, expected_case
 
-__all__ = ["directed_cases", "coverage_matrix", "DEFINED_CELLS", "ACCEPTED_NOTATIONS",
+__all__ = ["directed_cases", "directed_clause", "coverage_matrix", "DEFINED_CELLS", "ACCEPTED_NOTATIONS",
            "REFUSED_NOTATIONS", "NON_SUITS"]
 
 #: Seeds of the deals the refusal streams play (fixed: the cases never depend on --seed).
@@ -69,6 +69,7 @@ DEFINED_CELLS: Final = frozenset({
     ("play.void-any-card", "referee", "accepted"), ("play.void-any-card", "legal_plays", "value"),
     ("play.no-forced-trump", "legal_plays", "value"),
     ("play.first-lead", "referee", "refused"), ("play.winner-leads", "referee", "refused"),
+    ("play.refusal-changes-nothing", "referee", "accepted"), ("play.malformed-action", "referee", "refused"),
     ("signal.leader-only", "referee", "refused"), ("signal.leader-only", "referee", "accepted"),
     ("signal.timing", "referee", "refused"), ("signal.timing", "referee", "accepted"),
     ("signal.once-per-trick", "referee", "refused"),
@@ -160,6 +161,19 @@ def _offences() -> list[Offence]:
         ("trump-after-close", "trump.once", "closed", lambda d: {"act": "trump", "seat": d.caller.letter,
                                                                   "suit": "S"}),
     ]
+    for moment in ("calling", "lead"):  # play.malformed-action, before trump and at a lead
+        out += [
+            (f"{moment}-unknown-act", "play.malformed-action", moment,
+             lambda d: {"act": "pass", "seat": (d.to_act or d.caller).letter}),
+            (f"{moment}-no-act", "play.malformed-action", moment,
+             lambda d: {"seat": (d.to_act or d.caller).letter, "card": "AS"}),
+            (f"{moment}-play-without-card", "play.malformed-action", moment,
+             lambda d: {"act": "play", "seat": (d.to_act or d.caller).letter}),
+            (f"{moment}-play-without-seat", "play.malformed-action", moment,
+             lambda d: {"act": "play", "card": _a(d.hand(d.to_act or d.caller)[0])}),
+            (f"{moment}-unknown-seat", "play.malformed-action", moment,
+             lambda d: {"act": "play", "seat": "X", "card": "AS"}),
+        ]
     out = [o for o in out if o[3] is not None]
     for k in (1, 2, 3):  # out of turn at a lead, from each other seat
         out.append((f"lead-out-of-turn-{k}", "play.turn", "lead",
@@ -213,6 +227,7 @@ def _stream(rules: Rules, offence: Offence, seed: int, dealer: Seat, tricks_befo
     deal = deal_from_seed(rules, seed, dealer)
     args: dict[str, Any] = {"pack": [_a(c) for c in deal.pack], "dealer": dealer.letter, "cut": deal.cut}
     actions: list[dict] = []
+    offence_at: list[int] = []
     done = False
 
     def act(action: dict) -> None:
@@ -230,6 +245,7 @@ def _stream(rules: Rules, offence: Offence, seed: int, dealer: Seat, tricks_befo
         try:
             deal.apply(bad)
         except Exception:  # noqa: BLE001 - refused by the reference, as it must be
+            offence_at.append(len(actions))
             actions.append(bad)
             return True
         return False  # accepted: this is no offence here (a variant's rule, say)
@@ -260,6 +276,7 @@ def _stream(rules: Rules, offence: Offence, seed: int, dealer: Seat, tricks_befo
     if not done:
         return None
     args["actions"] = actions
+    args["offence_at"] = offence_at[0]
     return args
 
 
@@ -376,11 +393,15 @@ def _directed_cases(rules: Rules) -> Iterator[Case]:
 
 def _build(rules: Rules) -> Iterator[Case]:
     for case_id, clause, way, args in _refusal_streams(rules):
-        case = expected_case(f"directed/{case_id}", "referee", args, rules)
-        yield _directed(case, clause, way, "refused")
-        if any("ok" in r for r in case["expected"]["responses"][-3:]):
-            # what follows the refusal is accepted: the clauses of the continuation
-            case["directed"]["after"] = "accepted"
+        at = args.pop("offence_at")
+        yield _directed(expected_case(f"directed/{case_id}", "referee", args, rules), clause, way, "refused")
+        # the control: the same stream without the refused action (diagnosis.probes reads
+        # the pair: the stream failing after its refusal while its control passes is a
+        # refusal that changed the state, play.refusal-changes-nothing)
+        control = {**args, "actions": args["actions"][:at] + args["actions"][at + 1:]}
+        case_id = case_id.replace("refused/", "control/", 1)
+        yield _directed(expected_case(f"directed/{case_id}", "referee", control, rules),
+                        "play.refusal-changes-nothing", way, "accepted")
     for case_id, args in _notation_streams(rules):
         yield _directed(expected_case(f"directed/{case_id}", "referee", args, rules),
                         "pack.card-notation", case_id.split("/")[1], "accepted")
@@ -390,6 +411,16 @@ def _build(rules: Rules) -> Iterator[Case]:
     for case_id, clause, op, args in _value_cases():
         yield _directed(expected_case(f"directed/{case_id}", op, args, rules), clause,
                         case_id.split("/", 1)[1], "value")
+
+
+def directed_clause(case_id: str, rules: Rules) -> str | None:
+    """The clause the directed case ``case_id`` (under ``rules``) was asked about."""
+    return _about(rules).get(case_id)
+
+
+@lru_cache(maxsize=8)
+def _about(rules: Rules) -> dict[str, str]:
+    return {c["id"]: c["directed"]["clause"] for c in _cached(rules)}
 
 
 def coverage_matrix(cases: list[Case]) -> dict[tuple[str, str, str], int]:

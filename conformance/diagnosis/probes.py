@@ -1,0 +1,184 @@
+"""Blame by root cause beyond the catalogue of misreadings: the follow-up questions.
+
+The clause-directed cases (:mod:`turub.conformance.questions.directed`) include questions
+asked only to locate a cause, and :func:`reblame` reads their answers after a run:
+
+* **the rank order, pair by pair** (``directed/rank/...``: every pair of ranks, led and
+  trumped).  When some of them fail, the program's own order of the ranks is read off
+  them; every failed trick (and first-dealer draw) that this order explains is blamed on
+  ``pack.rank-order``, not on the trick rule where the symptom shows;
+* **a refusal that changed the state** (``directed/refused/...`` and their controls
+  ``directed/control/...``, the same stream without the refused action).  A stream that
+  fails only after its refused action, while its control passes, is blamed on
+  ``play.refusal-changes-nothing``;
+* **the clause a directed question was asked about** (``directed/...``, :func:`about`):
+  a wrong value of a question built for one clause is blamed on it;
+* **an error the program reports** on a well-formed question is blamed on the clause the
+  question was asked about: ``pack.card-notation`` when the question writes a card in any
+  notation but the plain ``AC``/``10H``, otherwise the directed clause.
+
+Each re-blamed failure keeps the judge's blame in ``judge_blamed`` and says why in
+``probe``, so the reasoning is in the report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Final
+
+__all__ = ["reblame", "implementation_ranks"]
+
+_RANKS: Final = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")
+_CANONICAL_SUITS: Final = "SHDC"
+
+
+def _is_canonical(text: Any) -> bool:
+    """A card written the plain way (``AC``, ``10H``), as the kit writes its own questions."""
+    return isinstance(text, str) and text[-1:] in _CANONICAL_SUITS and text[:-1] in _RANKS
+
+
+def _cards_in(op: str, args: Any) -> list[Any]:
+    if not isinstance(args, dict):
+        return []
+    if op == "trick_winner":
+        return list(args.get("cards") or [])
+    if op == "legal_plays":
+        return list(args.get("hand") or []) + list(args.get("trick") or [])
+    if op in ("deal", "referee"):
+        cards = list(args.get("pack") or [])
+        cards += [a.get("card") for a in args.get("actions") or [] if isinstance(a, dict) and "card" in a
+                  and a.get("act") == "play"]
+        return cards
+    if op == "first_dealer":
+        return [c for r in args.get("rounds") or [] if isinstance(r, dict) for c in r.values()]
+    return []
+
+
+def about(case_id: str, rules: dict) -> str | None:
+    """The clause the directed case ``case_id`` was asked about (None: not a directed case)."""
+    if not case_id.startswith("directed/"):
+        return None
+    from turub.options import rules_from_dict
+
+    from ..questions.directed import directed_clause
+    try:
+        return directed_clause(case_id, rules_from_dict(rules or {}))
+    except Exception:  # noqa: BLE001 - rules the kit cannot read: no directed case to name
+        return None
+
+
+def _set(case: dict, clause: str, why: str) -> None:
+    if case.get("blamed") != clause:
+        case.setdefault("judge_blamed", case.get("blamed"))
+        case["blamed"] = clause
+        case["failing_clauses"] = [clause]
+    case["probe"] = why
+
+
+# --- the rank order, read off the pairwise questions ----------------------------------------
+
+def implementation_ranks(results: Iterable[dict], passed: Iterable[str] = ()) -> dict[str, int] | None:
+    """The program's height of each rank, read off the pairwise rank questions it answered
+    (``directed/rank/led/...``; ``passed``: the ids of those it answered as the rules do):
+    each rank's count of ranks it beat.  None if it answered them all as the rules do."""
+    wins = {r: 0 for r in _RANKS}
+    wrong = False
+    seen = 0
+    for c in list(results) + [{"id": i, "status": "passed"} for i in passed]:
+        cid = c.get("id", "")
+        if "directed/rank/led/" not in cid:
+            continue
+        first, second = cid.rsplit("/", 1)[1].split("-")
+        if c.get("status") == "passed":
+            got = 0 if _RANKS.index(first) < _RANKS.index(second) else 1
+        elif isinstance(c.get("got"), int) and c["got"] in (0, 1):
+            got, wrong = c["got"], True
+        else:
+            continue
+        seen += 1
+        wins[(first, second)[got]] += 1
+    if not wrong or not seen:
+        return None
+    return wins
+
+
+def _winner(cards: list[str], trump: str, height: dict[str, int]) -> int:
+    """The trick rule as written, with the program's rank heights."""
+    def suit(c: str) -> str:
+        return c[-1]
+    best = 0
+    for i, c in enumerate(cards[1:], 1):
+        b = cards[best]
+        if suit(c) == suit(b) and height[c[:-1]] > height[b[:-1]]:
+            best = i
+        elif suit(c) == trump and suit(b) != trump:
+            best = i
+    return best
+
+
+def _rank_explains(c: dict, height: dict[str, int]) -> bool:
+    from ..judging.judge import _card
+    args = c.get("args") or {}
+    try:
+        if c.get("op") == "trick_winner":
+            cards = [_card(x) for x in args["cards"]]
+            trump = _card("A" + str(args["trump"]))[-1]
+            return _winner(cards, trump, height) == c.get("got")
+        if c.get("op") == "first_dealer" and isinstance(c.get("got"), dict) and "dealer" in c["got"]:
+            first = args["rounds"][0]
+            top = max(height[_card(x)[:-1]] for x in first.values())
+            return c["got"]["dealer"] in [s for s, x in first.items() if height[_card(x)[:-1]] == top]
+    except Exception:  # noqa: BLE001 - a question it cannot read explains nothing
+        return False
+    return False
+
+
+# --- a refusal that changed the state ---------------------------------------------------------
+
+def _diverged_after_refusal(c: dict) -> bool:
+    """The stream's first divergence comes after an action the rules refuse, which the
+    program refused too."""
+    expected, got = c.get("expected"), c.get("got")
+    if not (isinstance(expected, dict) and isinstance(got, dict)):
+        return False
+    er, gr = expected.get("responses") or [], got.get("responses") or []
+    for i, (e, g) in enumerate(zip(er, gr)):
+        if e != g:
+            return i > 0 and any("refused" in er[j] and "refused" in (gr[j] or {}) for j in range(i))
+    return False
+
+
+def reblame(failed: list[dict], passed: set[str], rules: dict) -> None:
+    """Re-blame ``failed`` (the failed results of a run) by the follow-up questions'
+    answers (``passed``: the ids of the cases that passed)."""
+    height = implementation_ranks(failed, passed)
+    for c in failed:
+        if c.get("consequence_of"):
+            continue
+        cid = c.get("id", "")
+        if c.get("outcome") == "error-reported":
+            cards = _cards_in(c.get("op", ""), c.get("args"))
+            if any(not _is_canonical(x) for x in cards):
+                _set(c, "pack.card-notation", "the program reported an error on a question whose "
+                     "cards are written in a notation the spec accepts")
+                continue
+            clause = about(cid, rules)
+            if clause:
+                _set(c, clause, f"the program reported an error on a question asked about {clause}")
+            continue
+        if c.get("outcome") not in ("wrong-answer", "illegal-action-accepted", "legal-action-refused"):
+            continue
+        if cid.startswith("directed/refused/") and _diverged_after_refusal(c):
+            control = cid.replace("directed/refused/", "directed/control/", 1)
+            if control in passed:
+                _set(c, "play.refusal-changes-nothing",
+                     f"the same stream without the refused action ({control}) passes")
+                continue
+        if height is not None and c.get("op") in ("trick_winner", "first_dealer") and _rank_explains(c, height):
+            order = " ".join(sorted(_RANKS, key=lambda r: -height[r]))
+            _set(c, "pack.rank-order", f"the pairwise rank questions give the order {order}, "
+                 "which explains this answer")
+            continue
+        clause = about(cid, rules)
+        if clause and not cid.startswith(("directed/refused/", "directed/control/")):
+            _set(c, clause, f"a question asked about {clause}")
