@@ -116,10 +116,38 @@ def _winner(cards: list[str], trump: str, height: dict[str, int]) -> int:
     return best
 
 
+def _refereed_trick_explained(c: dict, height: dict[str, int]) -> bool:
+    """The first trick of a refereed deal whose winner differs is won, by the program's
+    rank heights, by the seat the program named."""
+    from ..judging.judge import _card
+    args, expected, got = c.get("args") or {}, c.get("expected") or {}, c.get("got") or {}
+    ew, gw = expected.get("winners") or [], got.get("winners") or []
+    k = next((i for i, (a, b) in enumerate(zip(ew, gw)) if a != b), None)
+    if k is None:
+        return False
+    trump, trick, tricks = None, [], []
+    for action, answer in zip(args.get("actions") or [], expected.get("responses") or []):
+        if "ok" not in answer:
+            continue
+        if action.get("act") == "trump":
+            trump = _card("A" + str(action["suit"]))[-1]
+        elif action.get("act") == "play":
+            trick.append((action["seat"], _card(action["card"])))
+            if len(trick) == 4:
+                tricks.append(trick)
+                trick = []
+    if k >= len(tricks) or trump is None:
+        return False
+    cards = [x for _, x in tricks[k]]
+    return tricks[k][_winner(cards, trump, height)][0] == gw[k]
+
+
 def _rank_explains(c: dict, height: dict[str, int]) -> bool:
     from ..judging.judge import _card
     args = c.get("args") or {}
     try:
+        if c.get("op") == "referee":
+            return _refereed_trick_explained(c, height)
         if c.get("op") == "trick_winner":
             cards = [_card(x) for x in args["cards"]]
             trump = _card("A" + str(args["trump"]))[-1]
@@ -145,6 +173,57 @@ def _diverged_after_refusal(c: dict) -> bool:
     for i, (e, g) in enumerate(zip(er, gr)):
         if e != g:
             return i > 0 and any("refused" in er[j] and "refused" in (gr[j] or {}) for j in range(i))
+    return False
+
+
+def _refused_card_spent(c: dict) -> str | None:
+    """A legal play refused as a card not held, where the same seat's play of that card was
+    refused earlier in the stream (by the rules too): the refusal spent the card."""
+    from ..judging.judge import _card
+    expected, got = c.get("expected"), c.get("got")
+    if c.get("op") != "referee" or not (isinstance(expected, dict) and isinstance(got, dict)):
+        return None
+    actions = (c.get("args") or {}).get("actions") or []
+    er, gr = expected.get("responses") or [], got.get("responses") or []
+    for i, (e, g) in enumerate(zip(er, gr)):
+        if e == g:
+            continue
+        if "ok" not in e or not isinstance(g, dict) or g.get("refused") != "play.card-in-hand":
+            return None
+        try:
+            me = (actions[i]["seat"], _card(actions[i]["card"]))
+            earlier = [j for j in range(i) if "refused" in er[j] and actions[j].get("act") == "play"
+                       and (actions[j].get("seat"), _card(actions[j].get("card"))) == me]
+        except Exception:  # noqa: BLE001 - text that is no card: no such evidence
+            return None
+        return (f"action {i + 1} plays a card held, refused as not held; the same play was "
+                f"refused at action {earlier[0] + 1} and took the card") if earlier else None
+    return None
+
+
+def _packets_order_only(c: dict) -> bool:
+    """A check of packets wrongly standing whose only fault is the first round's order."""
+    if c.get("op") != "check_packets" or c.get("expected") != {"stands": False} or \
+            c.get("got") != {"stands": True}:
+        return False
+    packets = (c.get("args") or {}).get("packets") or []
+    try:
+        seats = [p[0] for p in packets]
+        sizes = [p[1] if isinstance(p[1], int) else len(p[1]) for p in packets]
+    except Exception:  # noqa: BLE001
+        return False
+    return len(packets) == 48 and set(sizes) == {3} and len(set(seats[:4])) == 4 and \
+        seats == seats[:4] * 12 and seats[3] == (c.get("args") or {}).get("dealer")
+
+
+def _first_divergence_refused(c: dict) -> bool:
+    """The first action answered otherwise is one the rules refuse."""
+    expected, got = c.get("expected"), c.get("got")
+    if not (isinstance(expected, dict) and isinstance(got, dict)):
+        return False
+    for e, g in zip(expected.get("responses") or [], got.get("responses") or []):
+        if e != g:
+            return "refused" in e
     return False
 
 
@@ -174,7 +253,20 @@ def reblame(failed: list[dict], passed: set[str], rules: dict) -> None:
                 _set(c, "play.refusal-changes-nothing",
                      f"the same stream without the refused action ({control}) passes")
                 continue
-        if height is not None and c.get("op") in ("trick_winner", "first_dealer") and _rank_explains(c, height):
+        spent = _refused_card_spent(c)
+        if spent:
+            _set(c, "play.refusal-changes-nothing", spent)
+            continue
+        if _packets_order_only(c):
+            _set(c, "deal.packets", "every packet holds three and goes round in one order, but the "
+                 "first round is not in the direction of play from the dealer's left")
+            continue
+        if cid.startswith("directed/refused/") and about(cid, rules) == "play.malformed-action" \
+                and _first_divergence_refused(c):
+            _set(c, "play.malformed-action", "the action refused differently is not well formed")
+            continue
+        if height is not None and c.get("op") in ("trick_winner", "first_dealer", "referee") and \
+                _rank_explains(c, height):
             order = " ".join(sorted(_RANKS, key=lambda r: -height[r]))
             _set(c, "pack.rank-order", f"the pairwise rank questions give the order {order}, "
                  "which explains this answer")

@@ -392,7 +392,18 @@ def _directed_cases(rules: Rules) -> Iterator[Case]:
 
 
 def _build(rules: Rules) -> Iterator[Case]:
+    dealt: set[tuple] = set()
+
+    def deal_of(args: dict) -> Iterator[Case]:
+        # the deal of each pack refereed here: when the program deals it wrong, the refereed
+        # deals fail as a consequence of that (diagnosis.blame), not of a rule of play
+        key = (tuple(args["pack"]), args["dealer"], args["cut"])
+        if key not in dealt:
+            dealt.add(key)
+            yield expected_case(f"directed/deal/{len(dealt)}", "deal",
+                                {k: args[k] for k in ("pack", "dealer", "cut")}, rules)
     for case_id, clause, way, args in _refusal_streams(rules):
+        yield from deal_of(args)
         at = args.pop("offence_at")
         yield _directed(expected_case(f"directed/{case_id}", "referee", args, rules), clause, way, "refused")
         # the control: the same stream without the refused action (diagnosis.probes reads
@@ -403,6 +414,7 @@ def _build(rules: Rules) -> Iterator[Case]:
         yield _directed(expected_case(f"directed/{case_id}", "referee", control, rules),
                         "play.refusal-changes-nothing", way, "accepted")
     for case_id, args in _notation_streams(rules):
+        yield from deal_of(args)
         yield _directed(expected_case(f"directed/{case_id}", "referee", args, rules),
                         "pack.card-notation", case_id.split("/")[1], "accepted")
     for case_id, op, args in _notation_cases():

@@ -61,18 +61,16 @@ BUGS = {
                                 "the referee accepts a card of a third suit from a player holding the led suit"),
     "no-trump-call": ("trump.any-suit", "a no-trump call (NT, no-trump, none) is accepted"),
     "strict-notation": ("pack.card-notation", "only AC/10H is read: T, lower case and symbols are refused"),
-    "refusal-shuts-window": ("signal.timing", "a refused action shuts the leader's signal window"),
+    "refusal-shuts-window": ("play.refusal-changes-nothing", "a refused action shuts the leader's signal window"),
     "refusal-passes-turn": ("play.turn", "a play refused for a card not held still passes the turn"),
-    "refusal-spends-card": ("play.follow-suit", "a card refused for not following suit leaves the hand"),
+    "refusal-spends-card": ("play.refusal-changes-nothing", "a card refused for not following suit leaves the hand"),
     "signal-before-lead": ("signal.timing", "the leader may signal before leading"),
     "jack-above-queen": ("pack.rank-order", "the jack ranks above the queen"),
     "nine-above-ten": ("pack.rank-order", "the nine ranks above the ten"),
-    "turn-always-clockwise": ("play.turn", "the turn within a trick always passes clockwise"),
     "packets-any-order": ("deal.packets", "the first round of packets may go round in any order"),
     "second-close-accepted": ("play.order-of-actions", "a deal closed already may be closed again"),
     "empty-signal": ("signal.kinds", "a signal with no name is accepted"),
     "trump-lead-frees": ("play.follow-suit", "when trump is led a follower may play any card"),
-    "equal-mark-at-36": ("contest.unbeatable-mark", "a second 36-0 beats a mark of 36"),
     "short-win-wins-at-19": ("contest.insufficient-win", "a mark of 19 is beaten by any second win"),
 }
 
@@ -93,7 +91,7 @@ def card_of(text) -> int:
         raise Refused("pack.card-notation")
     t = text.strip().upper()
     suit = SYMBOLS.get(t[-1:], t[-1:])
-    rank = t[:-1]
+    rank = "10" if t[:-1] == "T" else t[:-1]  # pack.card-notation: TH is the ten of hearts
     if suit not in SUITS or rank not in RANKS:
         raise Refused("pack.card-notation")
     return SUITS.index(suit) * 9 + RANKS.index(rank)
@@ -402,6 +400,10 @@ class _Table:
         if not isinstance(a, dict):
             raise Refused("play.order-of-actions")
         kind = a.get("act")
+        needs = {"trump": ("seat", "suit"), "play": ("seat", "card"), "signal": ("seat", "signal"),
+                 "close": ("seat",)}
+        if any(k not in a for k in needs.get(kind, ())):  # play.malformed-action: a missing field
+            raise Refused("play.order-of-actions")
         if kind == "trump":
             return self.name_trump(seat_of(a.get("seat")), a.get("suit"))
         if kind == "play":
