@@ -28,8 +28,17 @@ SHOWN: Final = 3
 
 
 def _deal_key(args: dict) -> tuple | None:
+    """The deal a question is about: its pack (each card as its plain name, however the
+    question writes it), dealer, cut and direction of play."""
+    from ..judging.judge import _card
     try:
-        return (tuple(args["pack"]), args["dealer"], args["cut"],
+        pack = []
+        for text in args["pack"]:
+            try:
+                pack.append(_card(text))
+            except Exception:  # noqa: BLE001 - text that is no card: kept as it is
+                pack.append(text)
+        return (tuple(pack), args["dealer"], args["cut"],
                 (args.get("rules") or {}).get("direction", "clockwise"))
     except (KeyError, TypeError):
         return None

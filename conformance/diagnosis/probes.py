@@ -120,9 +120,16 @@ def _refereed_trick_explained(c: dict, height: dict[str, int]) -> bool:
     """The first trick of a refereed deal whose winner differs is won, by the program's
     rank heights, by the seat the program named."""
     from ..judging.judge import _card
-    args, expected, got = c.get("args") or {}, c.get("expected") or {}, c.get("got") or {}
-    ew, gw = expected.get("winners") or [], got.get("winners") or []
-    k = next((i for i, (a, b) in enumerate(zip(ew, gw)) if a != b), None)
+    import re
+    args, expected, got = c.get("args") or {}, c.get("expected") or {}, c.get("got")
+    if isinstance(got, dict):
+        ew, gw = expected.get("winners") or [], got.get("winners") or []
+        k = next((i for i, (a, b) in enumerate(zip(ew, gw)) if a != b), None)
+        named = gw[k] if k is not None else None
+    else:  # a long answer the report keeps cut short: the judge's detail names the trick
+        m = re.search(r"trick (\d+) \(completed by action \d+.*?: expected \w+ to win it, got (\w+)",
+                      c.get("detail", ""))
+        k, named = (int(m.group(1)) - 1, m.group(2)) if m else (None, None)
     if k is None:
         return False
     trump, trick, tricks = None, [], []
@@ -139,7 +146,7 @@ def _refereed_trick_explained(c: dict, height: dict[str, int]) -> bool:
     if k >= len(tricks) or trump is None:
         return False
     cards = [x for _, x in tricks[k]]
-    return tricks[k][_winner(cards, trump, height)][0] == gw[k]
+    return tricks[k][_winner(cards, trump, height)][0] == named
 
 
 def _rank_explains(c: dict, height: dict[str, int]) -> bool:
@@ -152,10 +159,14 @@ def _rank_explains(c: dict, height: dict[str, int]) -> bool:
             cards = [_card(x) for x in args["cards"]]
             trump = _card("A" + str(args["trump"]))[-1]
             return _winner(cards, trump, height) == c.get("got")
-        if c.get("op") == "first_dealer" and isinstance(c.get("got"), dict) and "dealer" in c["got"]:
+        if c.get("op") == "first_dealer" and isinstance(c.get("got"), dict):
             first = args["rounds"][0]
             top = max(height[_card(x)[:-1]] for x in first.values())
-            return c["got"]["dealer"] in [s for s, x in first.items() if height[_card(x)[:-1]] == top]
+            highest = [s for s, x in first.items() if height[_card(x)[:-1]] == top]
+            if "dealer" in c["got"]:
+                return c["got"]["dealer"] in highest
+            # refused as a tie: by the program's order the first round is tied at the top
+            return c["got"].get("refused") == "dealer.first-draw-ties" and len(highest) > 1
     except Exception:  # noqa: BLE001 - a question it cannot read explains nothing
         return False
     return False
@@ -198,6 +209,30 @@ def _refused_card_spent(c: dict) -> str | None:
             return None
         return (f"action {i + 1} plays a card held, refused as not held; the same play was "
                 f"refused at action {earlier[0] + 1} and took the card") if earlier else None
+    return None
+
+
+def _refused_play_passed_turn(c: dict) -> str | None:
+    """A legal play refused as out of turn, where the same seat's play was refused just
+    before (by the rules too, with no card accepted since): the refusal passed the turn."""
+    expected, got = c.get("expected"), c.get("got")
+    if c.get("op") != "referee" or not (isinstance(expected, dict) and isinstance(got, dict)):
+        return None
+    actions = (c.get("args") or {}).get("actions") or []
+    er, gr = expected.get("responses") or [], got.get("responses") or []
+    for i, (e, g) in enumerate(zip(er, gr)):
+        if e == g:
+            continue
+        if "ok" not in e or not isinstance(g, dict) or g.get("refused") != "play.turn":
+            return None
+        for j in range(i - 1, -1, -1):
+            a = actions[j] if isinstance(actions[j], dict) else {}
+            if a.get("act") == "play" and "ok" in er[j]:
+                return None  # a card was accepted since
+            if a.get("act") == "play" and "refused" in er[j] and a.get("seat") == actions[i].get("seat"):
+                return (f"action {i + 1} is the same seat's turn, refused as out of turn right "
+                        f"after its play at action {j + 1} was refused: that refusal passed the turn")
+        return None
     return None
 
 
@@ -253,7 +288,7 @@ def reblame(failed: list[dict], passed: set[str], rules: dict) -> None:
                 _set(c, "play.refusal-changes-nothing",
                      f"the same stream without the refused action ({control}) passes")
                 continue
-        spent = _refused_card_spent(c)
+        spent = _refused_card_spent(c) or _refused_play_passed_turn(c)
         if spent:
             _set(c, "play.refusal-changes-nothing", spent)
             continue

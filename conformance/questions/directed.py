@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any, Final
 
-from turub import CARDS, Phase, Rules, Seat
+from turub import CARDS, Phase, Rules, Seat, parse_card
 from turub.cards import card_name
 
 from ..judging.oracle import deal_from_seed
@@ -397,11 +397,12 @@ def _build(rules: Rules) -> Iterator[Case]:
     def deal_of(args: dict) -> Iterator[Case]:
         # the deal of each pack refereed here: when the program deals it wrong, the refereed
         # deals fail as a consequence of that (diagnosis.blame), not of a rule of play
-        key = (tuple(args["pack"]), args["dealer"], args["cut"])
+        pack = [_a(parse_card(c)) for c in args["pack"]]  # in plain names
+        key = (tuple(pack), args["dealer"], args["cut"])
         if key not in dealt:
             dealt.add(key)
             yield expected_case(f"directed/deal/{len(dealt)}", "deal",
-                                {k: args[k] for k in ("pack", "dealer", "cut")}, rules)
+                                {"pack": pack, "dealer": args["dealer"], "cut": args["cut"]}, rules)
     for case_id, clause, way, args in _refusal_streams(rules):
         yield from deal_of(args)
         at = args.pop("offence_at")

@@ -62,7 +62,7 @@ BUGS = {
     "no-trump-call": ("trump.any-suit", "a no-trump call (NT, no-trump, none) is accepted"),
     "strict-notation": ("pack.card-notation", "only AC/10H is read: T, lower case and symbols are refused"),
     "refusal-shuts-window": ("play.refusal-changes-nothing", "a refused action shuts the leader's signal window"),
-    "refusal-passes-turn": ("play.turn", "a play refused for a card not held still passes the turn"),
+    "refusal-passes-turn": ("play.refusal-changes-nothing", "a play refused for a card not held still passes the turn"),
     "refusal-spends-card": ("play.refusal-changes-nothing", "a card refused for not following suit leaves the hand"),
     "signal-before-lead": ("signal.timing", "the leader may signal before leading"),
     "jack-above-queen": ("pack.rank-order", "the jack ranks above the queen"),
