@@ -236,6 +236,29 @@ def _refused_play_passed_turn(c: dict) -> str | None:
     return None
 
 
+def _unbeatable_mark(c: dict) -> bool:
+    """A contest whose first differing state is a side holding the mark of 36, undecided."""
+    expected, got = c.get("expected"), c.get("got")
+    if c.get("op") != "contest" or not isinstance(expected, list) or not isinstance(got, list):
+        return False
+    for e, g in zip(expected, got):
+        if e != g:
+            return isinstance(e, dict) and e.get("mark") == 36 and e.get("winner") is None
+    return False
+
+
+def _direction_read_right_elsewhere(c: dict, failed: list[dict], passed: set[str], rules: dict) -> bool:
+    """A legal play refused as out of turn, blamed on the direction of play, while every
+    deal asked under this direction was dealt right (the question under the other
+    decision): the turn is the decision read wrong, not the direction."""
+    if c.get("blamed") != "table.direction" or c.get("op") != "referee" or \
+            (rules or {}).get("direction") != "counterclockwise" or "got refused for play.turn" not in c.get("detail", ""):
+        return False
+    if any(f.get("op") in ("deal", "next_dealer") for f in failed):
+        return False
+    return any(i.startswith(("deal/", "directed/deal/")) or "/deal/" in i for i in passed)
+
+
 def _packets_order_only(c: dict) -> bool:
     """A check of packets wrongly standing whose only fault is the first round's order."""
     if c.get("op") != "check_packets" or c.get("expected") != {"stands": False} or \
@@ -291,6 +314,19 @@ def reblame(failed: list[dict], passed: set[str], rules: dict) -> None:
         spent = _refused_card_spent(c) or _refused_play_passed_turn(c)
         if spent:
             _set(c, "play.refusal-changes-nothing", spent)
+            continue
+        if c.get("op") == "contest" and (rules or {}).get("stake") == "per-deal" and \
+                str(c.get("blamed") or "").startswith("contest."):
+            _set(c, "stake.per-deal", "under stake=per-deal no contest is played: each won deal "
+                 "settles a stake, and that rule decides every state")
+            continue
+        if _unbeatable_mark(c):
+            _set(c, "contest.unbeatable-mark", "the first state that differs holds a mark of 36, "
+                 "which no second win can beat")
+            continue
+        if _direction_read_right_elsewhere(c, failed, passed, rules):
+            _set(c, "play.turn", "the deals under this direction of play pass (the direction is read "
+                 "right there); the turn within a trick is not")
             continue
         if _packets_order_only(c):
             _set(c, "deal.packets", "every packet holds three and goes round in one order, but the "

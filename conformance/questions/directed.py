@@ -353,7 +353,7 @@ def _value_cases() -> Iterator[tuple[str, str, str, dict]]:
         yield f"duty/{slug}", clause, "legal_plays", {"hand": hand, "trick": trick, "trump": trump}
     for mark in range(19, 37):  # the mark met, beaten by one, missed by one
         first = [mark, 36 - mark, False]
-        yield (f"mark/{mark}/met", "contest.insufficient-win", "contest",
+        yield (f"mark/{mark}/met", "contest.insufficient-win" if mark < 36 else "contest.unbeatable-mark", "contest",
                {"results": [first, [mark, 36 - mark, False]]})
         if mark < 36:
             yield (f"mark/{mark}/beaten-by-one", "contest.second-win-beats-mark", "contest",

@@ -67,6 +67,17 @@ BUGS = {
     "signal-before-lead": ("signal.timing", "the leader may signal before leading"),
     "jack-above-queen": ("pack.rank-order", "the jack ranks above the queen"),
     "nine-above-ten": ("pack.rank-order", "the nine ranks above the ten"),
+    "turn-always-clockwise": ("play.turn", "the turn within a trick always passes clockwise"),
+    "equal-mark-at-36": ("contest.unbeatable-mark", "a second 36-0 beats a mark of 36"),
+    "per-deal-draw-keeps-winner": ("stake.per-deal", "under stake=per-deal a draw leaves the last winner standing"),
+    "known-result-ignored": ("result.closed-early", "early-close=known-result is ignored"),
+    "documented-ignored": ("signal.kinds", "signal-kinds=documented is ignored"),
+    "previous-ignored": ("dealer.after-win", "opponent-dealer=previous is ignored"),
+    "eighteen-to-ns": ("result.draw-18", "18-18 goes to North-South"),
+    "signal-after-close": ("play.order-of-actions", "a signal after the close is accepted"),
+    "closed-at-36": ("result.tricks-add-up", "a deal closed early may have 36 tricks"),
+    "decided-continues": ("contest.decided-is-final", "a decided contest goes on taking results"),
+    "mark-from-loser": ("contest.first-win-sets-mark", "the first win's mark is the loser's tricks"),
     "packets-any-order": ("deal.packets", "the first round of packets may go round in any order"),
     "second-close-accepted": ("play.order-of-actions", "a deal closed already may be closed again"),
     "empty-signal": ("signal.kinds", "a signal with no name is accepted"),
@@ -264,15 +275,16 @@ class Independent:
     def _outcome(self, ns: int, ew: int, closed: bool, dealer: int | None = None, rules=None) -> str:
         if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (ns, ew)):
             raise Refused("result.tricks-add-up")
-        if (closed and ns + ew >= 36) or (not closed and ns + ew != 36):
+        if (closed and ns + ew > (36 if self.bug == "closed-at-36" else 35)) or (not closed and ns + ew != 36):
             raise Refused("result.tricks-add-up")
-        known = (rules or {}).get("early-close") == "known-result" and (ns >= 19 or ew >= 19)
+        known = (rules or {}).get("early-close") == "known-result" and (ns >= 19 or ew >= 19) \
+            and self.bug != "known-result-ignored"
         if closed and not known and self.bug != "closed-counts":
             return "draw"
         if ns == ew:
             if self.bug == "draw-to-dealer" and dealer is not None:
                 return "NS" if dealer % 2 == 0 else "EW"
-            return "draw"
+            return "NS" if self.bug == "eighteen-to-ns" else "draw"
         return "NS" if ns > ew else "EW"
 
     @_in_bug
@@ -292,7 +304,8 @@ class Independent:
         if self.bug == "win-partner-deals":
             return SEATS[(d + 2) % 4]
         nxt = (d + self._step(rules)) % 4
-        return SEATS[(nxt + 2) % 4 if (rules or {}).get("opponent-dealer") == "previous" else nxt]
+        previous = (rules or {}).get("opponent-dealer") == "previous" and self.bug != "previous-ignored"
+        return SEATS[(nxt + 2) % 4 if previous else nxt]
 
     @_in_bug
     def first_dealer(self, rounds):
@@ -331,16 +344,18 @@ class Independent:
             except Refused as e:
                 states.append({"refused": e.clause})
                 continue
-            if winner is not None:  # contest.decided-is-final: the next result opens a new contest
-                holder = mark = winner = None
-            if side != "draw":
+            if winner is not None and not (self.bug == "decided-continues" and not per_deal):
+                holder = mark = winner = None  # contest.decided-is-final: the next result opens a new contest
+                if per_deal and side == "draw" and self.bug == "per-deal-draw-keeps-winner":
+                    winner = states[-1]["winner"]
+            if side != "draw" and not (self.bug == "decided-continues" and winner is not None and not per_deal):
                 tricks = ns if side == "NS" else ew
                 if per_deal:
                     holder, mark, winner = None, None, side
                 elif holder != side:
                     holder = side
                     if not (self.bug == "other-side-keeps-mark" and mark is not None):
-                        mark = tricks
+                        mark = 36 - tricks if self.bug == "mark-from-loser" else tricks
                 elif tricks > mark or (self.bug == "equal-beats-mark" and tricks == mark) or \
                         (self.bug == "equal-mark-at-36" and tricks == mark == 36) or \
                         (self.bug == "short-win-wins-at-19" and mark == 19):
@@ -485,12 +500,14 @@ class _Table:
             self.finish(closed=False)
 
     def signal(self, seat: int, kind) -> None:
+        if self.phase == "finished" and self.bug == "signal-after-close":
+            return
         if self.phase != "playing":
             raise Refused("play.order-of-actions")
         if self.bug == "signal-before-kind" and seat != self.leader:
             raise Refused("signal.leader-only")
         named = isinstance(kind, str) and (kind.strip() != "" or self.bug == "empty-signal")
-        documented_only = (self.rules or {}).get("signal-kinds") == "documented"
+        documented_only = (self.rules or {}).get("signal-kinds") == "documented" and self.bug != "documented-ignored"
         if self.bug != "any-signal-word" and (not named or (documented_only and kind not in ("knock", "click"))):
             raise Refused("signal.kinds")
         if seat != self.leader and self.bug != "signal-from-anyone":
