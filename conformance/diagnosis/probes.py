@@ -212,6 +212,10 @@ def _refused_card_spent(c: dict) -> str | None:
     return None
 
 
+#: Refusals of a play by the seat to act, for the card it named.
+_CARD_REFUSALS: Final = frozenset({"play.card-in-hand", "play.follow-suit", "pack.card-notation"})
+
+
 def _refused_play_passed_turn(c: dict) -> str | None:
     """A legal play refused as out of turn, where the same seat's play was refused just
     before (by the rules too, with no card accepted since): the refusal passed the turn."""
@@ -227,9 +231,10 @@ def _refused_play_passed_turn(c: dict) -> str | None:
             return None
         for j in range(i - 1, -1, -1):
             a = actions[j] if isinstance(actions[j], dict) else {}
-            if a.get("act") == "play" and "ok" in er[j]:
-                return None  # a card was accepted since
-            if a.get("act") == "play" and "refused" in er[j] and a.get("seat") == actions[i].get("seat"):
+            if "ok" in er[j] and a.get("act") != "signal":
+                return None  # an action was accepted since: the turn may have moved
+            if a.get("act") == "play" and er[j].get("refused") in _CARD_REFUSALS and \
+                    a.get("seat") == actions[i].get("seat"):
                 return (f"action {i + 1} is the same seat's turn, refused as out of turn right "
                         f"after its play at action {j + 1} was refused: that refusal passed the turn")
         return None

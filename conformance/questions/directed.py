@@ -50,7 +50,7 @@ ACCEPTED_NOTATIONS: Final[dict[str, Callable[[str], str]]] = {
     "lower-t": lambda a: ("t" + a[-1] if a.startswith("10") else a).lower(),
 }
 #: Texts that are no card (``pack.card-notation`` refuses them).
-REFUSED_NOTATIONS: Final = ("ZZ", "1H", "11S", "AX", "", "A", "10", "SA", "A♣♣", "0S", "AS AS")
+REFUSED_NOTATIONS: Final = ("ZZ", "1H", "11S", "AX", "", "A", "10", "SA", "A♣♣", "0S", "AS AS", None, 7, ["AS"])
 #: Things named trump that are not one of the four suits (``trump.any-suit``), a no-trump
 #: call among them.
 NON_SUITS: Final = ("NT", "no-trump", "notrump", "none", "X", "", "N", "SH", "1", None)
@@ -186,7 +186,8 @@ def _offences() -> list[Offence]:
         out.append((f"trump-named-{text!s:.12}".replace(" ", "-"), "trump.any-suit", "calling",
                     lambda d, t=text: {"act": "trump", "seat": d.caller.letter, "suit": t}))
     for text in REFUSED_NOTATIONS:
-        out.append((f"card-text-{text or 'empty'}".replace(" ", "-"), "pack.card-notation", "lead",
+        out.append((f"card-text-{'empty' if text == '' else text}".replace(" ", "-").replace("'", ""),
+                    "pack.card-notation", "lead",
                     lambda d, t=text: play(d.to_act, t)))
     return out
 

@@ -156,6 +156,8 @@ def main(argv: list[str] | None = None) -> int:
                         default=Path(tempfile.gettempdir()) / "turub-mutation")
     parser.add_argument("--max-children", type=int, default=2)
     parser.add_argument("--keep", action="store_true", help="reuse the copy and mutmut's results")
+    parser.add_argument("--sample", type=int, default=1, metavar="N",
+                        help="run every Nth mutant only (1: all)")
     parser.add_argument("--kit", action="store_true",
                         help="mutate tests/broken/independent.py, with the kit's default check as the test")
     args = parser.parse_args(argv)
@@ -172,12 +174,24 @@ def main(argv: list[str] | None = None) -> int:
             build(args.workdir, args.modules, args.tests)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     start = time.perf_counter()
-    subprocess.run([str(mutmut), "run", f"--max-children={args.max_children}"],
+    names: list[str] = []
+    if args.sample > 1:  # generate the mutants (and mutmut's stats) with one, then every Nth
+        subprocess.run([str(mutmut), "run", f"--max-children={args.max_children}", "none-such"],
+                       cwd=args.workdir, env=env, check=False, capture_output=True)
+        listed = subprocess.run([str(mutmut), "results", "--all", "true"], cwd=args.workdir, env=env,
+                                capture_output=True, text=True, check=False)
+        names = re.findall(r"^\s*(\S+): \w", listed.stdout, re.MULTILINE)[::args.sample]
+        if not names:
+            print("mutmut generated no mutants: nothing to sample", file=sys.stderr)
+            return 1
+    subprocess.run([str(mutmut), "run", f"--max-children={args.max_children}", *names],
                    cwd=args.workdir, env=env, check=False)
     minutes = (time.perf_counter() - start) / 60
     done = subprocess.run([str(mutmut), "results", "--all", "true"], cwd=args.workdir, env=env,
                           capture_output=True, text=True, check=False)
     status = re.findall(r"^\s*(\S+): (\w[\w ]*)$", done.stdout, re.MULTILINE)
+    if names:
+        status = [(name, verdict) for name, verdict in status if name in set(names)]
     counts: dict[str, int] = {}
     for _, verdict in status:
         counts[verdict] = counts.get(verdict, 0) + 1
