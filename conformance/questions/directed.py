@@ -34,7 +34,8 @@ from turub.cards import card_name
 from ..judging.oracle import deal_from_seed
 from .cases import Case, expected_case
 
-__all__ = ["directed_cases", "directed_clause", "coverage_matrix", "DEFINED_CELLS", "ACCEPTED_NOTATIONS",
+__all__ = ["directed_cases", "directed_clause", "coverage_matrix", "DEFINED_CELLS", "defined_cells",
+           "matrix_markdown", "ACCEPTED_NOTATIONS",
            "REFUSED_NOTATIONS", "NON_SUITS"]
 
 #: Seeds of the deals the refusal streams play (fixed: the cases never depend on --seed).
@@ -55,9 +56,9 @@ REFUSED_NOTATIONS: Final = ("ZZ", "1H", "11S", "AX", "", "A", "10", "SA", "A♣�
 #: call among them.
 NON_SUITS: Final = ("NT", "no-trump", "notrump", "none", "X", "", "N", "SH", "1", None)
 
-#: Every (clause, operation, cell) the spec defines: a clause's refusal is ``refused``, an
-#: action or question it allows ``accepted``, a value it decides ``value``.
-DEFINED_CELLS: Final = frozenset({
+#: The cells the directed cases are built for: a clause's refusal is ``refused``, an action
+#: or question it allows ``accepted``, a value it decides ``value``.
+_LISTED_CELLS: Final = frozenset({
     ("play.order-of-actions", "referee", "refused"),
     ("trump.caller", "referee", "refused"), ("trump.caller", "referee", "accepted"),
     ("trump.any-suit", "referee", "refused"), ("trump.any-suit", "referee", "accepted"),
@@ -82,6 +83,42 @@ DEFINED_CELLS: Final = frozenset({
     ("contest.unbeatable-mark", "contest", "value"),
     ("deal.dealer-check", "check_packets", "value"), ("deal.packets", "check_packets", "value"),
 })
+
+
+def _spec_cells() -> frozenset[tuple[str, str, str]]:
+    """The cells each operation's clauses define (:data:`~turub.conformance.adapter.OPERATIONS`):
+    a value for every clause of a question; for the referee a refusal for each clause in the
+    order of refusals (``play.refusal-order``), a value for the result and the count of
+    tricks, an accepted action for the others."""
+    from turub.errors import REFUSAL_ORDER
+
+    from ..adapter import OPERATIONS
+    cells = set()
+    for op, clauses in OPERATIONS.items():
+        for clause in clauses:
+            if op != "referee":
+                cells.add((clause, op, "value"))
+            elif clause in REFUSAL_ORDER:
+                cells.add((clause, op, "refused"))
+            elif clause.startswith("result.") or clause == "play.all-tricks":
+                cells.add((clause, op, "value"))
+            else:
+                cells.add((clause, op, "accepted"))
+    return frozenset(cells)
+
+
+#: Every (clause, operation, cell) the spec defines: those of each operation's clauses
+#: (:func:`_spec_cells`) and the directed ones listed above.
+DEFINED_CELLS: Final = _LISTED_CELLS | _spec_cells()
+
+
+def defined_cells(rules: Rules) -> frozenset[tuple[str, str, str]]:
+    """:data:`DEFINED_CELLS` under ``rules``: under ``stake=per-deal`` no contest is played,
+    so the contest's own clauses define no cell (``stake.per-deal`` decides every state)."""
+    if rules.to_dict().get("stake") == "per-deal":
+        return frozenset(c for c in DEFINED_CELLS if not c[0].startswith("contest.")) | \
+            {("stake.per-deal", "contest", "value")}
+    return DEFINED_CELLS
 
 
 def _a(card: Any) -> str:
@@ -422,7 +459,10 @@ def _build(rules: Rules) -> Iterator[Case]:
     for case_id, op, args in _notation_cases():
         yield _directed(expected_case(f"directed/{case_id}", op, args, rules), "pack.card-notation",
                         case_id.split("/")[1], "accepted")
+    per_deal = rules.to_dict().get("stake") == "per-deal"
     for case_id, clause, op, args in _value_cases():
+        if per_deal and clause.startswith("contest."):
+            clause = "stake.per-deal"  # no contest is played: each won deal settles a stake
         yield _directed(expected_case(f"directed/{case_id}", op, args, rules), clause,
                         case_id.split("/", 1)[1], "value")
 
@@ -462,4 +502,26 @@ def coverage_matrix(cases: list[Case]) -> dict[tuple[str, str, str], int]:
         for _, clauses in why.get("tricks", []):
             for clause in clauses:
                 add((clause, "referee", "value"))
+        for clause in why.get("result", []):
+            add((clause, "referee", "value"))
     return matrix
+
+
+
+def matrix_markdown(cases: list[Case]) -> str:
+    """The coverage matrix of ``cases`` as a Markdown table: one row per (clause, operation)
+    the spec defines a cell for, the number of cases in each of its cells (``—``: a cell the
+    spec does not define for that pair)."""
+    matrix = coverage_matrix(cases)
+    rows = sorted({(clause, op) for clause, op, _ in DEFINED_CELLS})
+    lines = ["| clause | operation | accepted | refused | value |", "|---|---|---:|---:|---:|"]
+    for clause, op in rows:
+        cells = [str(matrix.get((clause, op, cell), 0)) if (clause, op, cell) in DEFINED_CELLS else "—"
+                 for cell in ("accepted", "refused", "value")]
+        lines.append(f"| `{clause}` | `{op}` | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # python -m turub.conformance.questions.directed: the matrix, standard rules
+    from ..questions.vectors import load_vectors
+    print(matrix_markdown((load_vectors(Rules()) or []) + directed_cases(Rules())))
