@@ -67,6 +67,16 @@ def about(case_id: str, rules: dict) -> str | None:
         return None
 
 
+def _control(case_id: str, rules: dict) -> str | None:
+    from turub.options import rules_from_dict
+
+    from ..questions.directed import control_of
+    try:
+        return control_of(case_id, rules_from_dict(rules or {}))
+    except Exception:  # noqa: BLE001 - rules the kit cannot read: no control
+        return None
+
+
 def _set(case: dict, clause: str, why: str) -> None:
     if case.get("blamed") != clause:
         case.setdefault("judge_blamed", case.get("blamed"))
@@ -311,7 +321,7 @@ def reblame(failed: list[dict], passed: set[str], rules: dict) -> None:
         if c.get("outcome") not in ("wrong-answer", "illegal-action-accepted", "legal-action-refused"):
             continue
         if cid.startswith("directed/refused/") and _diverged_after_refusal(c):
-            control = cid.replace("directed/refused/", "directed/control/", 1)
+            control = _control(cid, rules)
             if control in passed:
                 _set(c, "play.refusal-changes-nothing",
                      f"the same stream without the refused action ({control}) passes")

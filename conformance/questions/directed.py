@@ -24,6 +24,7 @@ the spec defines (a test keeps every one of them non-empty).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any, Final
@@ -32,7 +33,7 @@ from turub import CARDS, Phase, Rules, Seat, parse_card
 from turub.cards import card_name
 
 from ..judging.oracle import deal_from_seed
-from .cases import Case, expected_case
+from .cases import Case, RefereeTrace, expected_case
 
 __all__ = ["directed_cases", "directed_clause", "coverage_matrix", "DEFINED_CELLS", "defined_cells",
            "matrix_markdown", "ACCEPTED_NOTATIONS",
@@ -267,10 +268,11 @@ def _stream(rules: Rules, offence: Offence, seed: int, dealer: Seat, tricks_befo
     actions: list[dict] = []
     offence_at: list[int] = []
     done = False
+    trace = RefereeTrace(deal)  # the reference's answers, kept as the stream is played
 
     def act(action: dict) -> None:
         actions.append(action)
-        deal.apply(action)
+        trace.apply(action)
 
     def try_offence() -> bool:
         if moment not in _moment(deal):
@@ -280,14 +282,32 @@ def _stream(rules: Rules, offence: Offence, seed: int, dealer: Seat, tricks_befo
         bad = build(deal)
         if not bad:
             return False
-        try:
-            deal.apply(bad)
-        except Exception:  # noqa: BLE001 - refused by the reference, as it must be
-            offence_at.append(len(actions))
-            actions.append(bad)
-            return True
-        return False  # accepted: this is no offence here (a variant's rule, say)
+        offence_at.append(len(actions))
+        act(bad)
+        if "refused" not in trace.responses[-1]:
+            raise _NoOffence  # accepted: no offence here (a variant's rule, say)
+        return True
 
+    try:
+        done = _play_stream(deal, seed, moment, tricks_before, act, try_offence)
+    except _NoOffence:
+        return None
+    if not done:
+        return None
+    args["actions"] = actions
+    args["offence_at"] = offence_at[0]
+    args["trace"] = trace
+    return args
+
+
+class _NoOffence(Exception):
+    """The reference accepts the action built as an offence: not one at this moment."""
+
+
+def _play_stream(deal: Any, seed: int, moment: str, tricks_before: int, act: Callable[[dict], None],
+                 try_offence: Callable[[], bool]) -> bool:
+    """Legal play round the offence (see :func:`_stream`); whether the offence was made."""
+    done = False
     if moment == "calling":
         done = try_offence()
     act({"act": "trump", "seat": deal.caller.letter, "suit": "SHDC"[seed % 4]})
@@ -310,12 +330,13 @@ def _stream(rules: Rules, offence: Offence, seed: int, dealer: Seat, tricks_befo
         if leading and sum(deal.tricks_won) % 2 == 1 and moment != "window":
             act({"act": "signal", "seat": deal.leader.letter, "signal": "click"})
         if sum(deal.tricks_won) > tricks_before + 8 and not done:
-            return None
-    if not done:
-        return None
-    args["actions"] = actions
-    args["offence_at"] = offence_at[0]
-    return args
+            return False
+    return done
+
+
+#: The clauses whose offences are made again later in the deal.
+_LATER: Final = frozenset({"play.turn", "play.follow-suit", "play.card-in-hand", "trump.once",
+                           "signal.once-per-trick"})
 
 
 def _refusal_streams(rules: Rules) -> Iterator[tuple[str, str, str, dict]]:
@@ -323,7 +344,10 @@ def _refusal_streams(rules: Rules) -> Iterator[tuple[str, str, str, dict]]:
     under two dealers, from the first fixed seed where it can happen."""
     for offence in _offences():
         name, clause, moment, _ = offence
-        places = [(Seat.NORTH, 0)] if moment == "calling" else [(Seat.NORTH, 0), (Seat.EAST, 3)]
+        # later in the deal too (another dealer, after three tricks) where the moment
+        # changes the rule: who leads, and what a follower holds
+        later = clause in _LATER and not name.startswith("card-text-")
+        places = [(Seat.NORTH, 0), (Seat.EAST, 3)] if later and moment != "calling" else [(Seat.NORTH, 0)]
         for dealer, before in places:
             about = clause
             if name.startswith("lead-out-of-turn"):  # who may lead: the caller, then the winner
@@ -441,17 +465,25 @@ def _build(rules: Rules) -> Iterator[Case]:
             dealt.add(key)
             yield expected_case(f"directed/deal/{len(dealt)}", "deal",
                                 {"pack": pack, "dealer": args["dealer"], "cut": args["cut"]}, rules)
+    controls: dict[str, str] = {}  # each distinct control stream, by its actions
     for case_id, clause, way, args in _refusal_streams(rules):
         yield from deal_of(args)
-        at = args.pop("offence_at")
-        yield _directed(expected_case(f"directed/{case_id}", "referee", args, rules), clause, way, "refused")
+        at, trace = args.pop("offence_at"), args.pop("trace")
+        case = expected_case(f"directed/{case_id}", "referee", args, rules, trace=trace)
         # the control: the same stream without the refused action (diagnosis.probes reads
         # the pair: the stream failing after its refusal while its control passes is a
-        # refusal that changed the state, play.refusal-changes-nothing)
+        # refusal that changed the state, play.refusal-changes-nothing); streams that share
+        # a control share one case
         control = {**args, "actions": args["actions"][:at] + args["actions"][at + 1:]}
-        case_id = case_id.replace("refused/", "control/", 1)
-        yield _directed(expected_case(f"directed/{case_id}", "referee", control, rules),
-                        "play.refusal-changes-nothing", way, "accepted")
+        key = json.dumps(control, sort_keys=True)
+        fresh = key not in controls
+        if fresh:
+            controls[key] = "directed/" + case_id.replace("refused/", "control/", 1)
+        case["control"] = controls[key]
+        yield _directed(case, clause, way, "refused")
+        if fresh:
+            yield _directed(expected_case(controls[key], "referee", control, rules),
+                            "play.refusal-changes-nothing", way, "accepted")
     for case_id, args in _notation_streams(rules):
         yield from deal_of(args)
         yield _directed(expected_case(f"directed/{case_id}", "referee", args, rules),
@@ -469,12 +501,18 @@ def _build(rules: Rules) -> Iterator[Case]:
 
 def directed_clause(case_id: str, rules: Rules) -> str | None:
     """The clause the directed case ``case_id`` (under ``rules``) was asked about."""
-    return _about(rules).get(case_id)
+    return _about(rules).get(case_id, (None, None))[0]
+
+
+def control_of(case_id: str, rules: Rules) -> str | None:
+    """The id of the control of the refusal stream ``case_id``: the same stream without its
+    refused action."""
+    return _about(rules).get(case_id, (None, None))[1]
 
 
 @lru_cache(maxsize=8)
-def _about(rules: Rules) -> dict[str, str]:
-    return {c["id"]: c["directed"]["clause"] for c in _cached(rules)}
+def _about(rules: Rules) -> dict[str, tuple[str, str | None]]:
+    return {c["id"]: (c["directed"]["clause"], c.get("control")) for c in _cached(rules)}
 
 
 def coverage_matrix(cases: list[Case]) -> dict[tuple[str, str, str], int]:
