@@ -60,3 +60,20 @@ def test_a_first_round_of_packets_against_the_direction_of_play_does_not_stand()
     # deal.packets: the first round goes clockwise (the question's direction) from the dealer's left.
     got = {c["id"]: c["expected"]["stands"] for c in directed_cases(Rules()) if "/packets/" in c["id"]}
     assert got and all(stands == c.endswith("/clockwise") for c, stands in got.items()), got
+
+
+def test_the_matrix_in_the_docs_has_a_row_for_each_defined_pair_and_only_those():
+    # docs/guides/verification-power.md shows the matrix: its rows and defined cells are the spec's.
+    from pathlib import Path
+
+    from turub.conformance.questions.directed import DEFINED_CELLS
+    page = (Path(__file__).parents[1] / "docs" / "guides" / "verification-power.md").read_text(encoding="utf-8")
+    shown = set()
+    for line in page.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[0].startswith("`"):
+            clause, op = cells[0].strip("`"), cells[1].strip("`")
+            for name, value in zip(("accepted", "refused", "value"), cells[2:]):
+                if value != "—":
+                    shown.add((clause, op, name))
+    assert shown == set(DEFINED_CELLS)
