@@ -77,3 +77,14 @@ def test_the_matrix_in_the_docs_has_a_row_for_each_defined_pair_and_only_those()
                 if value != "—":
                     shown.add((clause, op, name))
     assert shown == set(DEFINED_CELLS)
+
+
+def test_each_directed_case_names_its_clause_and_each_refusal_its_control():
+    # The diagnosis looks these up (diagnosis.probes): a lookup that fails blames nothing.
+    from turub.conformance.questions.directed import control_of, directed_clause
+    cases = directed_cases(Rules())
+    ids = {c["id"] for c in cases}
+    for case in cases:
+        if case["id"].startswith("directed/refused/"):
+            assert directed_clause(case["id"], Rules()) == case["directed"]["clause"]
+            assert control_of(case["id"], Rules()) in ids

@@ -512,7 +512,7 @@ def control_of(case_id: str, rules: Rules) -> str | None:
 
 @lru_cache(maxsize=8)
 def _about(rules: Rules) -> dict[str, tuple[str, str | None]]:
-    return {c["id"]: (c["directed"]["clause"], c.get("control")) for c in _cached(rules)}
+    return {c["id"]: (c["directed"]["clause"], c.get("control")) for c in _cached(rules) if "directed" in c}
 
 
 def coverage_matrix(cases: list[Case]) -> dict[tuple[str, str, str], int]:
