@@ -77,6 +77,15 @@ def _control(case_id: str, rules: dict) -> str | None:
         return None
 
 
+#: The directed questions about a decided value (the others are refusals, their controls
+#: and the notations, whose failures the judge and the probes above blame).
+_VALUE_QUESTIONS: Final = ("directed/rank/", "directed/duty/", "directed/mark/", "directed/packets/")
+
+
+def _is_value_question(case_id: str) -> bool:
+    return case_id.startswith(_VALUE_QUESTIONS)
+
+
 def _set(case: dict, clause: str, why: str) -> None:
     if case.get("blamed") != clause:
         case.setdefault("judge_blamed", case.get("blamed"))
@@ -289,6 +298,43 @@ def _packets_order_only(c: dict) -> bool:
         seats == seats[:4] * 12 and seats[3] == (c.get("args") or {}).get("dealer")
 
 
+def _turn_ignored_mid_trick(failed: list[dict]) -> bool:
+    """Some failure is a play out of turn accepted in the middle of a trick: the program
+    ignores the turn itself, not only who leads."""
+    for c in failed:
+        if c.get("op") == "referee" and "expected refused for play.turn, got accepted" in c.get("detail", "") \
+                and _disputes_leader(c, at_lead=False) == "mid-trick":
+            return True
+    return False
+
+
+def _disputes_leader(c: dict, at_lead: bool = True) -> str | None:
+    """At a lead (every trick so far complete), the program refuses as out of turn a play by
+    the seat the rules have lead, or accepts a lead the rules refuse as out of turn: who
+    leads is the rule it reads otherwise (``play.first-lead`` at the first trick,
+    ``play.winner-leads`` after)."""
+    expected, got = c.get("expected"), c.get("got")
+    if c.get("op") != "referee" or not (isinstance(expected, dict) and isinstance(got, dict)):
+        return None
+    actions = (c.get("args") or {}).get("actions") or []
+    er, gr = expected.get("responses") or [], got.get("responses") or []
+    i = next((k for k, (e, g) in enumerate(zip(er, gr)) if e != g), None)
+    if i is None or i >= len(actions) or not isinstance(actions[i], dict) or actions[i].get("act") != "play":
+        return None
+    played = sum(1 for a, e in zip(actions[:i], er) if isinstance(a, dict) and a.get("act") == "play" and "ok" in e)
+    if played % 4:
+        return None if at_lead else "mid-trick"
+    leader = next((a.get("seat") for a, e in zip(actions[i + 1:], er[i + 1:])
+                   if isinstance(a, dict) and a.get("act") == "play" and "ok" in e), None)
+    g = gr[i] if isinstance(gr[i], dict) else {}
+    refused_leader = g.get("refused") == "play.turn" and er[i].get("refused") != "play.turn" and \
+        actions[i].get("seat") == leader
+    accepted_other = "ok" in g and er[i].get("refused") == "play.turn"
+    if refused_leader or accepted_other:
+        return "play.first-lead" if played == 0 else "play.winner-leads"
+    return None
+
+
 def _first_divergence_refused(c: dict) -> bool:
     """The first action answered otherwise is one the rules refuse."""
     expected, got = c.get("expected"), c.get("got")
@@ -304,6 +350,7 @@ def reblame(failed: list[dict], passed: set[str], rules: dict) -> None:
     """Re-blame ``failed`` (the failed results of a run) by the follow-up questions'
     answers (``passed``: the ids of the cases that passed)."""
     height = implementation_ranks(failed, passed)
+    turn_ignored: bool | None = None
     for c in failed:
         if c.get("consequence_of"):
             continue
@@ -347,6 +394,13 @@ def reblame(failed: list[dict], passed: set[str], rules: dict) -> None:
             _set(c, "deal.packets", "every packet holds three and goes round in one order, but the "
                  "first round is not in the direction of play from the dealer's left")
             continue
+        leads = _disputes_leader(c)
+        if leads and (turn_ignored is None):
+            turn_ignored = _turn_ignored_mid_trick(failed)
+        if leads and not turn_ignored:
+            _set(c, leads, "at a lead, the program takes the seat the rules say leads for a seat out "
+                 "of turn, or lets another seat lead: it disagrees about who leads")
+            continue
         if cid.startswith("directed/refused/") and about(cid, rules) == "play.malformed-action" \
                 and _first_divergence_refused(c):
             _set(c, "play.malformed-action", "the action refused differently is not well formed")
@@ -358,5 +412,7 @@ def reblame(failed: list[dict], passed: set[str], rules: dict) -> None:
                  "which explains this answer")
             continue
         clause = about(cid, rules)
-        if clause and not cid.startswith(("directed/refused/", "directed/control/")):
+        if clause and _is_value_question(cid):
             _set(c, clause, f"a question asked about {clause}")
+        elif clause == "pack.card-notation" and "got refused for pack.card-notation" in c.get("detail", ""):
+            _set(c, clause, "a card written in a notation the spec accepts was refused as no card")
