@@ -79,7 +79,9 @@ def _control(case_id: str, rules: dict) -> str | None:
 
 #: The directed questions about a decided value (the others are refusals, their controls
 #: and the notations, whose failures the judge and the probes above blame).
-_VALUE_QUESTIONS: Final = ("directed/rank/", "directed/duty/", "directed/mark/", "directed/packets/")
+_VALUE_QUESTIONS: Final = ("directed/duty/", "directed/mark/", "directed/packets/")
+# (the rank pairs are read as a whole above: a trumped pair failing while every led pair
+# passes is the trump rule's, which the judge names)
 
 
 def _is_value_question(case_id: str) -> bool:
