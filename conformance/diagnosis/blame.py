@@ -106,10 +106,14 @@ def attribute(report: dict, passed: set[str] = frozenset()) -> dict:
         misreadings = explain(failed, report.get("rules") or {}, passed)
     except ImportError:
         pass
-    try:  # the follow-up questions' answers (the clause-directed cases)
+    try:  # the follow-up questions' answers (the clause-directed cases), for the standard rules
+        if isinstance(report.get("variant"), dict) and report["variant"].get("clauses"):
+            raise ImportError  # a house rule of its own: its clauses are blamed as the judge says
         from .probes import reblame
         reblame(failed, set(passed) | {c["id"] for c in cases if c["status"] == "passed"},
                 report.get("rules") or {})
+    except ImportError:
+        pass
     except Exception as e:  # noqa: BLE001 - a diagnosis is a nicety: the verdict stands without it
         report.setdefault("diagnostics", []).append(f"the follow-up questions could not be read: {e}")
     _order_or_rule(failed)

@@ -354,8 +354,8 @@ def reblame(failed: list[dict], passed: set[str], rules: dict) -> None:
     height = implementation_ranks(failed, passed)
     turn_ignored: bool | None = None
     for c in failed:
-        if c.get("consequence_of"):
-            continue
+        if c.get("consequence_of") or c.get("blamed") == "play.refusal-order":
+            continue  # a refusal named out of order is the order's (blame._order_or_rule)
         cid = c.get("id", "")
         if c.get("outcome") == "error-reported":
             cards = _cards_in(c.get("op", ""), c.get("args"))
