@@ -52,10 +52,10 @@ ACCEPTED_NOTATIONS: Final[dict[str, Callable[[str], str]]] = {
     "lower-t": lambda a: ("t" + a[-1] if a.startswith("10") else a).lower(),
 }
 #: Texts that are no card (``pack.card-notation`` refuses them).
-REFUSED_NOTATIONS: Final = ("ZZ", "1H", "11S", "AX", "", "A", "10", "SA", "A♣♣", "0S", "AS AS", None, 7, ["AS"])
+REFUSED_NOTATIONS: Final = ("ZZ", "1H", "11S", "AX", "", "A", "10", "SA", "A♣♣", "0S", "AS AS")
 #: Things named trump that are not one of the four suits (``trump.any-suit``), a no-trump
 #: call among them.
-NON_SUITS: Final = ("NT", "no-trump", "notrump", "none", "X", "", "N", "SH", "1", None)
+NON_SUITS: Final = ("NT", "no-trump", "notrump", "none", "X", "", "N", "SH", "1")
 
 #: The cells the directed cases are built for: a clause's refusal is ``refused``, an action
 #: or question it allows ``accepted``, a value it decides ``value``.
@@ -203,8 +203,6 @@ def _offences() -> list[Offence]:
         out += [
             (f"{moment}-unknown-act", "play.malformed-action", moment,
              lambda d: {"act": "pass", "seat": (d.to_act or d.caller).letter}),
-            (f"{moment}-no-act", "play.malformed-action", moment,
-             lambda d: {"seat": (d.to_act or d.caller).letter, "card": "AS"}),
             (f"{moment}-play-without-card", "play.malformed-action", moment,
              lambda d: {"act": "play", "seat": (d.to_act or d.caller).letter}),
             (f"{moment}-play-without-seat", "play.malformed-action", moment,
