@@ -352,14 +352,15 @@ def check_packets(packets: Sequence[tuple[Seat, int]], dealer: Seat, rules: Rule
             fault = f"packet {k + 1} goes to {Seat(seat)}, out of turn (a packet was skipped)"
         elif fault is None and k < 4 and seat in seats[:k]:
             fault = f"packet {k + 1} goes to {Seat(seat)} a second time in the first round"
-        elif fault is None and k < 4 and seat != first_round[k]:
-            fault = (f"packet {k + 1} goes to {Seat(seat)}, not {first_round[k]}: the first round "
-                     "goes round in the direction of play from the dealer's left")
+
     hand_sizes = tuple(sizes)
     if fault is None and len(packets) != 144 // PACKET_SIZE:
         fault = f"{len(packets)} packets were dealt, not 48"
     if fault is None and seats[3] != dealer:
         fault = "the first round does not end with the dealer's own packet"
+    if fault is None and tuple(seats[:4]) != first_round:
+        fault = ("the first round does not go round in the direction of play from the dealer's "
+                 f"left ({', '.join(str(s) for s in first_round)})")
     if fault is None:
         return PacketCheck(True, "every packet holds three cards, dealt in turn", hand_sizes,  # type: ignore[arg-type]
                            cite("deal.dealer-check"))

@@ -79,7 +79,7 @@ def _control(case_id: str, rules: dict) -> str | None:
 
 #: The directed questions about a decided value (the others are refusals, their controls
 #: and the notations, whose failures the judge and the probes above blame).
-_VALUE_QUESTIONS: Final = ("directed/duty/", "directed/mark/", "directed/packets/")
+_VALUE_QUESTIONS: Final = ("directed/duty/", "directed/packets/")
 # (the rank pairs are read as a whole above: a trumped pair failing while every led pair
 # passes is the trump rule's, which the judge names)
 
@@ -357,7 +357,7 @@ def reblame(failed: list[dict], passed: set[str], rules: dict) -> None:
         if c.get("consequence_of") or c.get("blamed") == "play.refusal-order":
             continue  # a refusal named out of order is the order's (blame._order_or_rule)
         cid = c.get("id", "")
-        if c.get("outcome") == "error-reported":
+        if c.get("outcome") in ("error-reported", "crash"):
             cards = _cards_in(c.get("op", ""), c.get("args"))
             if any(not _is_canonical(x) for x in cards):
                 _set(c, "pack.card-notation", "the program reported an error on a question whose "
