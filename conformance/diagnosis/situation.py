@@ -75,6 +75,10 @@ def question_of(result: dict) -> dict | None:
         if "rules" in result and isinstance(result["rules"], dict) and result["op"] == "referee":
             args.setdefault("rules", result["rules"])
         return {"op": result["op"], "args": args, "expected": result["expected"], "got": result["got"]}
+    if "args" in result and "expected" in result and result.get("outcome") in ("error-reported", "crash"):
+        # no answer to draw: the question, and what the program said instead
+        return {"op": result["op"], "args": dict(result["args"]), "expected": result["expected"],
+                "got": {"error": str(result.get("detail", ""))[:200]}}
     return None
 
 
