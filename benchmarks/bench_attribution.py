@@ -29,7 +29,10 @@ _spec = importlib.util.spec_from_file_location(
     "independent", Path(__file__).resolve().parents[1] / "tests" / "broken" / "independent.py")
 I = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(I)
-SHOWS_UNDER = {"always-clockwise": "counterclockwise", "per-deal-ignored": "stake-per-deal"}
+SHOWS_UNDER = {"always-clockwise": "counterclockwise", "per-deal-ignored": "stake-per-deal",
+               "turn-always-clockwise": "counterclockwise", "per-deal-draw-keeps-winner": "stake-per-deal",
+               "known-result-ignored": "early-close-known", "documented-ignored": "signals-documented",
+               "previous-ignored": "opponent-previous"}
 
 
 def main() -> None:

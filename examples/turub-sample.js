@@ -149,7 +149,11 @@ class Deal {
   nameTrump(seat, suitText) {
     if (this.phase !== "calling") throw new Refusal(this.trump !== null ? "trump.once" : "play.order-of-actions");
     if (seat !== this.caller) throw new Refusal("trump.caller");
-    this.trump = parseSuit(suitText);
+    try {
+      this.trump = parseSuit(suitText);
+    } catch (e) {
+      throw new Refusal("trump.any-suit"); // one of the four suits, nothing else (no no-trump call)
+    }
     this.hands = this.full.map((h) => h.slice());
     this.phase = "playing";
     this.toAct = this.caller;
@@ -245,7 +249,7 @@ const OPS = {
     const seats = packets.map(([seat]) => parseSeat(seat));
     const sizes = packets.map(([, n]) => (Array.isArray(n) ? n.length : n));
     const stands = packets.length === 48 && sizes.every((n) => n === 3) && seats[3] === d &&
-      new Set(seats.slice(0, 4)).size === 4 && seats.every((s, k) => k < 4 || s === seats[k - 4]);
+      seats.every((s, k) => s === (d + (k % 4) + 1) % 4); // deal.packets: clockwise from the dealer's left
     return { stands };
   },
 

@@ -174,12 +174,12 @@ def dealing(pack: Sequence[str], dealer: str, cut: int, direction: str = "clockw
 
 def packet_check_stands(packets: Sequence[Sequence[Any]], dealer: str) -> bool:
     """The deal stands when it was dealt packet by packet as the rule says: 48 packets of
-    three, the first four to four different seats ending with the dealer, then round and
-    round in that order."""
+    three, the first four going clockwise (the question's direction of play) from the
+    dealer's left and ending with the dealer, then round and round in that order."""
     seats = [seat for seat, _ in packets]
     sizes = [n if isinstance(n, int) else len(n) for _, n in packets]
-    return (len(packets) == 48 and set(sizes) == {3} and len(set(seats[:4])) == 4
-            and seats[3] == dealer and seats == seats[:4] * 12)
+    first_round = ["NESW"[("NESW".index(dealer) + k) % 4] for k in (1, 2, 3, 4)]
+    return len(packets) == 48 and set(sizes) == {3} and seats == first_round * 12
 
 
 # --- results, dealers, contest ---------------------------------------------------------------

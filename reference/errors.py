@@ -20,7 +20,9 @@ __all__ = [
 
 
 class RuleError(ValueError):
-    """Base of every refusal: the input breaks the clause named in :attr:`clause`."""
+    """Base of every refusal: the input breaks the clause named in :attr:`clause`.
+
+    Every refusal is raised before anything changes (``play.refusal-changes-nothing``)."""
 
     default_clause = "play.order-of-actions"
 
@@ -116,7 +118,8 @@ class FirstDealerError(RuleError):
 
 
 class RecordError(RuleError):
-    """A deal record that is not well formed."""
+    """A deal record that is not well formed (``play.malformed-action``: an unknown act or
+    a missing field is refused as ``play.order-of-actions``)."""
 
     default_clause = "play.order-of-actions"
 

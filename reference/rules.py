@@ -22,7 +22,7 @@ from .clauses import cite
 from .kernels import beats as _beats_kernel
 from .errors import FirstDealerError, ResultError, RuleError
 from .options import Rules
-from .seats import PLAY_ORDER, Direction, Seat, Side, next_seat
+from .seats import PLAY_ORDER, Direction, Seat, Side, next_seat, seats_from
 
 __all__ = [
     "TRICKS_PER_DEAL", "legal_plays", "is_legal_play", "trick_winner", "decide_trick",
@@ -324,19 +324,21 @@ class PacketCheck:
     clauses: tuple[str, ...]
 
 
-def check_packets(packets: Sequence[tuple[Seat, int | Sequence[Card]]], dealer: Seat) -> PacketCheck:
+def check_packets(packets: Sequence[tuple[Seat, int | Sequence[Card]]], dealer: Seat, rules: Rules | None = None) -> PacketCheck:
     """The dealer's check on a deal as a person dealt it: a list of ``(seat, cards)`` packets.
 
     ``deal.dealer-check``: the deal stands only if it was dealt as ``deal.packets`` says,
     judged packet by packet: 48 packets, each of exactly three cards, going round the table
-    one seat after another (each packet to the seat that had the packet four before it),
-    the first round ending with the dealer's own packet.  At the table the dealer's last
+    one seat after another in the direction of play of ``rules`` (clockwise by default),
+    starting with the seat after the dealer (each packet to the seat that had the packet
+    four before it), the first round ending with the dealer's own packet.  At the table the dealer's last
     packet shows a fault; here every packet is judged, so a skipped, short or long packet
     anywhere voids the deal.  Then ``deal.redeal`` applies: the same dealer deals again from
     scratch.  The packet sizes may be given as counts or as sequences of cards.  The hand
     sizes are reported too, for the record.
     """
     packets, dealer = _packets(packets), arguments.seat(dealer, "deal.dealer-check")
+    first_round = seats_from(dealer, (rules or Rules()).direction)[1:] + (dealer,)
     sizes = [0, 0, 0, 0]
     fault: str | None = None
     seats: list[Seat] = []
@@ -350,11 +352,15 @@ def check_packets(packets: Sequence[tuple[Seat, int | Sequence[Card]]], dealer: 
             fault = f"packet {k + 1} goes to {Seat(seat)}, out of turn (a packet was skipped)"
         elif fault is None and k < 4 and seat in seats[:k]:
             fault = f"packet {k + 1} goes to {Seat(seat)} a second time in the first round"
+
     hand_sizes = tuple(sizes)
     if fault is None and len(packets) != 144 // PACKET_SIZE:
         fault = f"{len(packets)} packets were dealt, not 48"
     if fault is None and seats[3] != dealer:
         fault = "the first round does not end with the dealer's own packet"
+    if fault is None and tuple(seats[:4]) != first_round:
+        fault = ("the first round does not go round in the direction of play from the dealer's "
+                 f"left ({', '.join(str(s) for s in first_round)})")
     if fault is None:
         return PacketCheck(True, "every packet holds three cards, dealt in turn", hand_sizes,  # type: ignore[arg-type]
                            cite("deal.dealer-check"))

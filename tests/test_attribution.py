@@ -26,7 +26,10 @@ I = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(I)
 
 #: The option set under which a bug shows (it breaks an option's rule); default: standard.
-SHOWS_UNDER = {"always-clockwise": "counterclockwise", "per-deal-ignored": "stake-per-deal"}
+SHOWS_UNDER = {"always-clockwise": "counterclockwise", "per-deal-ignored": "stake-per-deal",
+              "turn-always-clockwise": "counterclockwise", "per-deal-draw-keeps-winner": "stake-per-deal",
+              "known-result-ignored": "early-close-known", "documented-ignored": "signals-documented",
+              "previous-ignored": "opponent-previous"}
 
 def _check(bug, rules_name="standard"):
     options = CheckOptions(rules=OPTION_SETS[rules_name], examples=0, properties=0)

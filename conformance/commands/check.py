@@ -39,6 +39,7 @@ from turub.tools.progress import Progress
 from ..adapter import DIFFERENTIAL_CHECKS
 from ..programs.lane import Lane
 from ..programs.targets import NOT_RUN, Interrupted, PythonTarget, Target
+from ..questions.directed import directed_cases
 from ..questions.cases import Case, build_vectors, generated_counts, iter_generated_cases, rules_name
 from ..questions.select import Selection
 from ..questions.vectors import load_vectors
@@ -209,7 +210,7 @@ def _planned_cases(options: CheckOptions, run: _Run) -> Iterator[tuple[str, Case
     rules = options.rules
     try:
         if options.vectors:
-            for c in vector_cases(rules):
+            for c in vector_cases(rules) + directed_cases(rules):  # fixed cases (questions.directed)
                 if options.selection.matches(c["id"], c["op"], c["clauses"]):
                     yield "vector", c
         if options.seed is not None and options.scale > 0:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..questions.cases import generated_cases
+from ..questions.directed import directed_cases
 from ..adapter import DIFFERENTIAL_CHECKS
 from .check import CheckOptions, vector_cases
 
@@ -22,7 +23,7 @@ def planned_checks(options: CheckOptions) -> list[dict[str, Any]]:
     checks: list[dict[str, Any]] = []
     if options.vectors:
         checks += [{"id": c["id"], "kind": "vector", "op": c["op"], "clauses": list(c["clauses"])}
-                   for c in vector_cases(rules)]
+                   for c in vector_cases(rules) + directed_cases(rules)]
     if options.seed is not None and options.scale > 0:
         checks += [{"id": c["id"], "kind": "generated", "op": c["op"], "clauses": list(c["clauses"])}
                    for c in generated_cases(options.seed, rules, options.scale)]

@@ -28,8 +28,17 @@ SHOWN: Final = 3
 
 
 def _deal_key(args: dict) -> tuple | None:
+    """The deal a question is about: its pack (each card as its plain name, however the
+    question writes it), dealer, cut and direction of play."""
+    from ..judging.judge import _card
     try:
-        return (tuple(args["pack"]), args["dealer"], args["cut"],
+        pack = []
+        for text in args["pack"]:
+            try:
+                pack.append(_card(text))
+            except Exception:  # noqa: BLE001 - text that is no card: kept as it is
+                pack.append(text)
+        return (tuple(pack), args["dealer"], args["cut"],
                 (args.get("rules") or {}).get("direction", "clockwise"))
     except (KeyError, TypeError):
         return None
@@ -97,6 +106,16 @@ def attribute(report: dict, passed: AbstractSet[str] = frozenset()) -> dict:
         misreadings = explain(failed, report.get("rules") or {}, passed)
     except ImportError:
         pass
+    try:  # the follow-up questions' answers (the clause-directed cases), for the standard rules
+        if isinstance(report.get("variant"), dict) and report["variant"].get("clauses"):
+            raise ImportError  # a house rule of its own: its clauses are blamed as the judge says
+        from .probes import reblame
+        reblame(failed, set(passed) | {c["id"] for c in cases if c["status"] == "passed"},
+                report.get("rules") or {})
+    except ImportError:
+        pass
+    except Exception as e:  # noqa: BLE001 - a diagnosis is a nicety: the verdict stands without it
+        report.setdefault("diagnostics", []).append(f"the follow-up questions could not be read: {e}")
     _order_or_rule(failed)
     blamed = Counter(c["blamed"] for c in failed if c.get("blamed"))
     ranked = []

@@ -75,6 +75,10 @@ def question_of(result: dict) -> dict | None:
         if "rules" in result and isinstance(result["rules"], dict) and result["op"] == "referee":
             args.setdefault("rules", result["rules"])
         return {"op": result["op"], "args": args, "expected": result["expected"], "got": result["got"]}
+    if "args" in result and "expected" in result and result.get("outcome") in ("error-reported", "crash"):
+        # no answer to draw: the question, and what the program said instead
+        return {"op": result["op"], "args": dict(result["args"]), "expected": result["expected"],
+                "got": {"error": str(result.get("detail", ""))[:200]}}
     return None
 
 
@@ -85,7 +89,8 @@ def draw(question: dict, blamed: str | None) -> list[str]:
         body = _DRAW[op](args, question["expected"], question["got"])
     except Exception as e:  # noqa: BLE001 - a drawing is a nicety, never a crash
         body = [f"{op} {_short(args)}", f"expected {_short(question['expected'])}",
-                f"got      {_short(question['got'])}", f"(could not draw it: {e})"]
+                f"got      {_short(question['got'])}",
+                "(shown as the question and the two answers: they do not make a game situation)"]
     return [_rule(blamed)] + body
 
 
@@ -137,7 +142,7 @@ def _referee(args, expected, got) -> list[str]:
         lines.append(f"{_seat_name(action.get('seat'))} holds: {hand(m['hand'])}")  # type: ignore[arg-type]
     kind = action.get("act")
     what = {"play": f"plays {card(action.get('card'))}", "trump": f"names trump {suit(action.get('suit'))}",
-            "signal": f"signals {action.get('signal')!r}", "close": "closes the deal"}.get(kind, _short(action))  # type: ignore[arg-type]
+            "signal": f"signals {_short(action.get('signal'))}", "close": "closes the deal"}.get(kind, _short(action))  # type: ignore[arg-type]
     lines.append(f"then {_seat_name(action.get('seat', '?'))} {what}")
     if "trick" in verdict.extra:
         t = verdict.extra["trick"]
@@ -150,9 +155,19 @@ def _referee(args, expected, got) -> list[str]:
         lines.append(f"expected: {'accepted' if e.get('ok') else 'refused for ' + str(e.get('refused'))}")
         lines.append(f"got:      {'accepted' if isinstance(g, dict) and g.get('ok') else 'refused for ' + str((g or {}).get('refused'))}")
     else:
-        lines.append(f"expected: tricks {expected['tricks']}, outcome {expected['outcome']}")
-        lines.append(f"got:      tricks {got.get('tricks')}, outcome {got.get('outcome')}")
+        lines.append(f"expected: {_tricks_text(expected.get('tricks'), expected.get('outcome'))}")
+        lines.append(f"got:      {_tricks_text(got.get('tricks'), got.get('outcome'))}")
     return lines
+
+
+def _tricks_text(tricks: Any, outcome: Any) -> str:
+    """A deal's tricks and outcome in words (``outcome`` null: the deal is not over)."""
+    counts = (f"North-South {tricks[0]} tricks, East-West {tricks[1]}"
+              if isinstance(tricks, list) and len(tricks) == 2 else f"tricks {_short(tricks)}")
+    ending = {None: "the deal is not over", "draw": "a draw", "NS": "North-South win",
+              "EW": "East-West win"}.get(outcome, f"outcome {_short(outcome)}") \
+        if outcome is None or isinstance(outcome, str) else f"outcome {_short(outcome)}"
+    return f"{counts}; {ending}"
 
 
 def _deal(args, expected, got) -> list[str]:
@@ -167,6 +182,9 @@ def _deal(args, expected, got) -> list[str]:
             if mine is not None and sorted(map(_canon, mine)) != sorted(map(_canon, h)):  # type: ignore[type-var]
                 lines.append(f"{_seat_name(seat)} expected: {hand(h)}")
                 lines.append(f"{' ' * len(_seat_name(seat))} got:      {hand(mine)}")
+                want, have = sorted(map(_canon, h), key=str), sorted(map(_canon, mine), key=str)
+                lines.append(f"{' ' * len(_seat_name(seat))} missing:  {cards([c for c in set(want) if want.count(c) > have.count(c)]) or 'none'}; "
+                             f"extra: {cards([c for c in set(have) if have.count(c) > want.count(c)]) or 'none'}")
                 break
     return lines
 

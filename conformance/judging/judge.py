@@ -554,6 +554,15 @@ def _next_dealer(case, expected, got) -> Verdict:
                  f"expected {expected} to deal next, got {got}")
 
 
+def _result_text(result: Any) -> str:
+    """A deal's result as the question gives it, in words: ``20-16``, ``10-5 closed early``."""
+    try:
+        ns, ew, closed = result
+        return f"North-South {ns}, East-West {ew}" + (", closed early" if closed else "")
+    except (TypeError, ValueError):
+        return _short(result)
+
+
 def _contest(case, expected, got) -> Verdict:
     results = case["args"]["results"]
     if not isinstance(got, list):
@@ -564,7 +573,7 @@ def _contest(case, expected, got) -> Verdict:
     steps = case.get("why", {}).get("steps") or [list(case["clauses"])] * len(results)
     for i, (e, g) in enumerate(zip(expected, got)):
         e_r, g_r = _refusal(e), _refusal(g)
-        where = f"after result {i + 1} {results[i]} of {results}"
+        where = f"after result {i + 1} ({_result_text(results[i])}) of {len(results)}"
         decided = (steps[i] or ["contest.first-win-sets-mark"])[0]
         if e_r is not None and g_r is None:
             _obj(g, "holder", "mark", "winner")

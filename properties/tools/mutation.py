@@ -13,7 +13,15 @@ Usage, from the project's root, with mutmut installed in the virtualenv::
     .venv/bin/python properties/tools/mutation.py --tests tests properties/test_proofs.py
 
 Each mutant runs only the tests that call the mutated function (mutmut records this in a
-first, unmutated run).  The copy lives in ``$TMPDIR/turub-mutation`` unless ``--workdir``
+first, unmutated run).
+
+``--kit`` turns the run round: the subject is the engine-free implementation
+``tests/broken/independent.py`` (copied in as ``turub.kit_subject``) and the only test is the
+conformance kit's default check (:data:`KIT_TEST`): a mutant is killed when ``turub check``
+finds it does not conform, under some option set, at seed 1 (the verification power of the
+kit, measured by machine)::
+
+    .venv/bin/python properties/tools/mutation.py --kit  The copy lives in ``$TMPDIR/turub-mutation`` unless ``--workdir``
 says otherwise; ``mutmut show NAME`` there shows one mutant's diff.
 """
 
@@ -67,6 +75,45 @@ xfail_strict = true
 """
 
 
+#: The one test of a ``--kit`` run: the default check of the implementation under every
+#: option set, quick (no differential play, no property suites) first, then in full at the
+#: standard rules; it fails (the mutant is killed) at the first run that does not conform.
+KIT_TEST = """\
+from turub.conformance.commands.check import CheckOptions, run_check
+from turub.conformance.programs.targets import PythonTarget
+from turub.conformance.questions.cases import OPTION_SETS
+from turub.conformance.reports.report import finish
+from turub.kit_subject import Independent
+
+
+def test_the_default_check_finds_nothing_wrong():
+    for name, rules in OPTION_SETS.items():
+        report = finish(run_check(PythonTarget(Independent(), timeout=2.0),
+                                  CheckOptions(rules=rules, seed=1, examples=0, properties=0)))
+        assert report["exit_status"] == 0, name
+    report = finish(run_check(PythonTarget(Independent(), timeout=2.0),
+                              CheckOptions(seed=1, examples=300, properties=25)))
+    assert report["exit_status"] == 0, "standard, in full"
+"""
+
+
+def build_kit(workdir: Path) -> None:
+    """The scratch copy of a ``--kit`` run: the engine and the kit as they are, the subject
+    to mutate, and :data:`KIT_TEST`."""
+    build(workdir, [], [])
+    shutil.rmtree(workdir / "tests")
+    (workdir / "tests").mkdir()
+    # the bug switches are dead code in the correct implementation: not mutated
+    source = (ROOT / "tests" / "broken" / "independent.py").read_text(encoding="utf-8").splitlines()
+    marked = [line + "  # pragma: no mutate" if re.search(r"\bbug\b|BUG|STRICT", line)
+              and not line.rstrip().endswith("\\") and '"""' not in line else line for line in source]
+    (workdir / "src" / "turub" / "kit_subject.py").write_text("\n".join(marked) + "\n", encoding="utf-8")
+    (workdir / "tests" / "test_kit_mutants.py").write_text(KIT_TEST, encoding="utf-8")
+    (workdir / "setup.cfg").write_text(SETUP_CFG.format(
+        also="", only="    src/turub/kit_subject.py", tests="    tests/test_kit_mutants.py",
+        ignores=""), encoding="utf-8")
+
+
 def _place(path: str) -> str:
     """Where a project path lands in the scratch copy."""
     for folder, package in (("reference", "src/turub"), ("properties", "src/turub/properties"),
@@ -109,19 +156,42 @@ def main(argv: list[str] | None = None) -> int:
                         default=Path(tempfile.gettempdir()) / "turub-mutation")
     parser.add_argument("--max-children", type=int, default=2)
     parser.add_argument("--keep", action="store_true", help="reuse the copy and mutmut's results")
+    parser.add_argument("--sample", type=int, default=1, metavar="N",
+                        help="run every Nth mutant only (1: all)")
+    parser.add_argument("--kit", action="store_true",
+                        help="mutate tests/broken/independent.py, with the kit's default check as the test")
     args = parser.parse_args(argv)
 
     mutmut = Path(sys.executable).with_name("mutmut")
+    if args.kit:
+        args.modules = ["kit_subject (tests/broken/independent.py)"]
+        if args.workdir == parser.get_default("workdir"):
+            args.workdir = Path(tempfile.gettempdir()) / "turub-kit-mutation"
     if not args.keep or not args.workdir.exists():
-        build(args.workdir, args.modules, args.tests)
+        if args.kit:
+            build_kit(args.workdir)
+        else:
+            build(args.workdir, args.modules, args.tests)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     start = time.perf_counter()
-    subprocess.run([str(mutmut), "run", f"--max-children={args.max_children}"],
+    names: list[str] = []
+    if args.sample > 1:  # generate the mutants (and mutmut's stats) with one, then every Nth
+        subprocess.run([str(mutmut), "run", f"--max-children={args.max_children}", "none-such"],
+                       cwd=args.workdir, env=env, check=False, capture_output=True)
+        listed = subprocess.run([str(mutmut), "results", "--all", "true"], cwd=args.workdir, env=env,
+                                capture_output=True, text=True, check=False)
+        names = re.findall(r"^\s*(\S+): \w", listed.stdout, re.MULTILINE)[::args.sample]
+        if not names:
+            print("mutmut generated no mutants: nothing to sample", file=sys.stderr)
+            return 1
+    subprocess.run([str(mutmut), "run", f"--max-children={args.max_children}", *names],
                    cwd=args.workdir, env=env, check=False)
     minutes = (time.perf_counter() - start) / 60
     done = subprocess.run([str(mutmut), "results", "--all", "true"], cwd=args.workdir, env=env,
                           capture_output=True, text=True, check=False)
     status = re.findall(r"^\s*(\S+): (\w[\w ]*)$", done.stdout, re.MULTILINE)
+    if names:
+        status = [(name, verdict) for name, verdict in status if name in set(names)]
     counts: dict[str, int] = {}
     for _, verdict in status:
         counts[verdict] = counts.get(verdict, 0) + 1

@@ -54,6 +54,35 @@ BUGS = {
     "per-deal-ignored": ("stake.per-deal", "stake=per-deal is played as a contest"),
     "signal-before-kind": ("play.refusal-order", "a signal's seat is checked before its kind"),
     "card-before-turn": ("play.refusal-order", "a card not held is refused before a play out of turn"),
+    # --- bugs only the clause-directed cases are sure to meet (issue 22) ----------------------
+    "referee-lets-trump-revoke": ("play.follow-suit",
+                                  "the referee accepts a trump from a player holding the led suit"),
+    "referee-lets-third-suit": ("play.follow-suit",
+                                "the referee accepts a card of a third suit from a player holding the led suit"),
+    "no-trump-call": ("trump.any-suit", "a no-trump call (NT, no-trump, none) is accepted"),
+    "strict-notation": ("pack.card-notation", "only AC/10H is read: T, lower case and symbols are refused"),
+    "refusal-shuts-window": ("play.refusal-changes-nothing", "a refused action shuts the leader's signal window"),
+    "refusal-passes-turn": ("play.refusal-changes-nothing", "a play refused for a card not held still passes the turn"),
+    "refusal-spends-card": ("play.refusal-changes-nothing", "a card refused for not following suit leaves the hand"),
+    "signal-before-lead": ("signal.timing", "the leader may signal before leading"),
+    "jack-above-queen": ("pack.rank-order", "the jack ranks above the queen"),
+    "nine-above-ten": ("pack.rank-order", "the nine ranks above the ten"),
+    "turn-always-clockwise": ("play.turn", "the turn within a trick always passes clockwise"),
+    "equal-mark-at-36": ("contest.unbeatable-mark", "a second 36-0 beats a mark of 36"),
+    "per-deal-draw-keeps-winner": ("stake.per-deal", "under stake=per-deal a draw leaves the last winner standing"),
+    "known-result-ignored": ("result.closed-early", "early-close=known-result is ignored"),
+    "documented-ignored": ("signal.kinds", "signal-kinds=documented is ignored"),
+    "previous-ignored": ("dealer.after-win", "opponent-dealer=previous is ignored"),
+    "eighteen-to-ns": ("result.draw-18", "18-18 goes to North-South"),
+    "signal-after-close": ("play.order-of-actions", "a signal after the close is accepted"),
+    "closed-at-36": ("result.tricks-add-up", "a deal closed early may have 36 tricks"),
+    "decided-continues": ("contest.decided-is-final", "a decided contest goes on taking results"),
+    "mark-from-loser": ("contest.first-win-sets-mark", "the first win's mark is the loser's tricks"),
+    "packets-any-order": ("deal.packets", "the first round of packets may go round in any order"),
+    "second-close-accepted": ("play.order-of-actions", "a deal closed already may be closed again"),
+    "empty-signal": ("signal.kinds", "a signal with no name is accepted"),
+    "trump-lead-frees": ("play.follow-suit", "when trump is led a follower may play any card"),
+    "short-win-wins-at-19": ("contest.insufficient-win", "a mark of 19 is beaten by any second win"),
 }
 
 
@@ -63,12 +92,17 @@ class Refused(Exception):
         self.clause = clause
 
 
+STRICT = False  # the strict-notation bug: only the canonical ASCII names are read
+
+
 def card_of(text) -> int:
     if not isinstance(text, str):
         raise Refused("pack.card-notation")
+    if STRICT and (text != text.upper() or text[:1] == "T" or text[-1:] in SYMBOLS):
+        raise Refused("pack.card-notation")
     t = text.strip().upper()
     suit = SYMBOLS.get(t[-1:], t[-1:])
-    rank = t[:-1]
+    rank = "10" if t[:-1] == "T" else t[:-1]  # pack.card-notation: TH is the ten of hearts
     if suit not in SUITS or rank not in RANKS:
         raise Refused("pack.card-notation")
     return SUITS.index(suit) * 9 + RANKS.index(rank)
@@ -82,8 +116,14 @@ def suit_of(card: int) -> int:
     return card // 9
 
 
+RANK_BUG = None  # a rank-order bug: (rank index, rank index) read swapped
+
+
 def height(card: int) -> int:
-    return 8 - card % 9  # 8 for an ace, 0 for a six
+    h = 8 - card % 9  # 8 for an ace, 0 for a six
+    if RANK_BUG is not None and h in RANK_BUG:
+        return RANK_BUG[1 - RANK_BUG.index(h)]
+    return h
 
 
 def seat_of(text) -> int:
@@ -99,6 +139,28 @@ def suit_letter(text) -> int:
     if t in SUITS and len(t) == 1:
         return SUITS.index(t)
     raise Refused("trump.any-suit")
+
+
+def _in_bug(method):
+    """Run ``method`` with the module-level readings its bug changes (card text, rank)."""
+    import functools
+
+    @functools.wraps(method)
+    def run(self, *args, **kwargs):
+        global STRICT, RANK_BUG
+        STRICT = self.bug == "strict-notation"
+        RANK_BUG = {"jack-above-queen": (6, 5), "nine-above-ten": (4, 3)}.get(self.bug)
+        try:
+            if STRICT and method.__name__ != "referee":
+                try:
+                    return method(self, *args, **kwargs)
+                except Refused as e:  # a question it cannot read: it says so
+                    from turub.conformance.adapter import ImplementationError
+                    raise ImplementationError(f"cannot read a card: {e.clause}") from None
+            return method(self, *args, **kwargs)
+        finally:
+            STRICT, RANK_BUG = False, None
+    return run
 
 
 class Independent:
@@ -164,9 +226,11 @@ class Independent:
             return others or distinct
         return distinct
 
+    @_in_bug
     def trick_winner(self, cards, trump):
         return self._winner([card_of(c) for c in cards], suit_letter(trump))
 
+    @_in_bug
     def legal_plays(self, hand, trick, trump=None):
         t = None if trump is None else suit_letter(trump)
         return [name_of(c) for c in self._legal([card_of(c) for c in hand], [card_of(c) for c in trick], t)]
@@ -186,42 +250,51 @@ class Independent:
         saw = cards[3:6] if self.bug == "caller-sees-second-packet" else cards[:3]
         return caller, saw, hands
 
+    @_in_bug
     def deal(self, pack, dealer, cut, rules):
         caller, saw, hands = self._deal(pack, seat_of(dealer), cut, rules)
         return {"caller": SEATS[caller], "caller_saw": [name_of(c) for c in saw],
                 "hands": {SEATS[s]: [name_of(c) for c in hands[s]] for s in range(4)}}
 
+    @_in_bug
     def check_packets(self, packets, dealer):
         if self.bug == "any-last-packet":
             return {"stands": True}
         d = seat_of(dealer)
         seats = [seat_of(s) for s, _ in packets]
         sizes = [n if isinstance(n, int) else len(n) for _, n in packets]
-        ok = (len(packets) == 48 and all(n == 3 for n in sizes) and seats[3] == d
-              and len(set(seats[:4])) == 4 and all(seats[k] == seats[k - 4] for k in range(4, 48)))
+        first_round = ([(d + k) % 4 for k in range(1, 5)],)  # deal.packets: clockwise from the dealer's left
+        if self.bug == "packets-any-order":
+            first_round = tuple([a, b, c, d] for a in range(4) for b in range(4) for c in range(4)
+                                if len({a, b, c, d}) == 4)
+        ok = (len(packets) == 48 and all(n == 3 for n in sizes) and seats[:4] in first_round
+              and all(seats[k] == seats[k - 4] for k in range(4, 48)))
         return {"stands": ok}
 
     # --- results and dealers ------------------------------------------------------------------
     def _outcome(self, ns: int, ew: int, closed: bool, dealer: int | None = None, rules=None) -> str:
         if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in (ns, ew)):
             raise Refused("result.tricks-add-up")
-        if (closed and ns + ew >= 36) or (not closed and ns + ew != 36):
+        if (closed and ns + ew > (36 if self.bug == "closed-at-36" else 35)) or (not closed and ns + ew != 36):
             raise Refused("result.tricks-add-up")
-        known = (rules or {}).get("early-close") == "known-result" and (ns >= 19 or ew >= 19)
+        known = (rules or {}).get("early-close") == "known-result" and (ns >= 19 or ew >= 19) \
+            and self.bug != "known-result-ignored"
         if closed and not known and self.bug != "closed-counts":
             return "draw"
         if ns == ew:
             if self.bug == "draw-to-dealer" and dealer is not None:
                 return "NS" if dealer % 2 == 0 else "EW"
-            return "draw"
+            return "NS" if self.bug == "eighteen-to-ns" else "draw"
         return "NS" if ns > ew else "EW"
 
+    @_in_bug
     def deal_result(self, ns, ew, closed_early, dealer=None):
         try:
             return {"outcome": self._outcome(ns, ew, closed_early, None if dealer is None else seat_of(dealer))}
         except Refused as e:
             return {"refused": e.clause}
 
+    @_in_bug
     def next_dealer(self, dealer, outcome, rules):
         d = seat_of(dealer)
         if outcome == "draw":
@@ -231,8 +304,10 @@ class Independent:
         if self.bug == "win-partner-deals":
             return SEATS[(d + 2) % 4]
         nxt = (d + self._step(rules)) % 4
-        return SEATS[(nxt + 2) % 4 if (rules or {}).get("opponent-dealer") == "previous" else nxt]
+        previous = (rules or {}).get("opponent-dealer") == "previous" and self.bug != "previous-ignored"
+        return SEATS[(nxt + 2) % 4 if previous else nxt]
 
+    @_in_bug
     def first_dealer(self, rounds):
         contenders = [0, 1, 2, 3]
         try:
@@ -257,6 +332,7 @@ class Independent:
         except Refused as e:
             return {"refused": e.clause}
 
+    @_in_bug
     def contest(self, results, rules, dealer=None):
         per_deal = (rules or {}).get("stake") == "per-deal" and self.bug != "per-deal-ignored"
         holder = mark = winner = None
@@ -268,17 +344,21 @@ class Independent:
             except Refused as e:
                 states.append({"refused": e.clause})
                 continue
-            if winner is not None:  # contest.decided-is-final: the next result opens a new contest
-                holder = mark = winner = None
-            if side != "draw":
+            if winner is not None and not (self.bug == "decided-continues" and not per_deal):
+                holder = mark = winner = None  # contest.decided-is-final: the next result opens a new contest
+                if per_deal and side == "draw" and self.bug == "per-deal-draw-keeps-winner":
+                    winner = states[-1]["winner"]
+            if side != "draw" and not (self.bug == "decided-continues" and winner is not None and not per_deal):
                 tricks = ns if side == "NS" else ew
                 if per_deal:
                     holder, mark, winner = None, None, side
                 elif holder != side:
                     holder = side
                     if not (self.bug == "other-side-keeps-mark" and mark is not None):
-                        mark = tricks
-                elif tricks > mark or (self.bug == "equal-beats-mark" and tricks == mark):
+                        mark = 36 - tricks if self.bug == "mark-from-loser" else tricks
+                elif tricks > mark or (self.bug == "equal-beats-mark" and tricks == mark) or \
+                        (self.bug == "equal-mark-at-36" and tricks == mark == 36) or \
+                        (self.bug == "short-win-wins-at-19" and mark == 19):
                     winner = side
             elif self.bug == "draw-breaks-sequence" and not per_deal:
                 holder = mark = None
@@ -288,6 +368,7 @@ class Independent:
         return states
 
     # --- the referee --------------------------------------------------------------------------
+    @_in_bug
     def referee(self, pack, dealer, cut, rules, actions):
         table = _Table(self, pack, seat_of(dealer), cut, rules)
         responses = []
@@ -323,9 +404,21 @@ class _Table:
         return self.impl.bug
 
     def apply(self, a) -> None:
+        try:
+            return self._apply(a)
+        except Refused:
+            if self.bug == "refusal-shuts-window" and len(self.trick) == 1:
+                self.signals = 1
+            raise
+
+    def _apply(self, a) -> None:
         if not isinstance(a, dict):
             raise Refused("play.order-of-actions")
         kind = a.get("act")
+        needs = {"trump": ("seat", "suit"), "play": ("seat", "card"), "signal": ("seat", "signal"),
+                 "close": ("seat",)}
+        if any(k not in a for k in needs.get(kind, ())):  # play.malformed-action: a missing field
+            raise Refused("play.order-of-actions")
         if kind == "trump":
             return self.name_trump(seat_of(a.get("seat")), a.get("suit"))
         if kind == "play":
@@ -334,8 +427,10 @@ class _Table:
             return self.signal(seat_of(a.get("seat")), a.get("signal"))
         if kind == "close":
             seat_of(a.get("seat"))
-            if self.phase == "finished":
+            if self.phase == "finished" and self.bug != "second-close-accepted":
                 raise Refused("play.order-of-actions")
+            if self.phase == "finished":
+                return None
             return self.finish(closed=True)
         raise Refused("play.order-of-actions")
 
@@ -344,7 +439,10 @@ class _Table:
             raise Refused("trump.once" if self.trump is not None else "play.order-of-actions")
         if seat != self.caller:
             raise Refused("trump.caller")
-        self.trump = suit_letter(suit)
+        if self.bug == "no-trump-call" and str(suit).strip().upper() in ("NT", "NO-TRUMP", "NOTRUMP", "NONE"):
+            self.trump = -1
+        else:
+            self.trump = suit_letter(suit)
         if self.phase == "calling":
             self.hands = [list(h) for h in self.full]
             self.phase = "playing"
@@ -365,18 +463,30 @@ class _Table:
         card = card_of(text)
         hand = self.hands[seat]
         if card not in hand and self.bug != "not-held-accepted":
+            if self.bug == "refusal-passes-turn":
+                self.to_act = (seat + self.impl._step(self.rules)) % 4
             raise Refused("play.card-in-hand")
         legal = self.impl._legal(hand, [c for _, c in self.trick], self.trump)
         if card in hand and card not in legal:
             led = suit_of(self.trick[0][1])
-            if any(suit_of(c) == led for c in hand) and suit_of(card) != led:
+            if self.bug == "referee-lets-trump-revoke" and suit_of(card) == self.trump:
+                pass
+            elif self.bug == "referee-lets-third-suit" and suit_of(card) != self.trump:
+                pass
+            elif self.bug == "trump-lead-frees" and led == self.trump:
+                pass
+            elif any(suit_of(c) == led for c in hand) and suit_of(card) != led:
+                if self.bug == "refusal-spends-card":
+                    hand.remove(card)
                 raise Refused("play.follow-suit")
-            raise Refused("play.no-forced-trump")
+            else:
+                raise Refused("play.no-forced-trump")
         if card in hand:
             hand.remove(card)
         self.trick.append((seat, card))
         if len(self.trick) < 4:
-            self.to_act = (seat + self.impl._step(self.rules)) % 4
+            step = 1 if self.bug == "turn-always-clockwise" else self.impl._step(self.rules)
+            self.to_act = (seat + step) % 4
             return
         at = self.impl._winner([c for _, c in self.trick], -1 if self.trump is None else self.trump)
         winner = self.trick[at][0]
@@ -390,17 +500,20 @@ class _Table:
             self.finish(closed=False)
 
     def signal(self, seat: int, kind) -> None:
+        if self.phase == "finished" and self.bug == "signal-after-close":
+            return
         if self.phase != "playing":
             raise Refused("play.order-of-actions")
         if self.bug == "signal-before-kind" and seat != self.leader:
             raise Refused("signal.leader-only")
-        named = isinstance(kind, str) and kind.strip() != ""
-        documented_only = (self.rules or {}).get("signal-kinds") == "documented"
+        named = isinstance(kind, str) and (kind.strip() != "" or self.bug == "empty-signal")
+        documented_only = (self.rules or {}).get("signal-kinds") == "documented" and self.bug != "documented-ignored"
         if self.bug != "any-signal-word" and (not named or (documented_only and kind not in ("knock", "click"))):
             raise Refused("signal.kinds")
         if seat != self.leader and self.bug != "signal-from-anyone":
             raise Refused("signal.leader-only")
-        if len(self.trick) != 1 and not (self.bug == "signal-any-time" and self.trick):
+        if len(self.trick) != 1 and not (self.bug == "signal-any-time" and self.trick) and \
+                not (self.bug == "signal-before-lead" and not self.trick and seat == self.leader):
             raise Refused("signal.timing")
         if self.signals and self.bug != "signal-twice":
             raise Refused("signal.once-per-trick")

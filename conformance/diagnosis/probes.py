@@ -1,0 +1,420 @@
+"""Blame by root cause beyond the catalogue of misreadings: the follow-up questions.
+
+The clause-directed cases (:mod:`turub.conformance.questions.directed`) include questions
+asked only to locate a cause, and :func:`reblame` reads their answers after a run:
+
+* **the rank order, pair by pair** (``directed/rank/...``: every pair of ranks, led and
+  trumped).  When some of them fail, the program's own order of the ranks is read off
+  them; every failed trick (and first-dealer draw) that this order explains is blamed on
+  ``pack.rank-order``, not on the trick rule where the symptom shows;
+* **a refusal that changed the state** (``directed/refused/...`` and their controls
+  ``directed/control/...``, the same stream without the refused action).  A stream that
+  fails only after its refused action, while its control passes, is blamed on
+  ``play.refusal-changes-nothing``;
+* **the clause a directed question was asked about** (``directed/...``, :func:`about`):
+  a wrong value of a question built for one clause is blamed on it;
+* **an error the program reports** on a well-formed question is blamed on the clause the
+  question was asked about: ``pack.card-notation`` when the question writes a card in any
+  notation but the plain ``AC``/``10H``, otherwise the directed clause.
+
+Each re-blamed failure keeps the judge's blame in ``judge_blamed`` and says why in
+``probe``, so the reasoning is in the report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Final
+
+__all__ = ["reblame", "implementation_ranks"]
+
+_RANKS: Final = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")
+_CANONICAL_SUITS: Final = "SHDC"
+
+
+def _is_canonical(text: Any) -> bool:
+    """A card written the plain way (``AC``, ``10H``), as the kit writes its own questions."""
+    return isinstance(text, str) and text[-1:] in _CANONICAL_SUITS and text[:-1] in _RANKS
+
+
+def _cards_in(op: str, args: Any) -> list[Any]:
+    if not isinstance(args, dict):
+        return []
+    if op == "trick_winner":
+        return list(args.get("cards") or [])
+    if op == "legal_plays":
+        return list(args.get("hand") or []) + list(args.get("trick") or [])
+    if op in ("deal", "referee"):
+        cards = list(args.get("pack") or [])
+        cards += [a.get("card") for a in args.get("actions") or [] if isinstance(a, dict) and "card" in a
+                  and a.get("act") == "play"]
+        return cards
+    if op == "first_dealer":
+        return [c for r in args.get("rounds") or [] if isinstance(r, dict) for c in r.values()]
+    return []
+
+
+def about(case_id: str, rules: dict) -> str | None:
+    """The clause the directed case ``case_id`` was asked about (None: not a directed case)."""
+    if not case_id.startswith("directed/"):
+        return None
+    from turub.options import rules_from_dict
+
+    from ..questions.directed import directed_clause
+    try:
+        return directed_clause(case_id, rules_from_dict(rules or {}))
+    except Exception:  # noqa: BLE001 - rules the kit cannot read: no directed case to name
+        return None
+
+
+def _control(case_id: str, rules: dict) -> str | None:
+    from turub.options import rules_from_dict
+
+    from ..questions.directed import control_of
+    try:
+        return control_of(case_id, rules_from_dict(rules or {}))
+    except Exception:  # noqa: BLE001 - rules the kit cannot read: no control
+        return None
+
+
+#: The directed questions about a decided value (the others are refusals, their controls
+#: and the notations, whose failures the judge and the probes above blame).
+_VALUE_QUESTIONS: Final = ("directed/duty/", "directed/packets/")
+# (the rank pairs are read as a whole above: a trumped pair failing while every led pair
+# passes is the trump rule's, which the judge names)
+
+
+def _is_value_question(case_id: str) -> bool:
+    return case_id.startswith(_VALUE_QUESTIONS)
+
+
+def _set(case: dict, clause: str, why: str) -> None:
+    if case.get("blamed") != clause:
+        case.setdefault("judge_blamed", case.get("blamed"))
+        case["blamed"] = clause
+        case["failing_clauses"] = [clause]
+    case["probe"] = why
+
+
+# --- the rank order, read off the pairwise questions ----------------------------------------
+
+def implementation_ranks(results: Iterable[dict], passed: Iterable[str] = ()) -> dict[str, int] | None:
+    """The program's height of each rank, read off the pairwise rank questions it answered
+    (``directed/rank/led/...``; ``passed``: the ids of those it answered as the rules do):
+    each rank's count of ranks it beat.  None if it answered them all as the rules do."""
+    wins = {r: 0 for r in _RANKS}
+    wrong = False
+    seen = 0
+    for c in list(results) + [{"id": i, "status": "passed"} for i in passed]:
+        cid = c.get("id", "")
+        if "directed/rank/led/" not in cid:
+            continue
+        first, second = cid.rsplit("/", 1)[1].split("-")
+        if c.get("status") == "passed":
+            got = 0 if _RANKS.index(first) < _RANKS.index(second) else 1
+        elif isinstance(c.get("got"), int) and c["got"] in (0, 1):
+            got, wrong = c["got"], True
+        else:
+            continue
+        seen += 1
+        wins[(first, second)[got]] += 1
+    if not wrong or not seen:
+        return None
+    return wins
+
+
+def _winner(cards: list[str], trump: str, height: dict[str, int]) -> int:
+    """The trick rule as written, with the program's rank heights."""
+    def suit(c: str) -> str:
+        return c[-1]
+    best = 0
+    for i, c in enumerate(cards[1:], 1):
+        b = cards[best]
+        if suit(c) == suit(b) and height[c[:-1]] > height[b[:-1]]:
+            best = i
+        elif suit(c) == trump and suit(b) != trump:
+            best = i
+    return best
+
+
+def _refereed_trick_explained(c: dict, height: dict[str, int]) -> bool:
+    """The first trick of a refereed deal whose winner differs is won, by the program's
+    rank heights, by the seat the program named."""
+    from ..judging.judge import _card
+    import re
+    args, expected, got = c.get("args") or {}, c.get("expected") or {}, c.get("got")
+    if isinstance(got, dict):
+        ew, gw = expected.get("winners") or [], got.get("winners") or []
+        k = next((i for i, (a, b) in enumerate(zip(ew, gw)) if a != b), None)
+        named = gw[k] if k is not None else None
+    else:  # a long answer the report keeps cut short: the judge's detail names the trick
+        m = re.search(r"trick (\d+) \(completed by action \d+.*?: expected \w+ to win it, got (\w+)",
+                      c.get("detail", ""))
+        k, named = (int(m.group(1)) - 1, m.group(2)) if m else (None, None)
+    if k is None:
+        return False
+    trump, trick, tricks = None, [], []
+    for action, answer in zip(args.get("actions") or [], expected.get("responses") or []):
+        if "ok" not in answer:
+            continue
+        if action.get("act") == "trump":
+            trump = _card("A" + str(action["suit"]))[-1]
+        elif action.get("act") == "play":
+            trick.append((action["seat"], _card(action["card"])))
+            if len(trick) == 4:
+                tricks.append(trick)
+                trick = []
+    if k >= len(tricks) or trump is None:
+        return False
+    cards = [x for _, x in tricks[k]]
+    return tricks[k][_winner(cards, trump, height)][0] == named
+
+
+def _rank_explains(c: dict, height: dict[str, int]) -> bool:
+    from ..judging.judge import _card
+    args = c.get("args") or {}
+    try:
+        if c.get("op") == "referee":
+            return _refereed_trick_explained(c, height)
+        if c.get("op") == "trick_winner":
+            cards = [_card(x) for x in args["cards"]]
+            trump = _card("A" + str(args["trump"]))[-1]
+            return _winner(cards, trump, height) == c.get("got")
+        if c.get("op") == "first_dealer" and isinstance(c.get("got"), dict):
+            first = args["rounds"][0]
+            top = max(height[_card(x)[:-1]] for x in first.values())
+            highest = [s for s, x in first.items() if height[_card(x)[:-1]] == top]
+            if "dealer" in c["got"]:
+                return c["got"]["dealer"] in highest
+            # refused as a tie: by the program's order the first round is tied at the top
+            return c["got"].get("refused") == "dealer.first-draw-ties" and len(highest) > 1
+    except Exception:  # noqa: BLE001 - a question it cannot read explains nothing
+        return False
+    return False
+
+
+# --- a refusal that changed the state ---------------------------------------------------------
+
+def _diverged_after_refusal(c: dict) -> bool:
+    """The stream's first divergence comes after an action the rules refuse, which the
+    program refused too."""
+    expected, got = c.get("expected"), c.get("got")
+    if not (isinstance(expected, dict) and isinstance(got, dict)):
+        return False
+    er, gr = expected.get("responses") or [], got.get("responses") or []
+    for i, (e, g) in enumerate(zip(er, gr)):
+        if e != g:
+            return i > 0 and any("refused" in er[j] and "refused" in (gr[j] or {}) for j in range(i))
+    return False
+
+
+def _refused_card_spent(c: dict) -> str | None:
+    """A legal play refused as a card not held, where the same seat's play of that card was
+    refused earlier in the stream (by the rules too): the refusal spent the card."""
+    from ..judging.judge import _card
+    expected, got = c.get("expected"), c.get("got")
+    if c.get("op") != "referee" or not (isinstance(expected, dict) and isinstance(got, dict)):
+        return None
+    actions = (c.get("args") or {}).get("actions") or []
+    er, gr = expected.get("responses") or [], got.get("responses") or []
+    for i, (e, g) in enumerate(zip(er, gr)):
+        if e == g:
+            continue
+        if "ok" not in e or not isinstance(g, dict) or g.get("refused") != "play.card-in-hand":
+            return None
+        try:
+            me = (actions[i]["seat"], _card(actions[i]["card"]))
+            earlier = [j for j in range(i) if "refused" in er[j] and actions[j].get("act") == "play"
+                       and (actions[j].get("seat"), _card(actions[j].get("card"))) == me]
+        except Exception:  # noqa: BLE001 - text that is no card: no such evidence
+            return None
+        return (f"action {i + 1} plays a card held, refused as not held; the same play was "
+                f"refused at action {earlier[0] + 1} and took the card") if earlier else None
+    return None
+
+
+#: Refusals of a play by the seat to act, for the card it named.
+_CARD_REFUSALS: Final = frozenset({"play.card-in-hand", "play.follow-suit", "pack.card-notation"})
+
+
+def _refused_play_passed_turn(c: dict) -> str | None:
+    """A legal play refused as out of turn, where the same seat's play was refused just
+    before (by the rules too, with no card accepted since): the refusal passed the turn."""
+    expected, got = c.get("expected"), c.get("got")
+    if c.get("op") != "referee" or not (isinstance(expected, dict) and isinstance(got, dict)):
+        return None
+    actions = (c.get("args") or {}).get("actions") or []
+    er, gr = expected.get("responses") or [], got.get("responses") or []
+    for i, (e, g) in enumerate(zip(er, gr)):
+        if e == g:
+            continue
+        if "ok" not in e or not isinstance(g, dict) or g.get("refused") != "play.turn":
+            return None
+        for j in range(i - 1, -1, -1):
+            a = actions[j] if isinstance(actions[j], dict) else {}
+            if "ok" in er[j] and a.get("act") != "signal":
+                return None  # an action was accepted since: the turn may have moved
+            if a.get("act") == "play" and er[j].get("refused") in _CARD_REFUSALS and \
+                    a.get("seat") == actions[i].get("seat"):
+                return (f"action {i + 1} is the same seat's turn, refused as out of turn right "
+                        f"after its play at action {j + 1} was refused: that refusal passed the turn")
+        return None
+    return None
+
+
+def _unbeatable_mark(c: dict) -> bool:
+    """A contest whose first differing state is a side holding the mark of 36, undecided."""
+    expected, got = c.get("expected"), c.get("got")
+    if c.get("op") != "contest" or not isinstance(expected, list) or not isinstance(got, list):
+        return False
+    for e, g in zip(expected, got):
+        if e != g:
+            return isinstance(e, dict) and e.get("mark") == 36 and e.get("winner") is None
+    return False
+
+
+def _direction_read_right_elsewhere(c: dict, failed: list[dict], passed: set[str], rules: dict) -> bool:
+    """A legal play refused as out of turn, blamed on the direction of play, while every
+    deal asked under this direction was dealt right (the question under the other
+    decision): the turn is the decision read wrong, not the direction."""
+    if c.get("blamed") != "table.direction" or c.get("op") != "referee" or \
+            (rules or {}).get("direction") != "counterclockwise" or "got refused for play.turn" not in c.get("detail", ""):
+        return False
+    if any(f.get("op") in ("deal", "next_dealer") for f in failed):
+        return False
+    return any(i.startswith(("deal/", "directed/deal/")) or "/deal/" in i for i in passed)
+
+
+def _packets_order_only(c: dict) -> bool:
+    """A check of packets wrongly standing whose only fault is the first round's order."""
+    if c.get("op") != "check_packets" or c.get("expected") != {"stands": False} or \
+            c.get("got") != {"stands": True}:
+        return False
+    packets = (c.get("args") or {}).get("packets") or []
+    try:
+        seats = [p[0] for p in packets]
+        sizes = [p[1] if isinstance(p[1], int) else len(p[1]) for p in packets]
+    except Exception:  # noqa: BLE001
+        return False
+    return len(packets) == 48 and set(sizes) == {3} and len(set(seats[:4])) == 4 and \
+        seats == seats[:4] * 12 and seats[3] == (c.get("args") or {}).get("dealer")
+
+
+def _turn_ignored_mid_trick(failed: list[dict]) -> bool:
+    """Some failure is a play out of turn accepted in the middle of a trick: the program
+    ignores the turn itself, not only who leads."""
+    for c in failed:
+        if c.get("op") == "referee" and "expected refused for play.turn, got accepted" in c.get("detail", "") \
+                and _disputes_leader(c, at_lead=False) == "mid-trick":
+            return True
+    return False
+
+
+def _disputes_leader(c: dict, at_lead: bool = True) -> str | None:
+    """At a lead (every trick so far complete), the program refuses as out of turn a play by
+    the seat the rules have lead, or accepts a lead the rules refuse as out of turn: who
+    leads is the rule it reads otherwise (``play.first-lead`` at the first trick,
+    ``play.winner-leads`` after)."""
+    expected, got = c.get("expected"), c.get("got")
+    if c.get("op") != "referee" or not (isinstance(expected, dict) and isinstance(got, dict)):
+        return None
+    actions = (c.get("args") or {}).get("actions") or []
+    er, gr = expected.get("responses") or [], got.get("responses") or []
+    i = next((k for k, (e, g) in enumerate(zip(er, gr)) if e != g), None)
+    if i is None or i >= len(actions) or not isinstance(actions[i], dict) or actions[i].get("act") != "play":
+        return None
+    played = sum(1 for a, e in zip(actions[:i], er) if isinstance(a, dict) and a.get("act") == "play" and "ok" in e)
+    if played % 4:
+        return None if at_lead else "mid-trick"
+    leader = next((a.get("seat") for a, e in zip(actions[i + 1:], er[i + 1:])
+                   if isinstance(a, dict) and a.get("act") == "play" and "ok" in e), None)
+    g = gr[i] if isinstance(gr[i], dict) else {}
+    refused_leader = g.get("refused") == "play.turn" and er[i].get("refused") != "play.turn" and \
+        actions[i].get("seat") == leader
+    accepted_other = "ok" in g and er[i].get("refused") == "play.turn"
+    if refused_leader or accepted_other:
+        return "play.first-lead" if played == 0 else "play.winner-leads"
+    return None
+
+
+def _first_divergence_refused(c: dict) -> bool:
+    """The first action answered otherwise is one the rules refuse."""
+    expected, got = c.get("expected"), c.get("got")
+    if not (isinstance(expected, dict) and isinstance(got, dict)):
+        return False
+    for e, g in zip(expected.get("responses") or [], got.get("responses") or []):
+        if e != g:
+            return "refused" in e
+    return False
+
+
+def reblame(failed: list[dict], passed: set[str], rules: dict) -> None:
+    """Re-blame ``failed`` (the failed results of a run) by the follow-up questions'
+    answers (``passed``: the ids of the cases that passed)."""
+    height = implementation_ranks(failed, passed)
+    turn_ignored: bool | None = None
+    for c in failed:
+        if c.get("consequence_of") or c.get("blamed") == "play.refusal-order":
+            continue  # a refusal named out of order is the order's (blame._order_or_rule)
+        cid = c.get("id", "")
+        if c.get("outcome") in ("error-reported", "crash"):
+            cards = _cards_in(c.get("op", ""), c.get("args"))
+            if any(not _is_canonical(x) for x in cards):
+                _set(c, "pack.card-notation", "the program reported an error on a question whose "
+                     "cards are written in a notation the spec accepts")
+                continue
+            clause = about(cid, rules)
+            if clause:
+                _set(c, clause, f"the program reported an error on a question asked about {clause}")
+            continue
+        if c.get("outcome") not in ("wrong-answer", "illegal-action-accepted", "legal-action-refused"):
+            continue
+        if cid.startswith("directed/refused/") and _diverged_after_refusal(c):
+            control = _control(cid, rules)
+            if control in passed:
+                _set(c, "play.refusal-changes-nothing",
+                     f"the same stream without the refused action ({control}) passes")
+                continue
+        spent = _refused_card_spent(c) or _refused_play_passed_turn(c)
+        if spent:
+            _set(c, "play.refusal-changes-nothing", spent)
+            continue
+        if c.get("op") == "contest" and (rules or {}).get("stake") == "per-deal" and \
+                str(c.get("blamed") or "").startswith("contest."):
+            _set(c, "stake.per-deal", "under stake=per-deal no contest is played: each won deal "
+                 "settles a stake, and that rule decides every state")
+            continue
+        if _unbeatable_mark(c):
+            _set(c, "contest.unbeatable-mark", "the first state that differs holds a mark of 36, "
+                 "which no second win can beat")
+            continue
+        if _direction_read_right_elsewhere(c, failed, passed, rules):
+            _set(c, "play.turn", "the deals under this direction of play pass (the direction is read "
+                 "right there); the turn within a trick is not")
+            continue
+        if _packets_order_only(c):
+            _set(c, "deal.packets", "every packet holds three and goes round in one order, but the "
+                 "first round is not in the direction of play from the dealer's left")
+            continue
+        leads = _disputes_leader(c)
+        if leads and (turn_ignored is None):
+            turn_ignored = _turn_ignored_mid_trick(failed)
+        if leads and not turn_ignored:
+            _set(c, leads, "at a lead, the program takes the seat the rules say leads for a seat out "
+                 "of turn, or lets another seat lead: it disagrees about who leads")
+            continue
+        if cid.startswith("directed/refused/") and about(cid, rules) == "play.malformed-action" \
+                and _first_divergence_refused(c):
+            _set(c, "play.malformed-action", "the action refused differently is not well formed")
+            continue
+        if height is not None and c.get("op") in ("trick_winner", "first_dealer", "referee") and \
+                _rank_explains(c, height):
+            order = " ".join(sorted(_RANKS, key=lambda r: -height[r]))
+            _set(c, "pack.rank-order", f"the pairwise rank questions give the order {order}, "
+                 "which explains this answer")
+            continue
+        clause = about(cid, rules)
+        if clause and _is_value_question(cid):
+            _set(c, clause, f"a question asked about {clause}")
+        elif clause == "pack.card-notation" and "got refused for pack.card-notation" in c.get("detail", ""):
+            _set(c, clause, "a card written in a notation the spec accepts was refused as no card")

@@ -1,0 +1,61 @@
+"""A slice of the mutation campaign in CI: small edits of the engine-free implementation
+(``tests/broken/independent.py``), each of the kind mutmut makes, must be caught by the kit's
+checks at seed 1 (vectors, the clause-directed cases and the generated cases; the whole
+campaign: ``properties/tools/mutation.py --kit``, results in docs/guides/verification-power.md).
+
+The first is a mutant the campaign found alive before the directed cases named trump by
+the suit's symbol.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from turub.conformance.commands.check import CheckOptions, run_check
+from turub.conformance.programs.targets import PythonTarget
+from turub.conformance.reports.report import finish
+
+SOURCE = Path(__file__).parent / "broken" / "independent.py"
+
+#: (name, the text replaced, its mutant): one edit each, in the correct implementation's code.
+MUTANTS = [
+    ("trump-symbol-not-read", "t = SYMBOLS.get(t, t)", "t = SYMBOLS.get(None, t)"),
+    ("ten-not-t", 'rank = "10" if t[:-1] == "T" else t[:-1]', 'rank = "10" if t[:-1] == "XXTXX" else t[:-1]'),
+    ("closed-at-36", "(36 if self.bug == \"closed-at-36\" else 35)", "(36 if self.bug == \"closed-at-36\" else 36)"),
+    ("signal-window-two", "if len(self.trick) != 1 and", "if len(self.trick) > 1 and"),
+    ("missing-field-passes", "if any(k not in a for k in needs.get(kind, ())):",
+     "if all(k not in a for k in needs.get(kind, ())):"),
+    ("first-round-offset", "[(d + k) % 4 for k in range(1, 5)]", "[(d + k) % 4 for k in range(0, 4)]"),
+]
+
+
+def _mutant(name: str, old: str, new: str):
+    text = SOURCE.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{name}: the code to mutate moved"
+    spec = importlib.util.spec_from_loader(f"independent_{name.replace('-', '_')}", loader=None)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses and friends look their module up
+    try:
+        exec(compile(text.replace(old, new), str(SOURCE), "exec"), module.__dict__)
+    finally:
+        del sys.modules[spec.name]
+    return module
+
+
+@pytest.mark.parametrize("name, old, new", MUTANTS, ids=[m[0] for m in MUTANTS])
+def test_the_kit_kills_the_mutant(name, old, new):
+    module = _mutant(name, old, new)
+    report = finish(run_check(PythonTarget(module.Independent(), timeout=5.0),
+                              CheckOptions(seed=1, examples=0, properties=0)))
+    assert report["exit_status"] == 1, f"mutant {name} survived"
+
+
+def test_the_unmutated_implementation_conforms():
+    module = _mutant("none", "class Independent:", "class Independent:")
+    report = finish(run_check(PythonTarget(module.Independent(), timeout=5.0),
+                              CheckOptions(seed=1, examples=0, properties=0)))
+    assert report["exit_status"] == 0
