@@ -52,10 +52,10 @@ def drawn(examples: int, thirds: int) -> int:
     return -(-thirds * examples // 3) if examples > 0 else 0
 
 
-def _settings(examples: int) -> settings:
-    return settings(max_examples=examples, database=None, deadline=None,
+def _settings(examples: int, database: Any = None) -> settings:
+    return settings(max_examples=examples, database=database, deadline=None,
                     suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
-                    phases=(Phase.explicit, Phase.generate, Phase.shrink),
+                    phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
                     report_multiple_bugs=False, print_blob=False)
 
 
@@ -102,8 +102,11 @@ def _result(case_id: str, op: str, clauses, status: str, verdict: Verdict | None
     return out
 
 
-def _search(test, plans, examples: int, seed: int) -> None:
-    run = hypothesis_seed(seed)(_settings(examples)(given(plans)(test)))
+def _search(test, plans, examples: int, seed: int, database: Any = None) -> None:
+    """Search with ``seed``; ``database`` (a Hypothesis example database, None: none) keeps
+    the failures found and gives back those of earlier runs first (the settings go on top
+    of ``@seed``, which would otherwise drop the database)."""
+    run = _settings(examples, database)(hypothesis_seed(seed)(given(plans)(test)))
     try:
         run()
     except _Stop:
@@ -113,7 +116,7 @@ def _search(test, plans, examples: int, seed: int) -> None:
 
 
 def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
-                       budget: float = 10.0) -> dict:
+                       budget: float = 10.0, database: Any = None) -> dict:
     """Referee drawn deals with both; the smallest disagreement, or a pass."""
     clauses = OPERATIONS["referee"]
     if "referee" not in target.operations or not target.supports_rules(rules.to_dict()):
@@ -151,7 +154,7 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
             raise _Stop  # a crash or a hang is not shrunk; nor anything past the budget
         raise AssertionError(verdict.detail)
 
-    _search(test, deal_plans(), drawn(examples, 2), seed)
+    _search(test, deal_plans(), drawn(examples, 2), seed, database)
     if "case" not in best:
         if best.get("unsupported"):
             return _result("differential/deal", "referee", clauses, "unsupported")
@@ -181,7 +184,7 @@ def sitting_plans(draw) -> dict:
 
 
 def differential_sittings(target: Target, rules: Rules, examples: int, seed: int,
-                          budget: float = 10.0) -> dict:
+                          budget: float = 10.0, database: Any = None) -> dict:
     """Ask both for each deal's next dealer and the contest of a drawn sitting."""
     ops = [op for op in ("next_dealer", "contest") if op in target.operations]
     clauses = OPERATIONS["next_dealer"] + OPERATIONS["contest"]
@@ -223,7 +226,7 @@ def differential_sittings(target: Target, rules: Rules, examples: int, seed: int
                 raise _Stop
             raise AssertionError(verdict.detail)
 
-    _search(test, sitting_plans(), drawn(examples, 1), seed)
+    _search(test, sitting_plans(), drawn(examples, 1), seed, database)
     if "case" not in best:
         return _result("differential/sitting", "sitting", clauses, "passed",
                        detail=f"{ran[0]} drawn sittings answered alike")
