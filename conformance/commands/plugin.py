@@ -202,7 +202,12 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     run = config.stash.get(_RUN, None)
     if run is None:
         return
-    items.extend(Conformance.from_parent(session, name="turub", nodeid="turub").items())
+    kit = Conformance.from_parent(session, name="turub", nodeid="turub").items()
+    items.extend(kit)
+    # the terminal counts what collection reports: report the kit's items too, so that
+    # "N tests collected" (and --collect-only's count) includes them
+    config.hook.pytest_collectreport(report=pytest.CollectReport(
+        "turub", "passed", None, list(kit)))
     only = set(run.option("item"))
     if only:  # exactly the named items: the project's own tests or others in the folder too
         kept = [i for i in items if isinstance(i, _KitItem) and i.name in only]
