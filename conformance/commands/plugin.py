@@ -21,7 +21,7 @@ database, which the next run sharing that folder replays first; each search's ra
 comes from its item's name and ``--turub-seed`` alone, so an item draws the same examples
 whatever else runs in the session; a failing item prints the one command that runs it
 again (``--turub-item NAME`` keeps exactly that item).  SIGTERM and SIGHUP stop every
-program the plugin started before pytest ends (SIGINT goes through pytest's own teardown),
+program the plugin started before pytest ends (SIGINT too, then pytest ends as on Ctrl-C),
 and an xdist worker whose controller dies stops its program too.
 
 Without a ``--turub-*`` option the plugin adds nothing.  pytest is imported here only:
@@ -160,8 +160,7 @@ def _stop_programs_on_signals(config: pytest.Config) -> None:
     """Nothing left running (issue 19, item 5): SIGTERM and SIGHUP stop every program this
     process started, then end it as the signal would have; an xdist worker also gets SIGTERM
     when its controller dies (Linux), so its program is stopped even if the controller was
-    killed outright.  SIGINT is pytest's: it ends the session and ``pytest_unconfigure``
-    stops the program."""
+    killed outright.  SIGINT stops them too, then ends the session as pytest does on Ctrl-C."""
     import threading
     if threading.current_thread() is not threading.main_thread():
         return
@@ -182,6 +181,23 @@ def _stop_programs_on_signals(config: pytest.Config) -> None:
     for s in _SIGNALS:
         if signal.getsignal(s) in (signal.SIG_DFL, None):
             signal.signal(s, stop_and_end)
+    previous_int = signal.getsignal(signal.SIGINT)
+
+    def stop_then_interrupt(signum, frame):
+        """SIGINT: stop the programs now, then let pytest end as it does on Ctrl-C."""
+        from ..programs.process import stop_all
+        run = config.stash.get(_RUN, None)
+        try:
+            if run is not None:
+                run.close()
+            stop_all()
+        finally:
+            if callable(previous_int):
+                previous_int(signum, frame)
+            raise KeyboardInterrupt
+
+    if previous_int is signal.default_int_handler:
+        signal.signal(signal.SIGINT, stop_then_interrupt)
     if hasattr(config, "workerinput") and sys.platform.startswith("linux"):
         try:
             import ctypes
