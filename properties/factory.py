@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from hypothesis import example, given, settings
+from hypothesis import seed as hypothesis_seed
 from hypothesis.strategies import SearchStrategy, just
 
 __all__ = ["PropertyTest", "Worked", "property_test", "worked"]
@@ -64,10 +65,13 @@ def property_test(*, examples: Sequence[Worked] = (), scale: float = 1.0,
         raise ValueError(f"scale is a share of the profile's examples, in (0, 1], not {scale}")
 
     def declare(body: Callable[..., None]) -> PropertyTest:
-        def build(*, fixed: Mapping[str, Any] | None = None, **overrides: Any) -> Callable[..., None]:
+        def build(*, fixed: Mapping[str, Any] | None = None, seed: int | None = None,
+                  **overrides: Any) -> Callable[..., None]:
             """The property as a new ``@given`` test with ``overrides`` (Hypothesis settings);
             ``fixed`` arguments (``impl=...``) are given, not drawn, so the test needs no
-            fixture (HypoFuzz's targets, ``turub.properties.fuzz_targets``)."""
+            fixture (HypoFuzz's targets, ``turub.properties.fuzz_targets``).  A ``seed``
+            (Hypothesis's ``@seed``, applied under the settings so that a ``database`` among
+            them is kept) makes it draw the same examples on every run."""
             base = settings()  # the profile loaded now
             budget = {"max_examples": max(5, int(base.max_examples * scale))}
 
@@ -82,7 +86,10 @@ def property_test(*, examples: Sequence[Worked] = (), scale: float = 1.0,
                 else:
                     run = example(*w.args, **w.kwargs)(run)
             given_now = {**strategies, **{k: just(v) for k, v in (fixed or {}).items()}}
-            return settings(base, **{**budget, **overrides})(given(**given_now)(run))
+            test = given(**given_now)(run)
+            if seed is not None:
+                test = hypothesis_seed(seed)(test)
+            return settings(base, **{**budget, **overrides})(test)
 
         test = build()
         test.build = build  # type: ignore[attr-defined]

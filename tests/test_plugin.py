@@ -108,3 +108,139 @@ def test_a_program_that_cannot_start_fails_every_item_it_would_have_answered(tmp
     assert "passed" not in n and n["failed"] >= 3, n
     failed = re.findall(r"^FAILED (\S+)", done.stdout, flags=re.M)
     assert any("differential/" in f for f in failed) and any("property/" in f for f in failed), failed
+
+
+# --- deep campaigns (issue 24) and nothing left running (issue 19, item 5) -------------------
+
+def _failed_block(output: str, name: str) -> str:
+    """The failure text pytest printed for the kit's item ``name``."""
+    start = output.index(f"_ turub {name} [")
+    end = output.find("\n_ turub ", start + 1)
+    end = output.find("short test summary", start) if end < 0 else end
+    return "\n".join(line for line in output[start:end].splitlines()
+                     if not line.startswith("[gw"))  # xdist's "[gw1] linux -- Python ..."
+
+
+def test_a_failure_found_is_kept_and_replayed_first_in_another_folder(tmp_path):
+    # Differential play drawing one deal finds nothing (its first draw plays no card);
+    # with the database of a run that drew more, it fails at once, in another folder.
+    program = f"{sys.executable} {BROKEN} no-follow-suit"
+    shared, first, second = tmp_path / "db", tmp_path / "one", tmp_path / "two"
+    first.mkdir(), second.mkdir()
+    found = pytest_in(first, "-q", "--turub-program", program, "--turub-database", str(shared),
+                      "--turub-item", "differential/deal", "--turub-examples", "60")
+    assert found.returncode == 1 and "breaks play.follow-suit" in found.stdout, found.stdout[-2000:]
+    tiny = ["-q", "--turub-program", program, "--turub-examples", "1", "--turub-seed", "99",
+            "--turub-item", "differential/deal"]
+    assert pytest_in(second, *tiny).returncode == 0  # alone, too small to find it
+    replayed = pytest_in(second, *tiny, "--turub-database", str(shared))
+    assert replayed.returncode == 1 and "breaks play.follow-suit" in replayed.stdout, replayed.stdout[-2000:]
+    # TURUB_DATABASE names the same folder when the option is not given
+    by_env = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *tiny],
+                            cwd=second, capture_output=True, text=True, timeout=300,
+                            env={**__import__("os").environ, "TURUB_DATABASE": str(shared)})
+    assert by_env.returncode == 1, by_env.stdout[-2000:]
+
+
+def test_the_printed_command_reproduces_a_failure_whatever_ran_beside_it(tmp_path):
+    # A campaign on two workers, differential play split into searches; each failing item
+    # prints one command, and that command, run alone in another folder without the
+    # database, fails the same way (its seed comes from its name and --turub-seed alone).
+    program = f"{sys.executable} {BROKEN} no-follow-suit"
+    campaign = pytest_in(tmp_path, "-n", "2", "--turub-program", program, "--turub-scale", "0.1",
+                         "--turub-examples", "30", "--turub-searches", "2", "--turub-properties", "3",
+                         "--turub-seed", "5", "--turub-database", str(tmp_path / "db"))
+    assert campaign.returncode == 1
+    commands = re.findall(r"^reproduce: (.*)$", campaign.stdout, flags=re.M)
+    names = re.findall(r"^FAILED turub::(\S+)", campaign.stdout, flags=re.M)
+    assert len(commands) == len(names) > 2
+    for name in [n for n in names if n.startswith(("differential/deal/seed-6", "property/test_play."))]:
+        command = next(c for c in commands if c.endswith(f"--turub-item {name}"))
+        assert "--turub-examples 30" in command and "--turub-seed 5" in command
+        argv = __import__("shlex").split(command)
+        argv = [a for i, a in enumerate(argv) if "--turub-database" not in argv[max(i - 1, 0):i + 1]]
+        alone = tmp_path / name.replace("/", "_")
+        alone.mkdir()
+        again = subprocess.run(argv, cwd=alone, capture_output=True, text=True, timeout=300)
+        assert again.returncode == 1 and f"FAILED turub::{name}" in again.stdout, again.stdout[-2000:]
+        assert counts(again.stdout) == {"failed": 1, "deselected": counts(again.stdout)["deselected"]}
+        # the same disagreement: what was asked and what came back
+        was, now = _failed_block(campaign.stdout, name), _failed_block(again.stdout, name)
+        assert was.split("reproduce:")[0] == now.split("reproduce:")[0], (was, now)
+
+
+def test_the_plugins_options_are_checked_like_the_command_lines(tmp_path):
+    for bad in (["--turub-timeout", "nan"], ["--turub-timeout", "inf"], ["--turub-timeout", "0"],
+                ["--turub-scale", "nan"]):
+        done = pytest_in(tmp_path, "--turub-python", REFERENCE, *bad)
+        assert done.returncode == 4 and bad[0] in done.stderr, (bad, done.stderr[-500:])
+        assert "Traceback" not in done.stderr + done.stdout
+    # bad quoting: one usage line, not a traceback for each item
+    quoted = pytest_in(tmp_path, "--turub-program", "node 'my impl.js", *CASES)
+    assert quoted.returncode == 4 and "--turub-program" in quoted.stderr, quoted.stderr[-500:]
+    assert "Traceback" not in quoted.stdout + quoted.stderr and "FAILED" not in quoted.stdout
+    unknown = pytest_in(tmp_path, "--turub-python", REFERENCE, "--turub-item", "no/such-item")
+    assert unknown.returncode == 4 and "no such item: no/such-item" in unknown.stderr
+
+
+#: A correct program that leaves a helper running beside it (a program alone would exit when
+#: its input closes): both pids are written down.
+PIDS_PROGRAM = ("sh -c 'sleep 600 & echo $! >> {pids}; echo $$ >> {pids}; exec "
+                + sys.executable + " " + str(BROKEN) + " ok'")
+
+
+def _alive(pid: int) -> bool:
+    import os
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ")[1][0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self").exists(), reason="reads /proc")
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGINT", "SIGKILL -n 2"])
+def test_nothing_is_left_running_when_pytest_is_stopped(tmp_path, how):
+    # Each program the plugin started (one per worker) is gone soon after pytest itself is
+    # stopped by a signal sent to pytest alone; under xdist, even when the controller is
+    # killed outright, each worker stops its own program.
+    import os
+    import signal as signals
+    import time
+    sig, *workers = how.split()
+    pids = tmp_path / "pids"
+    program = PIDS_PROGRAM.format(pids=pids)
+    pytest_run = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *workers,
+         "--turub-program", program, "--turub-scale", "0", "--turub-properties", "0",
+         "--turub-examples", "100000", "--turub-searches", "2", "-k", "differential"],
+        cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        expected = 4 if workers else 2  # a program and its helper in each worker
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and (not pids.exists() or
+                                               len(pids.read_text().split()) < expected):
+            time.sleep(0.2)
+        started = [int(p) for p in pids.read_text().split()]
+        assert len(started) >= expected and all(_alive(p) for p in started)
+        time.sleep(1.0)  # the searches are under way
+        os.kill(pytest_run.pid, getattr(signals, sig))
+        try:
+            pytest_run.wait(30)
+        except subprocess.TimeoutExpired:
+            pass
+        end = time.monotonic() + 15
+        while time.monotonic() < end and any(_alive(p) for p in started):
+            time.sleep(0.2)
+        assert not [p for p in started if _alive(p)], f"left running after {how}"
+    finally:
+        try:
+            os.killpg(pytest_run.pid, signals.SIGKILL)
+        except ProcessLookupError:
+            pass
+        pytest_run.wait(10)
+        for p in [int(p) for p in pids.read_text().split()] if pids.exists() else []:
+            try:
+                os.kill(p, signals.SIGKILL)
+            except ProcessLookupError:
+                pass

@@ -15,17 +15,33 @@ marker and its clause IDs as keywords, so ``-k play.follow-suit``, ``-x``, ``-n 
 the usual reports work.  A failure shows the clause it breaks, the outcome class, what was
 asked, what the rules expect, what came back, and the smallest game situation.
 
+Deep campaigns (docs/guides/deep-campaign.md): ``--turub-database DIR`` (or the
+``TURUB_DATABASE`` variable) keeps every failure the searches find in a Hypothesis example
+database, which the next run sharing that folder replays first; each search's random seed
+comes from its item's name and ``--turub-seed`` alone, so an item draws the same examples
+whatever else runs in the session; a failing item prints the one command that runs it
+again (``--turub-item NAME`` keeps exactly that item).  SIGTERM and SIGHUP stop every
+program the plugin started before pytest ends (SIGINT too, then pytest ends as on Ctrl-C),
+and an xdist worker whose controller dies stops its program too.
+
 Without a ``--turub-*`` option the plugin adds nothing.  pytest is imported here only:
 the rest of the kit runs without it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import math
+import os
 import shlex
+import signal
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from turub.clauses import clause
 from turub.errors import RuleError
@@ -38,9 +54,35 @@ from .check import vector_cases
 from ..programs.loader import AdapterLoadError, load_adapter
 from ..programs.targets import Answer, PythonTarget, Target
 
-__all__ = ["ConformanceFailure"]
+__all__ = ["ConformanceFailure", "item_seed", "reproduce_command"]
 
 _RUN = pytest.StashKey["_Run"]()
+#: The environment variable naming the example database when ``--turub-database`` is not given.
+DATABASE_VARIABLE = "TURUB_DATABASE"
+
+
+def _positive_seconds(text: str) -> float:
+    """A finite, positive number of seconds (``nan`` and ``inf`` pass ``float``: refused)."""
+    import argparse
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite, positive number of seconds, not {text}")
+    return value
+
+
+def _share(text: str) -> float:
+    """A finite share, zero or more."""
+    import argparse
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number, zero or more, not {text}")
+    return value
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -56,7 +98,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 help="the rule options to check under, or a preset (default: %(default)s)")
     g.addoption("--turub-seed", type=int, default=1, metavar="N",
                 help="seed of the generated cases and of differential play (default: %(default)s)")
-    g.addoption("--turub-scale", type=float, default=1.0, metavar="X",
+    g.addoption("--turub-scale", type=_share, default=1.0, metavar="X",
                 help="multiply the number of generated cases (default: %(default)s)")
     g.addoption("--turub-examples", type=int, default=300, metavar="N",
                 help="drawn deals and sittings in differential play, 0 to skip (default: %(default)s)")
@@ -65,8 +107,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      "--turub-seed on, so -n spreads them over cores (default: %(default)s)")
     g.addoption("--turub-properties", type=int, default=25, metavar="N",
                 help="examples per property of the project's suites, 0 to skip (default: %(default)s)")
-    g.addoption("--turub-timeout", type=float, default=5.0, metavar="SECONDS",
+    g.addoption("--turub-timeout", type=_positive_seconds, default=5.0, metavar="SECONDS",
                 help="seconds per request (default: %(default)s)")
+    g.addoption("--turub-database", metavar="DIR", default=None,
+                help="keep what the searches find in this Hypothesis example database (a folder, "
+                     f"shareable between runs and machines) and replay it first; default: "
+                     f"${DATABASE_VARIABLE}, else none")
+    g.addoption("--turub-item", action="append", default=[], metavar="NAME",
+                help="run exactly this item of the kit (its name, e.g. differential/deal/seed-3), "
+                     "and nothing else; repeatable")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -81,20 +130,81 @@ def pytest_configure(config: pytest.Config) -> None:
         rules = PRESETS[text] if text in PRESETS else parse_rules([t for t in text.split(",") if t])
     except RuleError as e:
         raise pytest.UsageError(f"--turub-rules {text}: {e}") from None
-    if config.getoption("turub_timeout") <= 0:
-        raise pytest.UsageError("--turub-timeout must be positive")
+    program = config.getoption("turub_program")
+    if program is not None:
+        try:
+            command = shlex.split(program)
+        except ValueError as e:  # unbalanced quotes: one usage line, not a traceback per item
+            raise pytest.UsageError(f"--turub-program {program}: {e}") from None
+        if not command:
+            raise pytest.UsageError("--turub-program needs a command")
     for name in ("turub_examples", "turub_properties"):
         if config.getoption(name) < 0:
             raise pytest.UsageError(f"--{name.replace('_', '-')} cannot be negative")
     if config.getoption("turub_searches") < 1:
         raise pytest.UsageError("--turub-searches must be at least 1")
     config.stash[_RUN] = _Run(config, rules)
+    _stop_programs_on_signals(config)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     run = config.stash.get(_RUN, None)
     if run is not None:
         run.close()
+
+
+_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+def _stop_programs_on_signals(config: pytest.Config) -> None:
+    """Nothing left running (issue 19, item 5): SIGTERM and SIGHUP stop every program this
+    process started, then end it as the signal would have; an xdist worker also gets SIGTERM
+    when its controller dies (Linux), so its program is stopped even if the controller was
+    killed outright.  SIGINT stops them too, then ends the session as pytest does on Ctrl-C."""
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def stop_and_end(signum, frame):
+        for s in _SIGNALS:
+            signal.signal(s, signal.SIG_IGN)
+        run = config.stash.get(_RUN, None)
+        try:
+            if run is not None:
+                run.close()
+        finally:
+            from ..programs.process import stop_all
+            stop_all()
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+
+    for s in _SIGNALS:
+        if signal.getsignal(s) in (signal.SIG_DFL, None):
+            signal.signal(s, stop_and_end)
+    previous_int = signal.getsignal(signal.SIGINT)
+
+    def stop_then_interrupt(signum, frame):
+        """SIGINT: stop the programs now, then let pytest end as it does on Ctrl-C."""
+        from ..programs.process import stop_all
+        run = config.stash.get(_RUN, None)
+        try:
+            if run is not None:
+                run.close()
+            stop_all()
+        finally:
+            if callable(previous_int):
+                previous_int(signum, frame)
+            raise KeyboardInterrupt
+
+    if previous_int is signal.default_int_handler:
+        signal.signal(signal.SIGINT, stop_then_interrupt)
+    if hasattr(config, "workerinput") and sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            PR_SET_PDEATHSIG = 1
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
@@ -106,8 +216,22 @@ def pytest_report_header(config: pytest.Config) -> str | None:
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
                                   items: list[pytest.Item]) -> None:
     run = config.stash.get(_RUN, None)
-    if run is not None:
-        items.extend(Conformance.from_parent(session, name="turub", nodeid="turub").items())
+    if run is None:
+        return
+    kit = Conformance.from_parent(session, name="turub", nodeid="turub").items()
+    items.extend(kit)
+    # the terminal counts what collection reports: report the kit's items too, so that
+    # "N tests collected" (and --collect-only's count) includes them
+    config.hook.pytest_collectreport(report=pytest.CollectReport(
+        "turub", "passed", None, list(kit)))
+    only = set(run.option("item"))
+    if only:  # exactly the named items: the project's own tests or others in the folder too
+        kept = [i for i in items if isinstance(i, _KitItem) and i.name in only]
+        missing = only - {i.name for i in kept}
+        if missing:
+            raise pytest.UsageError(f"--turub-item: no such item: {', '.join(sorted(missing))}")
+        config.hook.pytest_deselected(items=[i for i in items if i not in kept])
+        items[:] = kept
 
 
 @dataclass
@@ -151,10 +275,23 @@ class _Run:
             if command is None:
                 raise pytest.UsageError("--turub-sample needs Node.js (node on the PATH)")
         else:
-            command = shlex.split(self.option("program"))
-            if not command:
-                raise pytest.UsageError("--turub-program needs a command")
+            command = shlex.split(self.option("program"))  # checked in pytest_configure
         return ProtocolTarget(command, timeout=timeout)
+
+    def database_path(self) -> str | None:
+        """The example database's folder: ``--turub-database``, else ``$TURUB_DATABASE``."""
+        return self.option("database") or os.environ.get(DATABASE_VARIABLE) or None
+
+    def database(self, name: str) -> Any:
+        """The example database for the search named ``name`` (None: keep nothing).  The
+        keys are the search's kind, the rules and Hypothesis's own key, so what one search
+        finds is replayed by every search of that kind, under those rules, whatever its seed."""
+        path = self.database_path()
+        if path is None:
+            return None
+        base = name.split("/seed-")[0]
+        rules = json.dumps(self.rules.to_dict(), sort_keys=True)
+        return _Namespaced(DirectoryBasedExampleDatabase(path), f"turub:{base}:{rules}:".encode())
 
     def failure(self, target: Target) -> Answer | None:
         """Why nothing can be asked of ``target``: it never started, or it has died."""
@@ -178,6 +315,61 @@ class _Run:
         if self._target is not None and not self.closed:
             self.closed = True
             self._target.close()
+
+
+class _Namespaced(ExampleDatabase):
+    """Another database's entries under a prefix of our own (Hypothesis's public
+    ``ExampleDatabase`` interface): the kit's searches never read each other's examples,
+    nor those of the project's property suites sharing the folder."""
+
+    def __init__(self, db: ExampleDatabase, prefix: bytes) -> None:
+        super().__init__()
+        self.db, self.prefix = db, prefix
+
+    def save(self, key: bytes, value: bytes) -> None:
+        self.db.save(self.prefix + key, value)
+
+    def fetch(self, key: bytes) -> Any:
+        return self.db.fetch(self.prefix + key)
+
+    def delete(self, key: bytes, value: bytes) -> None:
+        self.db.delete(self.prefix + key, value)
+
+    def move(self, src: bytes, dest: bytes, value: bytes) -> None:
+        self.db.move(self.prefix + src, self.prefix + dest, value)
+
+
+def item_seed(name: str, seed: int) -> int:
+    """The random seed of the search ``name`` under ``--turub-seed seed``: from these two
+    alone, so the item draws the same examples whatever ran before it in the session.
+    A differential search's seed is its own (``differential/deal/seed-S``: S)."""
+    if "/seed-" in name:
+        return int(name.rsplit("/seed-", 1)[1])
+    if name.startswith("differential/"):
+        return seed
+    return int.from_bytes(hashlib.sha256(f"{name}|{seed}".encode()).digest()[:8], "big")
+
+
+def reproduce_command(config: pytest.Config, name: str) -> str:
+    """The one command that runs the item ``name`` again, alone, on the same terms."""
+    o = lambda n: config.getoption(f"turub_{n}")  # noqa: E731
+    parts = [sys.executable, "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider"]
+    if o("program"):
+        parts += ["--turub-program", o("program")]
+    elif o("python"):
+        parts += ["--turub-python", o("python")]
+    else:
+        parts += ["--turub-sample"]
+    parts += ["--turub-rules", o("rules"), "--turub-seed", str(o("seed")),
+              "--turub-scale", str(o("scale")), "--turub-examples", str(o("examples")),
+              "--turub-searches", str(o("searches")), "--turub-properties", str(o("properties")),
+              "--turub-timeout", str(o("timeout"))]
+    run = config.stash.get(_RUN, None)
+    database = run.database_path() if run is not None else None
+    if database:
+        parts += ["--turub-database", os.path.abspath(database)]
+    parts += ["--turub-item", name]
+    return shlex.join(parts)
 
 
 class ConformanceFailure(Exception):
@@ -265,7 +457,8 @@ class _KitItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> Any:
         if isinstance(excinfo.value, ConformanceFailure):
-            return failure_text(excinfo.value.result)
+            return (failure_text(excinfo.value.result)
+                    + f"\nreproduce: {reproduce_command(self.config, self.name)}")
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
@@ -310,7 +503,8 @@ class SearchItem(_KitItem):
 
     def runtest(self) -> None:
         run = self.run
-        self.finish(self.search(self.live_target(), run.rules, run.option("examples"), self.seed))
+        self.finish(self.search(self.live_target(), run.rules, run.option("examples"), self.seed,
+                                database=run.database(self.name)))
 
 
 class PropertyItem(_KitItem):
@@ -323,7 +517,10 @@ class PropertyItem(_KitItem):
     def runtest(self) -> None:
         from ..questions.properties import property_result
         name = self.name.removeprefix("property/")
-        self.finish(property_result(self.live_target(), name, self.test, self.run.option("properties")))
+        run = self.run
+        self.finish(property_result(self.live_target(), name, self.test, run.option("properties"),
+                                    seed=item_seed(self.name, run.option("seed")),
+                                    database=run.database(self.name)))
 
 
 def _clause_line(cid: str) -> str:

@@ -54,10 +54,10 @@ def drawn(examples: int, thirds: int) -> int:
     return -(-thirds * examples // 3) if examples > 0 else 0
 
 
-def _settings(examples: int) -> settings:
-    return settings(max_examples=examples, database=None, deadline=None,
+def _settings(examples: int, database: Any = None) -> settings:
+    return settings(max_examples=examples, database=database, deadline=None,
                     suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
-                    phases=(Phase.explicit, Phase.generate, Phase.shrink),
+                    phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
                     report_multiple_bugs=False, print_blob=False)
 
 
@@ -104,8 +104,11 @@ def _result(case_id: str, op: str, clauses, status: str, verdict: Verdict | None
     return out
 
 
-def _search(test, plans, examples: int, seed: int) -> HouseRuleError | None:
-    """Run the search; a broken house rule of the variant stops it and is returned."""
+def _search(test, plans, examples: int, seed: int, database: Any = None) -> HouseRuleError | None:
+    """Run the search with ``seed``; a broken house rule of the variant stops it and is
+    returned.  ``database`` (a Hypothesis example database, None: none) keeps the failures
+    found and gives back those of earlier runs first (the settings go on top of ``@seed``,
+    which would otherwise drop the database)."""
     broken: list[HouseRuleError] = []
 
     def guarded(plan: dict) -> None:
@@ -115,7 +118,7 @@ def _search(test, plans, examples: int, seed: int) -> HouseRuleError | None:
             broken.append(e)
             raise _Stop from None
 
-    run = hypothesis_seed(seed)(_settings(examples)(given(plans)(guarded)))
+    run = _settings(examples, database)(hypothesis_seed(seed)(given(plans)(guarded)))
     try:
         run()
     except _Stop:
@@ -131,7 +134,7 @@ def _not_judged(case_id: str, op: str, clauses, error: HouseRuleError) -> dict:
 
 
 def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
-                       budget: float = 10.0) -> dict:
+                       budget: float = 10.0, database: Any = None) -> dict:
     """Referee drawn deals with both; the smallest disagreement, or a pass."""
     clauses = OPERATIONS["referee"]
     if "referee" not in target.operations or not target.supports_rules(rules.to_dict()):
@@ -169,7 +172,7 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
             raise _Stop  # a crash or a hang is not shrunk; nor anything past the budget
         raise AssertionError(verdict.detail)
 
-    broken = _search(test, deal_plans(), drawn(examples, 2), seed)
+    broken = _search(test, deal_plans(), drawn(examples, 2), seed, database)
     if broken is not None:
         return _not_judged("differential/deal", "referee", clauses, broken)
     if "case" not in best:
@@ -212,7 +215,7 @@ def sitting_plans(draw) -> dict:
 
 
 def differential_sittings(target: Target, rules: Rules, examples: int, seed: int,
-                          budget: float = 10.0) -> dict:
+                          budget: float = 10.0, database: Any = None) -> dict:
     """Ask both for each deal's next dealer and the contest of a drawn sitting."""
     ops = [op for op in ("next_dealer", "contest") if op in target.operations]
     clauses = OPERATIONS["next_dealer"] + OPERATIONS["contest"]
@@ -256,7 +259,7 @@ def differential_sittings(target: Target, rules: Rules, examples: int, seed: int
                 raise _Stop
             raise AssertionError(verdict.detail)
 
-    broken = _search(test, sitting_plans(), drawn(examples, 1), seed)
+    broken = _search(test, sitting_plans(), drawn(examples, 1), seed, database)
     if broken is not None:
         return _not_judged("differential/sitting", "sitting", clauses, broken)
     if "case" not in best:

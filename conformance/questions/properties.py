@@ -136,10 +136,13 @@ def examples_for(test: Any, examples: int) -> int:
 
 
 def property_result(target: Target, name: str, test: Any, examples: int,
-                    impl: TargetImplementation | None = None, rules: Any = None) -> dict[str, Any]:
+                    impl: TargetImplementation | None = None, rules: Any = None,
+                    seed: int | None = None, database: Any = None) -> dict[str, Any]:
     """Run one interface property (``name`` in :func:`~turub.properties.checks.
     interface_properties`) against ``target``, as one result of the report; it draws
-    :func:`examples_for` of ``examples``."""
+    :func:`examples_for` of ``examples``.  Derandomized by default; with a ``seed``, that
+    seed draws the examples, and a ``database`` (Hypothesis example database) keeps the
+    failures found and replays earlier ones first (the pytest plugin's deep campaigns)."""
     from hypothesis import HealthCheck
     from hypothesis.errors import Unsatisfiable
 
@@ -156,8 +159,15 @@ def property_result(target: Target, name: str, test: Any, examples: int,
     try:
         examples = examples_for(test, examples)
         with restated(rules):  # under a variant: the oracles answer as its house rules decide
-            search(test, impl, max_examples=examples, derandomize=True, database=None,
-                   deadline=None, print_blob=False, suppress_health_check=list(HealthCheck))
+            if seed is None:
+                search(test, impl, max_examples=examples, derandomize=True, database=None,
+                       deadline=None, print_blob=False, suppress_health_check=list(HealthCheck))
+            elif getattr(test, "build", None) is None:  # a property that draws nothing
+                test(impl=impl)
+            else:
+                test.build(seed=seed, max_examples=examples, derandomize=False, database=database,
+                           deadline=None, print_blob=False,
+                           suppress_health_check=list(HealthCheck))(impl=impl)
     except unittest.SkipTest as e:  # the property's requires(): an operation missing
         return {**out, "status": "unsupported", "detail": str(e)}
     except Unsatisfiable:  # every example drew options it does not play

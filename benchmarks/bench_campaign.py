@@ -1,0 +1,146 @@
+"""Benchmark: examples per core-second of each deep-campaign route, and how it scales with workers.
+
+    .venv/bin/python benchmarks/bench_campaign.py                       # every route, both
+    .venv/bin/python benchmarks/bench_campaign.py --impl reference --routes differential
+
+The figures of docs/guides/deep-campaign.md, one command.  Each route runs as the guide
+runs it, in an empty folder, as a child process; its examples are counted from the
+campaign's own statistics, its cost is the CPU time of the whole process tree (pytest, its
+xdist workers and the programs they start: ``RUSAGE_CHILDREN``), so the figure is examples
+per core-second whatever the number of workers:
+
+* ``differential``: the plugin's differential play, ``--turub-searches K`` searches of
+  ``--turub-examples N`` each (K × N drawn deals and sittings: two thirds deals, one third
+  sittings, :func:`turub.conformance.questions.differential.drawn`);
+* ``properties``: the plugin's property items, ``--turub-properties P`` each (the examples
+  each draws: :func:`turub.conformance.questions.properties.examples_for`);
+* ``suites``: the property suites as the fuzz targets (``properties/fuzz_targets.py``,
+  ``TURUB_IMPL``/``TURUB_PROGRAM``), the ``dev`` profile, counted by Hypothesis's own
+  ``--hypothesis-show-statistics``.
+
+against the reference (in-process adapter) and the bundled JavaScript sample (a program
+over the protocol; needs Node.js).  Then the scaling: the differential route on one xdist
+worker and on two, in the same run, wall-clock throughput of two over one (the target: at
+least 1.7 on two idle cores).  A shared machine disturbs wall time far more than CPU time:
+run it on a quiet machine for the scaling figure, and read the CPU figures as the ones to
+plan with.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = "turub.conformance.adapter:ReferenceImplementation"
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed(argv: list[str], env: dict | None = None) -> tuple[str, float, float]:
+    """Run ``argv`` in an empty folder: its output, CPU seconds (whole tree) and wall seconds."""
+    with tempfile.TemporaryDirectory() as folder:
+        cpu, wall = _children_cpu(), time.perf_counter()
+        done = subprocess.run(argv, cwd=folder, capture_output=True, text=True,
+                              env={**os.environ, **(env or {})}, timeout=3600)
+        cpu, wall = _children_cpu() - cpu, time.perf_counter() - wall
+    if done.returncode not in (0,):
+        sys.exit(f"bench_campaign: {' '.join(argv[:6])}... failed ({done.returncode}):\n"
+                 f"{done.stdout[-1500:]}{done.stderr[-1500:]}")
+    return done.stdout, cpu, wall
+
+
+def _impl_options(impl: str) -> list[str]:
+    return ["--turub-python", REFERENCE] if impl == "reference" else ["--turub-sample"]
+
+
+def differential(impl: str, examples: int, searches: int, workers: int) -> tuple[int, float, float]:
+    from turub.conformance.questions.differential import drawn
+    out, cpu, wall = timed([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                            "-p", "no:randomly", "-n", str(workers), *_impl_options(impl),
+                            "--turub-scale", "0", "--turub-properties", "0",
+                            "--turub-examples", str(examples), "--turub-searches", str(searches),
+                            "-k", "differential"])
+    passed = int(re.search(r"(\d+) passed", out).group(1))
+    assert passed == 2 * searches, out[-500:]
+    return searches * (drawn(examples, 2) + drawn(examples, 1)), cpu, wall
+
+
+def properties(impl: str, per_property: int, workers: int) -> tuple[int, float, float]:
+    from turub.conformance.questions.properties import examples_for
+    from turub.properties.checks import interface_properties
+    drawing = [t for t in interface_properties().values() if hasattr(t, "build")]
+    out, cpu, wall = timed([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                            "-p", "no:randomly", "-n", str(workers), *_impl_options(impl),
+                            "--turub-scale", "0", "--turub-examples", "0",
+                            "--turub-properties", str(per_property), "-k", "property/"])
+    assert "failed" not in out.splitlines()[-1], out[-500:]
+    return sum(examples_for(t, per_property) for t in drawing), cpu, wall
+
+
+def suites(impl: str, workers: int) -> tuple[int, float, float]:
+    env = {"HYPOTHESIS_PROFILE": "dev", "TURUB_IMPL": "", "TURUB_PROGRAM": "", "TURUB_DATABASE": ""}
+    if impl == "reference":
+        env["TURUB_IMPL"] = REFERENCE
+    else:
+        from turub.conformance.resources import sample_command
+        env["TURUB_PROGRAM"] = " ".join(sample_command())
+    out, cpu, wall = timed([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                            "-p", "no:randomly", "-n", str(workers), "--hypothesis-show-statistics",
+                            str(ROOT / "properties" / "fuzz_targets.py")], env)
+    counted = sum(int(n) for n in re.findall(r"(\d+) passing", out))
+    return counted, cpu, wall
+
+
+def line(route: str, impl: str, workers: int, result: tuple[int, float, float]) -> float:
+    n, cpu, wall = result
+    rate = n / cpu if cpu > 0 else float("nan")
+    print(f"{route:<13} {impl:<9} -n {workers}: {n:>7} examples, {cpu:7.1f} s CPU, {wall:7.1f} s wall: "
+          f"{rate:8.0f} examples per core-second, {n / wall:8.0f} per wall second", flush=True)
+    return n / wall
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--impl", choices=["reference", "sample", "both"], default="both")
+    parser.add_argument("--routes", default="differential,properties,suites,scaling",
+                        help="comma-separated: differential, properties, suites, scaling")
+    parser.add_argument("--examples", type=int, default=3000, help="--turub-examples of each search")
+    parser.add_argument("--searches", type=int, default=4, help="--turub-searches")
+    parser.add_argument("--properties", type=int, default=200, help="--turub-properties")
+    args = parser.parse_args()
+    routes = set(args.routes.split(","))
+    impls = ["reference", "sample"] if args.impl == "both" else [args.impl]
+    if "sample" in impls:
+        from turub.conformance.resources import sample_command
+        if sample_command() is None:
+            print("bench_campaign: no Node.js: the sample is left out")
+            impls.remove("sample")
+    print(f"bench_campaign: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at the start")
+    for impl in impls:
+        if "differential" in routes:
+            line("differential", impl, 2, differential(impl, args.examples, args.searches, 2))
+        if "properties" in routes:
+            line("properties", impl, 2, properties(impl, args.properties, 2))
+        if "suites" in routes:
+            line("suites", impl, 2, suites(impl, 2))
+    if "scaling" in routes:
+        impl = impls[0]
+        one = line("differential", impl, 1, differential(impl, args.examples, args.searches, 1))
+        two = line("differential", impl, 2, differential(impl, args.examples, args.searches, 2))
+        print(f"scaling: two workers / one = {two / one:.2f} (wall throughput; target at least 1.7); "
+              f"load average {os.getloadavg()[0]:.2f} at the end")
+
+
+if __name__ == "__main__":
+    main()
