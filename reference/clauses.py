@@ -450,6 +450,7 @@ RELEASES: Final = (
     Release(
         "1.1.0", "2026-12-01",
         "Clause addresses, the changelog, and the audit's faithfulness fixes.",
+        added=("play.refusal-changes-nothing", "play.malformed-action"),
         changed=(
             ("pack.suits-equal", "The guide's words quoted exactly: \"highest dealing\" (was "
                                  "\"highest deals\")."),
@@ -466,7 +467,11 @@ RELEASES: Final = (
                                   "common mistake (only a program judging a recorded deal "
                                   "that stops at the last packet is); rule option: none."),
             ("trump.any-suit", "'no trump' marked as our phrase, not a quotation."),
-            ("play.refusal-order", "The refusal 'card not held' marked as our phrase."),
+            ("play.refusal-order", "The refusal 'card not held' marked as our phrase; a second "
+                                   "trump call is refused as trump.once also after the deal is "
+                                   "closed."),
+            ("result.tricks-add-up", "The title agrees with the text: a closed deal's counts add "
+                                     "up to fewer than 36 (the title said 'at most 36')."),
             ("result.closed-early", "A decision stated: under early-close=known-result a closed "
                                     "deal's partial trick count is the win's count, and so the "
                                     "mark it sets or must beat (with an example)."),
