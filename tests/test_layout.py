@@ -125,11 +125,6 @@ LONG_MODULES = {
                          "to move into a module of their own, which brings Deal near 500",
     "reference/variants.py": "the Variant value and its loading; the table and the decisions "
                              "already split out (variant_table, decisions, variant_deal)",
-    "conformance/questions/cases.py": "the case generators, one per operation, with their option "
-                                      "sets (data-like); to split by operation",
-    "conformance/questions/directed.py": "the clause-directed cases: a table of offences and "
-                                         "boundary values (data-like) with their builders",
-    "conformance/judging/judge.py": "the judge stage (the 87-line _referee); to split by operation",
     "conformance/commands/plugin.py": "the pytest plugin: options, collection, items and the "
                                       "campaign's database; to split options from items",
 }
@@ -137,12 +132,9 @@ LONG_MODULES = {
 LONG_FUNCTIONS = {
     "conformance/commands/cli.py:_add_check": "the options of turub check, one add_argument "
                                               "per option (a table in code)",
-    "conformance/questions/directed.py:_offences": "the table of offences, one row per way a "
+    "conformance/questions/offences.py:_offences": "the table of offences, one row per way a "
                                                    "clause can be broken (a table in code)",
     "conformance/reports/report.py:write_text": "the terminal report, section by section (61 lines)",
-    "conformance/judging/judge.py:_referee": "the referee's verdict, one step of the deal at a time; "
-                                             "to split (issue 23)",
-    "conformance/questions/cases.py:_pair": "the paired cases of an option; to split (issue 23)",
     "conformance/diagnosis/probes.py:reblame": "the probes' re-blame, one probe per kind of cluster; "
                                                "to split (issue 23)",
     "reference/variant_deal.py:variant_deal_class": "the Deal class of a variant, built with only "
