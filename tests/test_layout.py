@@ -125,8 +125,6 @@ LONG_MODULES = {
                          "to move into a module of their own, which brings Deal near 500",
     "reference/variants.py": "the Variant value and its loading; the table and the decisions "
                              "already split out (variant_table, decisions, variant_deal)",
-    "conformance/commands/plugin.py": "the pytest plugin: options, collection, items and the "
-                                      "campaign's database; to split options from items",
 }
 #: Functions allowed past FUNCTION_LINES, and why.
 LONG_FUNCTIONS = {
