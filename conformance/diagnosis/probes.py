@@ -358,26 +358,11 @@ def reblame(failed: list[dict], passed: set[str], rules: dict) -> None:
             continue  # a refusal named out of order is the order's (blame._order_or_rule)
         cid = c.get("id", "")
         if c.get("outcome") in ("error-reported", "crash"):
-            cards = _cards_in(c.get("op", ""), c.get("args"))
-            if any(not _is_canonical(x) for x in cards):
-                _set(c, "pack.card-notation", "the program reported an error on a question whose "
-                     "cards are written in a notation the spec accepts")
-                continue
-            clause = about(cid, rules)
-            if clause:
-                _set(c, clause, f"the program reported an error on a question asked about {clause}")
+            _reblame_error(c, cid, rules)
             continue
         if c.get("outcome") not in ("wrong-answer", "illegal-action-accepted", "legal-action-refused"):
             continue
-        if cid.startswith("directed/refused/") and _diverged_after_refusal(c):
-            control = _control(cid, rules)
-            if control in passed:
-                _set(c, "play.refusal-changes-nothing",
-                     f"the same stream without the refused action ({control}) passes")
-                continue
-        spent = _refused_card_spent(c) or _refused_play_passed_turn(c)
-        if spent:
-            _set(c, "play.refusal-changes-nothing", spent)
+        if _reblame_refusal_that_changed_something(c, cid, passed, rules):
             continue
         if c.get("op") == "contest" and (rules or {}).get("stake") == "per-deal" and \
                 str(c.get("blamed") or "").startswith("contest."):
@@ -407,14 +392,48 @@ def reblame(failed: list[dict], passed: set[str], rules: dict) -> None:
                 and _first_divergence_refused(c):
             _set(c, "play.malformed-action", "the action refused differently is not well formed")
             continue
-        if height is not None and c.get("op") in ("trick_winner", "first_dealer", "referee") and \
-                _rank_explains(c, height):
-            order = " ".join(sorted(_RANKS, key=lambda r: -height[r]))
-            _set(c, "pack.rank-order", f"the pairwise rank questions give the order {order}, "
-                 "which explains this answer")
-            continue
-        clause = about(cid, rules)
-        if clause and _is_value_question(cid):
-            _set(c, clause, f"a question asked about {clause}")
-        elif clause == "pack.card-notation" and "got refused for pack.card-notation" in c.get("detail", ""):
-            _set(c, clause, "a card written in a notation the spec accepts was refused as no card")
+        _reblame_by_question(c, cid, rules, height)
+
+
+def _reblame_error(c: dict, cid: str, rules: dict) -> None:
+    """An error reported (or a crash) on a question: its cards' notation, or what it asked about."""
+    cards = _cards_in(c.get("op", ""), c.get("args"))
+    if any(not _is_canonical(x) for x in cards):
+        _set(c, "pack.card-notation", "the program reported an error on a question whose "
+             "cards are written in a notation the spec accepts")
+        return
+    clause = about(cid, rules)
+    if clause:
+        _set(c, clause, f"the program reported an error on a question asked about {clause}")
+
+
+def _reblame_refusal_that_changed_something(c: dict, cid: str, passed: set[str], rules: dict) -> bool:
+    """``play.refusal-changes-nothing`` when the stream without the refused action passes, or
+    when the refused card or turn was spent; True if it re-blamed ``c``."""
+    if cid.startswith("directed/refused/") and _diverged_after_refusal(c):
+        control = _control(cid, rules)
+        if control in passed:
+            _set(c, "play.refusal-changes-nothing",
+                 f"the same stream without the refused action ({control}) passes")
+            return True
+    spent = _refused_card_spent(c) or _refused_play_passed_turn(c)
+    if spent:
+        _set(c, "play.refusal-changes-nothing", spent)
+        return True
+    return False
+
+
+def _reblame_by_question(c: dict, cid: str, rules: dict, height: dict | None) -> None:
+    """The last probes: the rank order the pairwise questions give, or the clause the
+    question was asked about."""
+    if height is not None and c.get("op") in ("trick_winner", "first_dealer", "referee") and \
+            _rank_explains(c, height):
+        order = " ".join(sorted(_RANKS, key=lambda r: -height[r]))
+        _set(c, "pack.rank-order", f"the pairwise rank questions give the order {order}, "
+             "which explains this answer")
+        return
+    clause = about(cid, rules)
+    if clause and _is_value_question(cid):
+        _set(c, clause, f"a question asked about {clause}")
+    elif clause == "pack.card-notation" and "got refused for pack.card-notation" in c.get("detail", ""):
+        _set(c, clause, "a card written in a notation the spec accepts was refused as no card")
