@@ -132,9 +132,6 @@ LONG_FUNCTIONS = {
                                               "per option (a table in code)",
     "conformance/questions/offences.py:_offences": "the table of offences, one row per way a "
                                                    "clause can be broken (a table in code)",
-    "conformance/reports/report.py:write_text": "the terminal report, section by section (61 lines)",
-    "conformance/diagnosis/probes.py:reblame": "the probes' re-blame, one probe per kind of cluster; "
-                                               "to split (issue 23)",
     "reference/variant_deal.py:variant_deal_class": "the Deal class of a variant, built with only "
                                                     "the overridden decisions hooked",
 }

@@ -313,6 +313,21 @@ def write_text(report: dict, out: TextIO, failures: int = 15) -> None:
         w("The whole-run time limit cut this run: what was not checked in time is 'not run'.\n")
     if report.get("interrupted"):
         w(f"Interrupted by {_signal_name(report['interrupted'])}: what was not checked is 'not run'.\n")
+    _write_failures(report, out, failures)
+    verdict = report.get('verdict', 'CONFORMS' if report.get('conforms') else 'DOES NOT CONFORM')
+    if console is not None:
+        from rich.text import Text
+        w("\n")
+        console.print(Text(verdict, style="bold green" if verdict == "CONFORMS" else "bold red"))
+    else:
+        w(f"\n{verdict}\n")
+
+
+
+def _write_failures(report: dict, out: TextIO, failures: int) -> None:
+    """The terminal report's failures (the first ``failures`` of them), stale expected
+    failures and diagnostics."""
+    w = out.write
     failing = failing_cases(report)
     if failing:
         w("\nFailures:\n")
@@ -329,13 +344,6 @@ def write_text(report: dict, out: TextIO, failures: int = 15) -> None:
         w("\nDiagnostics (never a verdict):\n")
         for d in diag[:10]:
             w("  " + "\n    ".join(_t(x, 400) for x in str(d).splitlines()[:40]) + "\n")
-    verdict = report.get('verdict', 'CONFORMS' if report.get('conforms') else 'DOES NOT CONFORM')
-    if console is not None:
-        from rich.text import Text
-        w("\n")
-        console.print(Text(verdict, style="bold green" if verdict == "CONFORMS" else "bold red"))
-    else:
-        w(f"\n{verdict}\n")
 
 
 #: How a status shows on a terminal (rich styles).
