@@ -201,7 +201,9 @@ class ProtocolTarget(Target):
     def ended(self) -> str:
         """The program has exited: stop what is left of it; how it ended, in words."""
         assert self.proc is not None
-        status = self.proc.exit_status(0.3)
+        # its output is closed, so it is on its way out: a loaded machine may take a while to
+        # reap it, and its status decides the verdict (a shim that could not load: usage, 2)
+        status = self.proc.exit_status(2.0)
         partial = self.partial()
         self.drop()
         self.last_status = status
