@@ -5,12 +5,15 @@ fast paths wherever a rule defers or is not overridden."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import CARDS, SUITS, Card, parse_card
 from .errors import IllegalActionError, MustFollowSuitError
 from .rules import legal_plays as _legal_plays
 from .seats import PLAY_ORDER, Seat
+
+if TYPE_CHECKING:
+    from .deal import Deal
 
 __all__ = ["variant_deal_class"]
 
@@ -20,7 +23,7 @@ def _direction_of(order) -> Any:
     return next(d for d in Direction if PLAY_ORDER[d] is order or PLAY_ORDER[d] == order)
 
 
-def variant_deal_class(variant: Any) -> type:
+def variant_deal_class(variant: Any) -> type[Deal]:
     """The Deal subclass playing by ``variant``: only the decisions it overrides are hooked
     (the others keep the standard engine's fast paths)."""
     from .deal import Deal, Phase
@@ -56,29 +59,8 @@ def variant_deal_class(variant: Any) -> type:
             return self.result
 
     if decides_plays:
-        def legal_plays(self, seat: Seat | None = None) -> tuple[Card, ...]:
-            if self.phase is not Phase.PLAYING or (seat is not None and seat != self.to_act):
-                return ()
-            hand = self.hand(self.to_act)
-            legal, _ = variant.legal_plays(hand, [c for _, c in self.current_trick], self.trump)
-            return tuple(c for c in CARDS if c in legal)
-
-        def play(self, seat: Seat, card: Card | str):
-            """The standard checks of turn and hand first, then the house rule's refusal in
-            place of ``play.follow-suit`` (the documented refusal order)."""
-            if self.phase is Phase.PLAYING and seat == self.to_act:
-                card = card if isinstance(card, Card) else parse_card(card)
-                if self.holds(seat, card):
-                    trick = [c for _, c in self.current_trick]
-                    legal, clauses = variant.legal_plays(self.hand(seat), trick, self.trump)
-                    if card not in legal:
-                        error = MustFollowSuitError if clauses[0] == "play.follow-suit" else IllegalActionError
-                        raise error(f"{seat} may not play {card} here", clause=clauses[0])
-            return Deal.play(self, seat, card)
-
-        VariantDeal._check_follow_suit = False  # the variant's legal plays decide, above
-        VariantDeal.legal_plays = legal_plays  # type: ignore[method-assign]  # the class is built here
-        VariantDeal.play = play  # type: ignore[method-assign]
+        VariantDeal._check_follow_suit = False  # the variant's legal plays decide, below
+        VariantDeal.legal_plays, VariantDeal.play = _legal_play_methods(variant)  # type: ignore[method-assign]
     if decides_tricks:
         def trick_decision(leader, codes, position, trump, order):
             return variant.decide_trick([CARDS[c] for c in codes], SUITS[trump], leader,
@@ -89,6 +71,34 @@ def variant_deal_class(variant: Any) -> type:
     VariantDeal.__name__ = VariantDeal.__qualname__ = f"Deal[{variant.name}]"
     VariantDeal.variant = variant  # type: ignore[attr-defined]
     return VariantDeal
+
+
+def _legal_play_methods(variant: Any) -> tuple[Any, Any]:
+    """``Deal.legal_plays`` and ``Deal.play`` as a variant whose house rule restricts the
+    legal plays decides them."""
+    from .deal import Deal, Phase
+
+    def legal_plays(self: Deal, seat: Seat | None = None) -> tuple[Card, ...]:
+        if self.phase is not Phase.PLAYING or (seat is not None and seat != self.to_act):
+            return ()
+        hand = self.hand(self.to_act)  # type: ignore[arg-type]  # playing: a seat is to act
+        legal, _ = variant.legal_plays(hand, [c for _, c in self.current_trick], self.trump)
+        return tuple(c for c in CARDS if c in legal)
+
+    def play(self: Deal, seat: Seat, card: Card | str) -> Any:
+        """The standard checks of turn and hand first, then the house rule's refusal in
+        place of ``play.follow-suit`` (the documented refusal order)."""
+        if self.phase is Phase.PLAYING and seat == self.to_act:
+            card = card if isinstance(card, Card) else parse_card(card)
+            if self.holds(seat, card):
+                trick = [c for _, c in self.current_trick]
+                legal, clauses = variant.legal_plays(self.hand(seat), trick, self.trump)
+                if card not in legal:
+                    error = MustFollowSuitError if clauses[0] == "play.follow-suit" else IllegalActionError
+                    raise error(f"{seat} may not play {card} here", clause=clauses[0])
+        return Deal.play(self, seat, card)
+
+    return legal_plays, play
 
 
 def _play_out_by(variant: Any, deal: Any, rng: Any, plays: bool, tricks: bool) -> None:
