@@ -35,7 +35,7 @@ from .seats import Seat, Side
 
 __all__ = ["LegalPlaysRule", "TrickWinnerRule", "DealResultRule", "NextDealerRule",
            "ContestStepRule", "Decision", "DECISION_TABLE", "DECISIONS", "HouseRuleError",
-           "DRAW", "situation", "normalised"]
+           "DRAW", "situation", "normalised", "raised"]
 
 #: What a ``deal_result`` rule returns for a drawn deal (``None`` means "defer").
 DRAW: Final = "draw"
@@ -307,6 +307,16 @@ def shown(value: Any) -> str:
         inner = ", ".join(shown(v) for v in items)
         return f"a {type(value).__name__} of {len(value)}: {inner}" if items else f"an empty {type(value).__name__}"
     return f"a {type(value).__name__}"
+
+
+def raised(variant: str, clause: str, decision: str, error: BaseException,
+           args: Sequence[Any]) -> HouseRuleError:
+    """The one-line error for house rule ``clause`` of ``variant`` that raised ``error``
+    deciding ``decision`` on ``args``."""
+    first = (str(error).strip().splitlines() or [""])[0][:160]
+    return HouseRuleError(variant, clause, decision,
+                          f"raised {type(error).__name__}{': ' + first if first else ''}",
+                          situation(decision, args))
 
 
 def normalised(variant: str, clause: str, decision: str, out: Any, args: Sequence[Any]) -> Any:

@@ -52,7 +52,7 @@ from . import clauses as _clauses
 from .cards import SUITS, Card, Suit
 from .contest import Contest
 from .contest import contest_step as _contest_step
-from .decisions import DECISION_TABLE, DECISIONS, HouseRuleError, normalised, situation
+from .decisions import DECISION_TABLE, DECISIONS, HouseRuleError, normalised, raised
 from .errors import RuleError, RulesOptionError
 from .options import OPTIONS, Rules, rules_from_dict
 from .rules import (DealResult, NextDealer, TrickDecision, decide_trick, deal_result,
@@ -74,6 +74,7 @@ RELATIONS: Final = ("replaces", "amends", "adds")
 #: loads a :class:`Variant`).
 ENTRY_POINT_GROUP: Final = "turub.variants"
 
+_Rule = Callable[..., Any]  # a house rule (its signature: turub.decisions)
 _ID: Final = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
 _NAME: Final = re.compile(r"^[a-z0-9][a-z0-9._+=,-]*$")
 
@@ -306,14 +307,11 @@ class Variant:
         :class:`~turub.decisions.HouseRuleError`."""
         for vc in self._deciders.get(decision, ()):
             try:
-                out = cast(Callable[..., Any], vc.rule)(*args)  # a decider has a rule
+                out = cast(_Rule, vc.rule)(*args)  # a decider has a rule
             except KeyboardInterrupt:
                 raise
             except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
-                first = (str(e).strip().splitlines() or [""])[0][:160]
-                raise HouseRuleError(self.label, vc.id, decision,
-                                     f"raised {type(e).__name__}{': ' + first if first else ''}",
-                                     situation(decision, args)) from None
+                raise raised(self.label, vc.id, decision, e, args) from None
             if out is not None:
                 return normalised(self.label, vc.id, decision, out, args), vc
         return None
