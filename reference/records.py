@@ -7,7 +7,7 @@ that breaks a rule is refused with the clause it breaks.  A record made under a 
 names the variant and its version, and replays with that variant (:mod:`turub.variants`) or
 is refused clearly.  A pickle of a deal is its record; a copy is independent of the original.
 
-These are the :class:`~turub.deal.Deal` methods' bodies, kept apart so that ``deal.py`` reads
+These are the :class:`~turub.deal.Deal` methods' bodies, kept apart so that the deal module reads
 like the rules; the methods on ``Deal`` are the API.
 """
 
