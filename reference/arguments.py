@@ -18,6 +18,7 @@ turub.errors.RuleError: [table.partnerships] True is not a seat (0-3, North East
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -26,13 +27,30 @@ from .errors import CardFormatError, RuleError
 from .options import Rules
 from .seats import SEATS, Direction, Seat, Side
 
-__all__ = ["seat", "side", "suit", "card", "cards", "rules", "direction", "whole", "flag",
+__all__ = ["pack", "seat", "side", "suit", "card", "cards", "rules", "direction", "whole", "flag",
            "sequence"]
 
 
 def _shown(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def pack(value: object) -> tuple[Card, ...]:
+    """A pack (``pack.composition``): a sequence of 144 :class:`Card` values, four of each."""
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise RuleError(f"a pack is a sequence of 144 turub.Card values, not {value!r:.60}",
+                        clause="pack.composition")
+    cards = tuple(value)
+    strangers = [c for c in set(map(type, cards)) if c is not Card]
+    if strangers:
+        raise CardFormatError(f"the pack holds a {strangers[0].__name__}, not only cards",
+                              clause="pack.composition")
+    counts = Counter(cards)
+    if len(cards) != 144 or len(counts) != 36 or set(counts.values()) != {4}:
+        raise RuleError(f"a pack is 144 cards, four of each; this one has {len(cards)} cards "
+                        f"of {len(counts)} kinds", clause="pack.composition")
+    return cards
 
 
 def seat(value: object, clause: str = "table.partnerships") -> Seat:

@@ -27,35 +27,27 @@ other when the deal switches between them; the public methods take and give :cla
 
 from __future__ import annotations
 
-import copy
 import random
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from enum import Enum
 from operator import itemgetter
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
-from .cards import CARDS, PACK, SUIT_OF, SUIT_START, SUITS, Card, Suit, card_name, parse_card, parse_suit, sort_hand
-from . import arguments
+from .cards import CARDS, PACK, SUIT_OF, SUIT_START, SUITS, Card, Suit, parse_suit, sort_hand
+from . import arguments, records
 from .errors import (CardFormatError, CardNotHeldError, MustFollowSuitError, OutOfTurnError,
-                     PhaseError, RecordError, RuleError, SignalError, TrumpCallError,
-                     refuse_pickle_unless_named)
-from .options import Rules, rules_from_dict
-from .rules import (_TRICK_CLAUSES, PACKET_SIZE, TRICKS_PER_DEAL, DealResult, TrickDecision,
-                    beats_table, deal_result)
-from .seats import PLAY_ORDER, SEATS, Seat, next_seat, parse_seat
+                     PhaseError, RecordError, RuleError, SignalError, TrumpCallError)
+from .options import Rules
+from .rules import PACKET_SIZE, TRICKS_PER_DEAL, DealResult, TrickDecision, beats_table, deal_result
+from .rules import decision_at as _decision
+from .deal_values import SIGNALS, Phase, SeatView, Signal, Trick
+from .records import RECORD_FORMAT, _replayed  # noqa: F401  (_replayed: pickles made before the move)
+from .seats import PLAY_ORDER, SEATS, Seat
 
 __all__ = ["Phase", "Signal", "Trick", "SeatView", "Deal", "SIGNALS", "RECORD_FORMAT",
            "play_random_deal"]
 
-#: The signals the sources document, and what each says of the led suit (``signal.kinds``):
-#: the usual ones, not a closed list (any other kind the table uses is accepted unless
-#: ``signal-kinds=documented``).
-SIGNALS: Final = {"knock": "strong", "click": "weak"}
-#: The version tag of a deal record.
-RECORD_FORMAT: Final = "turub-deal/1"
 _PACK_CODES: Final = tuple(c.index for c in PACK)
 _CARD: Final = CARDS.__getitem__  # a card code to its Card
 
@@ -70,89 +62,9 @@ def _by_suit(codes: list[int]) -> list[list[int]]:
     return [codes[:hearts], codes[hearts:diamonds], codes[diamonds:clubs], codes[clubs:]]
 
 
-def _action_record(act: str, seat: Seat, what: Any) -> dict[str, str]:
-    record = {"act": act, "seat": seat.letter}
-    if act == "trump":
-        record["suit"] = what.letter
-    elif act == "play":
-        record["card"] = card_name(what, ascii=True)
-    elif act == "signal":
-        record["signal"] = what
-    return record
-
-
 _seat = arguments.seat
 _card = arguments.card
-
-
-class Phase(Enum):
-    """Where a deal stands."""
-
-    CALLING = "calling"  # dealing paused: the caller has three cards and must name trump
-    PLAYING = "playing"  # trump named, all 144 cards dealt, tricks being played
-    FINISHED = "finished"  # 36 tricks played, or the deal closed early
-
-
 _PLAYING: Final = Phase.PLAYING  # bound once for the hot path of Deal.play
-
-
-@dataclass(frozen=True, slots=True)
-class Signal:
-    """A signal by a trick's leader, about the suit led (``signal.kinds``): a knock, a click
-    or another kind the table uses."""
-
-    seat: Seat
-    kind: str
-    suit: Suit
-
-    @property
-    def meaning(self) -> str | None:
-        """What a documented signal says (``strong``, ``weak``); ``None`` for another kind,
-        which means what the table agreed and which the engine records without a meaning."""
-        return SIGNALS.get(self.kind)
-
-
-class Trick(NamedTuple):
-    """A completed trick: its leader, the cards in order of play, the signal, the decision."""
-
-    leader: Seat
-    cards: tuple[Card, ...]
-    seats: tuple[Seat, ...]
-    signal: Signal | None
-    decision: TrickDecision
-
-    @property
-    def winner(self) -> Seat:
-        return self.decision.seat
-
-
-@dataclass(frozen=True, slots=True)
-class SeatView:
-    """What one seat may see: its own hand, the table, never another hand."""
-
-    seat: Seat
-    phase: Phase
-    dealer: Seat
-    caller: Seat
-    trump: Suit | None
-    hand: tuple[Card, ...]
-    hand_sizes: tuple[int, int, int, int]
-    to_act: Seat | None
-    current_trick: tuple[tuple[Seat, Card], ...]
-    signal: Signal | None
-    tricks: tuple[Trick, ...]
-    tricks_won: tuple[int, int]
-    legal: tuple[Card, ...]
-    result: DealResult | None
-    cutter: Seat
-
-
-def _decision(leader: Seat, codes: tuple[int, ...], position: int, trump: int,
-              order: tuple[tuple[Seat, ...], ...]) -> TrickDecision:
-    """The decision of a trick whose winning position is known, with the clauses behind it."""
-    code = codes[position]
-    return TrickDecision(position, order[leader][position], CARDS[code],
-                         _TRICK_CLAUSES[SUIT_OF[code] == trump][codes.count(code) > 1])
 
 
 class Deal:
@@ -177,18 +89,7 @@ class Deal:
         ``deal.packets``: packets of three from the seat after the dealer;
         ``deal.pause-for-trump``: dealing stops after the first packet.
         """
-        if isinstance(pack, (str, bytes, Mapping)) or not isinstance(pack, Iterable):
-            raise RuleError(f"a pack is a sequence of 144 turub.Card values, not {pack!r:.60}",
-                            clause="pack.composition")
-        pack = tuple(pack)
-        strangers = [c for c in set(map(type, pack)) if c is not Card]
-        if strangers:
-            raise CardFormatError(f"the pack holds a {strangers[0].__name__}, not only cards",
-                                  clause="pack.composition")
-        counts = Counter(pack)
-        if len(pack) != 144 or len(counts) != 36 or set(counts.values()) != {4}:
-            raise RuleError(f"a pack is 144 cards, four of each; this one has {len(pack)} cards "
-                            f"of {len(counts)} kinds", clause="pack.composition")
+        pack = arguments.pack(pack)
         if type(cut) is not int or not 0 <= cut < 144:
             raise RuleError(f"a cut lifts 0 to 143 cards, not {cut!r}", clause="deal.cut")
         if not isinstance(rules, Rules):
@@ -560,159 +461,33 @@ class Deal:
 
     def apply(self, action: Mapping[str, str]) -> Any:
         """Apply one action in record form: ``{"act": "play", "seat": "E", "card": "AC"}``."""
-        act = action.get("act") if isinstance(action, Mapping) else None
-        try:
-            if act == "trump":
-                return self.name_trump(parse_seat(action["seat"]), action["suit"])
-            if act == "play":
-                return self.play(parse_seat(action["seat"]), action["card"])
-            if act == "signal":
-                return self.signal(parse_seat(action["seat"]), action["signal"])
-            if act == "close":
-                return self.close(parse_seat(action["seat"]))
-        except KeyError as e:
-            raise RecordError(f"action {action!r:.80} lacks {e.args[0]!r}") from None
-        raise RecordError(f"{action!r:.80} is not an action: 'act' is trump, play, signal or close")
+        return records.apply(self, action)
 
-    # --- record and replay ------------------------------------------------------------------
+    # --- record and replay, copies and pickles (turub.records) ----------------------------
 
     def to_record(self) -> dict[str, Any]:
         """The complete record of the deal as JSON-ready data; :meth:`replay` inverts it."""
-        return {
-            "format": RECORD_FORMAT,
-            "rules": self.rules.to_dict(),
-            "dealer": self.dealer.letter,
-            "pack": [card_name(c, ascii=True) for c in self.pack],
-            "cut": self.cut,
-            "cutter": self.cutter.letter,
-            "actions": [_action_record(*a) for a in self._action_log()],
-        }
-
-    def _action_log(self) -> list[tuple[str, Seat, Any]]:
-        """The actions taken, in order, rebuilt from the state: the call, then each trick's
-        cards with its signal right after the lead (``signal.timing``), then the close."""
-        if self._trump < 0:
-            log: list[tuple[str, Seat, Any]] = []
-        else:
-            log = [("trump", self.caller, SUITS[self._trump])]
-        order = self._order
-        tricks = [(order[leader], codes, signal) for leader, codes, signal, _ in self._tricks]
-        tricks.append((order[self._leader], tuple(self._trick), self._signal))
-        for seats, codes, signal in tricks:
-            for i, (seat, code) in enumerate(zip(seats, codes)):
-                log.append(("play", seat, CARDS[code]))
-                if i == 0 and signal is not None:
-                    log.append(("signal", signal.seat, signal.kind))
-        if self._closed_by is not None:
-            log.append(("close", self._closed_by, None))
-        return log
+        return records.to_record(self)
 
     @classmethod
     def replay(cls, record: Mapping[str, Any]) -> Deal:
-        """The deal a record describes, every action re-checked by the rules."""
-        if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
-            raise RecordError(f"not a deal record: expected format {RECORD_FORMAT!r}")
-        named = record.get("variant")
-        if named is not None and getattr(cls, "variant", None) is None:
-            return _replay_variant(record, named)  # made under a rule variant: replay by it
-        for key in ("pack", "dealer", "actions"):
-            if key not in record:
-                raise RecordError(f"a deal record needs {key!r}")
-        pack, actions, options = record["pack"], record["actions"], record.get("rules", {})
-        if not isinstance(pack, list) or not all(isinstance(c, str) for c in pack):
-            raise RecordError(f"a record's pack is a list of card texts, not {pack!r:.60}")
-        if not isinstance(actions, list):
-            raise RecordError(f"a record's actions are a list, not {actions!r:.60}")
-        if not isinstance(options, Mapping):
-            raise RecordError(f"a record's rules are a mapping of options, not {options!r:.60}")
-        deal = cls([parse_card(c) for c in pack], parse_seat(record["dealer"]),
-                   rules_from_dict(options), cut=record.get("cut", 0))
-        if "cutter" in record and record["cutter"] != deal.cutter.letter:
-            raise RecordError(f"the record says {record['cutter']!r:.20} cut, but the player after "
-                              f"the dealer, {deal.cutter.letter}, cuts", clause="deal.cut")
-        for action in actions:
-            deal.apply(action)
-        return deal
+        """The deal a record describes, every action re-checked by the rules (a record made
+        under a rule variant is replayed by that variant, or refused when it is not loaded)."""
+        return records.replay(cls, record)
 
     def state(self) -> dict[str, Any]:
         """Everything about the deal as plain data (for comparing two states)."""
-        return {
-            "record": self.to_record(),
-            "phase": self._phase.value,
-            "trump": None if self._trump < 0 else SUITS[self._trump].letter,
-            "to_act": self._to_act.letter if self._to_act is not None else None,
-            "leader": self._leader.letter,
-            "hands": {s.letter: [card_name(c, ascii=True) for c in self.hand(s)] for s in Seat},
-            "stock": len(self._stock) - self._dealt,
-            "trick": [(Seat(s).letter, card_name(c, ascii=True)) for s, c in self.current_trick],
-            "best": self._best if self._trick else None,
-            "signal": None if self._signal is None else (self._signal.seat.letter, self._signal.kind),
-            "tricks": [(t.leader.letter, [card_name(c, ascii=True) for c in t.cards],
-                        t.winner.letter) for t in self.tricks],
-            "won": list(self._won),
-            "result": None if self._result is None else list(self._result.tricks),
-        }
+        return records.state(self)
 
-    # --- copies and pickles ----------------------------------------------------------
-
-    def __copy__(self) -> Deal:
-        """An independent copy: playing on it never changes this deal, nor the reverse.
-        Only the hands, the trick and the tallies are containers; all else is immutable."""
-        twin = object.__new__(type(self))
-        for klass in type(self).__mro__:
-            for name in getattr(klass, "__slots__", ()):
-                if hasattr(self, name):
-                    setattr(twin, name, getattr(self, name))
-        if hasattr(self, "__dict__"):
-            twin.__dict__.update(self.__dict__)
-        if self._hands is not None:
-            twin._hands = [[list(suit) for suit in hand] for hand in self._hands]
-        if self._held is not None:
-            twin._held = [[dict(suit) for suit in hand] for hand in self._held]
-        twin._trick, twin._tricks = list(self._trick), list(self._tricks)
-        twin._built, twin._won = list(self._built), list(self._won)
-        return twin
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
-        twin = memo[id(self)] = self.__copy__()
-        if hasattr(self, "__dict__"):
-            twin.__dict__.update(copy.deepcopy(self.__dict__, memo))
-        return twin
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """A pickle holds the deal's record (:meth:`to_record`); unpickling replays it, every
-        action re-checked by the rules.  A deal of a rule variant is refused: its record
-        replays with the variant (``variant.deal_class.replay(record)``)."""
-        refuse_pickle_unless_named(type(self), "a deal played by a rule variant", "pickle "
-                                   "deal.to_record() and replay it with variant.deal_class.replay")
-        return (_replayed, (type(self), self.to_record()))
+    # An independent copy (copy.copy, copy.deepcopy); a pickle is the deal's record, replayed.
+    __copy__ = records.copied
+    __deepcopy__ = records.deep_copied
+    __reduce__ = records.reduced  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         trump = None if self._trump < 0 else SUITS[self._trump].symbol
         return (f"<Deal dealer={self.dealer.letter} trump={trump} "
                 f"phase={self._phase.value} tricks={len(self._tricks)} won={self._won}>")
-
-
-def _replay_variant(record: Mapping[str, Any], name: Any) -> Deal:
-    """A record made under rule variant ``name`` (and ``variant_version``), replayed by that
-    variant if the table of variants has it (:mod:`turub.variants`), else refused."""
-    from .variants import find
-    version = record.get("variant_version")
-    if not isinstance(name, str) or (version is not None and not isinstance(version, str)):
-        raise RecordError(f"a record's variant is a name and a version, not {name!r:.40}")
-    variant = find(name, version)
-    if variant is None:
-        known = find(name)
-        why = (f"variant {name} is loaded at version {known.version}, not {version}" if known is not None
-               else f"no variant {name} is loaded")
-        raise RecordError(f"the record was made under variant {name} {version or ''}".rstrip()
-                          + f": {why}; load it first (turub.variants.resolve('path.py:NAME'), "
-                          "an installed package, or turub.variants.register)")
-    return variant.deal_class.replay(record)  # type: ignore[attr-defined]  # a Deal class built for the variant
-
-def _replayed(cls: type[Deal], record: dict[str, Any]) -> Deal:
-    """A pickled deal, rebuilt from its record (see :meth:`Deal.__reduce__`)."""
-    return cls.replay(record)
 
 
 def __getattr__(name: str) -> Any:

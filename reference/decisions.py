@@ -35,7 +35,7 @@ from .seats import Seat, Side
 
 __all__ = ["LegalPlaysRule", "TrickWinnerRule", "DealResultRule", "NextDealerRule",
            "ContestStepRule", "Decision", "DECISION_TABLE", "DECISIONS", "HouseRuleError",
-           "DRAW", "situation"]
+           "DRAW", "situation", "normalised", "raised"]
 
 #: What a ``deal_result`` rule returns for a drawn deal (``None`` means "defer").
 DRAW: Final = "draw"
@@ -307,3 +307,52 @@ def shown(value: Any) -> str:
         inner = ", ".join(shown(v) for v in items)
         return f"a {type(value).__name__} of {len(value)}: {inner}" if items else f"an empty {type(value).__name__}"
     return f"a {type(value).__name__}"
+
+
+def raised(variant: str, clause: str, decision: str, error: BaseException,
+           args: Sequence[Any]) -> HouseRuleError:
+    """The one-line error for house rule ``clause`` of ``variant`` that raised ``error``
+    deciding ``decision`` on ``args``."""
+    first = (str(error).strip().splitlines() or [""])[0][:160]
+    return HouseRuleError(variant, clause, decision,
+                          f"raised {type(error).__name__}{': ' + first if first else ''}",
+                          situation(decision, args))
+
+
+def normalised(variant: str, clause: str, decision: str, out: Any, args: Sequence[Any]) -> Any:
+    """The answer ``out`` of house rule ``clause`` of ``variant`` (its name and version) to
+    ``decision`` on ``args``, checked against its kind and normalised (cards as a frozenset,
+    a side or ``None`` for a draw, a Seat, a Contest), or :class:`HouseRuleError`."""
+    def nonsense(want: str) -> HouseRuleError:
+        return HouseRuleError(variant, clause, decision, f"returned {shown(out)}, not {want}",
+                              situation(decision, args))
+
+    if decision == "legal_plays":
+        hand = args[0]
+        try:
+            cards = frozenset(out)
+        except TypeError:
+            cards = None
+        if cards is None or isinstance(out, (str, Card)) or not all(isinstance(c, Card) for c in cards) \
+                or not cards <= frozenset(hand) or (hand and not cards):
+            raise nonsense("a non-empty part of the hand")
+        return cards
+    if decision == "trick_winner":
+        if type(out) is not int or not 0 <= out < len(args[0]):
+            raise nonsense("a position in the trick (0 = the lead)")
+        return out
+    if decision == "deal_result":
+        winner = {"NS": Side.NORTH_SOUTH, "EW": Side.EAST_WEST, DRAW: None}.get(out, out) \
+            if isinstance(out, str) else out
+        if winner is not None and not isinstance(winner, Side):
+            raise nonsense("a side (NS, EW) or draw")
+        return winner
+    if decision == "next_dealer":
+        seat = {"N": Seat.NORTH, "E": Seat.EAST, "S": Seat.SOUTH, "W": Seat.WEST}.get(out, out) \
+            if isinstance(out, str) else out
+        if not isinstance(seat, Seat):
+            raise nonsense("a seat")
+        return seat
+    if not isinstance(out, Contest):
+        raise nonsense("a contest")
+    return out

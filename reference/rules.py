@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
-from .cards import CARDS, Card, Suit
+from .cards import CARDS, SUIT_OF, Card, Suit
 from . import arguments
 from .clauses import cite
 from .kernels import beats as _beats_kernel
@@ -162,6 +162,15 @@ _TRICK_CLAUSES: Final = {
     True: {False: cite("trick.highest-trump"),
            True: cite("trick.highest-trump", "trick.earliest-identical")},
 }
+
+
+def decision_at(leader: Seat, codes: tuple[int, ...], position: int, trump: int,
+                order: tuple[tuple[Seat, ...], ...]) -> TrickDecision:
+    """The decision of a trick of card codes whose winning ``position`` is known (the
+    engine's step), with the clauses behind it (``trick.*``)."""
+    code = codes[position]
+    return TrickDecision(position, order[leader][position], CARDS[code],
+                         _TRICK_CLAUSES[SUIT_OF[code] == trump][codes.count(code) > 1])
 
 
 # --- the deal's result ---------------------------------------------------------------

@@ -46,19 +46,22 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 from . import clauses as _clauses
 from .cards import SUITS, Card, Suit
 from .contest import Contest
 from .contest import contest_step as _contest_step
-from .decisions import DECISION_TABLE, DECISIONS, DRAW, HouseRuleError, shown, situation
+from .decisions import DECISION_TABLE, DECISIONS, HouseRuleError, normalised, raised
 from .errors import RuleError, RulesOptionError
 from .options import OPTIONS, Rules, rules_from_dict
 from .rules import (DealResult, NextDealer, TrickDecision, decide_trick, deal_result,
                     is_legal_play, next_dealer)
 from .rules import legal_plays as _legal_plays
 from .seats import PLAY_ORDER, Seat, Side
+
+if TYPE_CHECKING:
+    from .deal import Deal
 
 __all__ = ["Variant", "VariantClause", "VariantError", "HouseRuleError", "DECISIONS",
            "DECISION_TABLE", "RELATIONS", "BUILTIN", "ENTRY_POINT_GROUP", "resolve", "select",
@@ -71,6 +74,7 @@ RELATIONS: Final = ("replaces", "amends", "adds")
 #: loads a :class:`Variant`).
 ENTRY_POINT_GROUP: Final = "turub.variants"
 
+_Rule = Callable[..., Any]  # a house rule (its signature: turub.decisions)
 _ID: Final = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
 _NAME: Final = re.compile(r"^[a-z0-9][a-z0-9._+=,-]*$")
 
@@ -191,7 +195,8 @@ class Variant:
         for vc in own:
             if (vc.rule is None) != (vc.decides is None):
                 raise VariantError(f"{vc.id}: a clause that decides {vc.decides!r} needs its rule")
-            why = DECISION_TABLE[vc.decides].check_signature(vc.rule) if vc.rule is not None else None
+            why = DECISION_TABLE[vc.decides].check_signature(vc.rule) \
+                if vc.rule is not None and vc.decides is not None else None
             if why:
                 raise VariantError(f"variant {self.name} {self.version}: house rule {vc.id} "
                                    f"({vc.decides}) {why}")
@@ -211,8 +216,12 @@ class Variant:
         object.__setattr__(self, "_tally", None)
         _clauses.register(self.all_clauses)
 
+    # Set once by __post_init__ (object.__setattr__: the value is frozen).
     rules: Rules = field(init=False, compare=False)
     all_clauses: tuple[VariantClause, ...] = field(init=False, compare=False)
+    _deciders: dict[str, tuple[VariantClause, ...]] = field(init=False, compare=False, repr=False)
+    _deal_class: type[Deal] | None = field(init=False, compare=False, repr=False)
+    _tally: dict[str, list[int]] | None = field(init=False, compare=False, repr=False)
 
     def __hash__(self) -> int:
         return hash((self.name, self.version))
@@ -228,11 +237,16 @@ class Variant:
         """The clauses overriding ``decision``, in the order they are asked."""
         return self._deciders.get(decision, ())
 
+    @property
+    def parent(self) -> Variant | None:
+        """The variant this one builds on, resolved (``None``: the standard game)."""
+        return cast("Variant | None", self.base)  # a name in ``base`` is resolved on creation
+
     def lineage(self) -> list[str]:
-        out, v = [], self
+        out, v = [], cast("Variant | None", self)
         while v is not None:
             out.append(f"{v.name} {v.version}")
-            v = v.base
+            v = v.parent
         return out
 
     def option_clauses(self, other: Rules | None = None) -> dict[str, tuple[str, str]]:
@@ -244,7 +258,7 @@ class Variant:
     def describe(self) -> dict[str, Any]:
         """The variant as plain data (``turub variants show``)."""
         return {"name": self.name, "version": self.version,
-                "base": self.base.name if self.base is not None else None,
+                "base": self.parent.name if self.parent is not None else None,
                 "lineage": self.lineage(), "description": self.description,
                 "options": self.rules.to_dict(),
                 "options_changed": {k: list(v) for k, v in self.rules.differences(Rules()).items()},
@@ -293,21 +307,14 @@ class Variant:
         :class:`~turub.decisions.HouseRuleError`."""
         for vc in self._deciders.get(decision, ()):
             try:
-                out = vc.rule(*args)
+                out = cast(_Rule, vc.rule)(*args)  # a decider has a rule
             except KeyboardInterrupt:
                 raise
             except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
-                first = (str(e).strip().splitlines() or [""])[0][:160]
-                raise HouseRuleError(self.label, vc.id, decision,
-                                     f"raised {type(e).__name__}{': ' + first if first else ''}",
-                                     situation(decision, args)) from None
+                raise raised(self.label, vc.id, decision, e, args) from None
             if out is not None:
-                return _normalised(self, vc, decision, out, args), vc
+                return normalised(self.label, vc.id, decision, out, args), vc
         return None
-
-    def _nonsense(self, vc: VariantClause, decision: str, out: Any, want: str, args) -> HouseRuleError:
-        return HouseRuleError(self.label, vc.id, decision, f"returned {shown(out)}, not {want}",
-                              situation(decision, args))
 
     @property
     def label(self) -> str:
@@ -426,16 +433,18 @@ class Variant:
     # --- the engine, playing by the variant --------------------------------------------------
 
     @property
-    def deal_class(self) -> type:
+    def deal_class(self) -> type[Deal]:
         """The :class:`~turub.deal.Deal` class that plays by this variant (``Deal`` itself
         when no clause overrides a decision)."""
         from .deal import Deal
         if not self.has_rules:
             return Deal
-        if self._deal_class is None:
+        built = self._deal_class
+        if built is None:
             from .variant_deal import variant_deal_class
-            object.__setattr__(self, "_deal_class", variant_deal_class(self))
-        return self._deal_class
+            built = variant_deal_class(self)
+            object.__setattr__(self, "_deal_class", built)
+        return built
 
     def deal(self, pack: Sequence[Card], dealer: Seat = Seat.NORTH, cut: int = 0):
         """A deal of ``pack`` played by this variant."""
@@ -476,40 +485,6 @@ class Variant:
             _contest_step = staticmethod(variant.contest_step)
 
         return VariantSitting(first_dealer, self.rules, keep_rows=keep_rows)
-
-
-def _normalised(variant: Variant, vc: VariantClause, decision: str, out: Any, args: tuple) -> Any:
-    """A house rule's answer checked against its kind and normalised (see
-    :mod:`turub.decisions`), or :class:`HouseRuleError`."""
-    if decision == "legal_plays":
-        hand = args[0]
-        try:
-            cards = frozenset(out)
-        except TypeError:
-            cards = None
-        if cards is None or isinstance(out, (str, Card)) or not all(isinstance(c, Card) for c in cards) \
-                or not cards <= frozenset(hand) or (hand and not cards):
-            raise variant._nonsense(vc, decision, out, "a non-empty part of the hand", args)
-        return cards
-    if decision == "trick_winner":
-        if type(out) is not int or not 0 <= out < len(args[0]):
-            raise variant._nonsense(vc, decision, out, "a position in the trick (0 = the lead)", args)
-        return out
-    if decision == "deal_result":
-        winner = {"NS": Side.NORTH_SOUTH, "EW": Side.EAST_WEST, DRAW: None}.get(out, out) \
-            if isinstance(out, str) else out
-        if winner is not None and not isinstance(winner, Side):
-            raise variant._nonsense(vc, decision, out, "a side (NS, EW) or draw", args)
-        return winner
-    if decision == "next_dealer":
-        seat = {"N": Seat.NORTH, "E": Seat.EAST, "S": Seat.SOUTH, "W": Seat.WEST}.get(out, out) \
-            if isinstance(out, str) else out
-        if not isinstance(seat, Seat):
-            raise variant._nonsense(vc, decision, out, "a seat", args)
-        return seat
-    if not isinstance(out, Contest):
-        raise variant._nonsense(vc, decision, out, "a contest", args)
-    return out
 
 
 def _same_state(contest: Contest) -> tuple:
