@@ -38,3 +38,18 @@ def test_pack_seeds_cover_the_whole_range_without_a_lean_to_small_numbers():
     small = sum(s < 2**16 for s in seeds)  # 1 in 65,536 of a uniform draw
     assert small <= 0.05 * len(seeds), small
     assert sum(s >= 2**31 for s in seeds) >= 0.35 * len(seeds)  # about half, if uniform
+
+
+def test_a_plan_the_kit_cannot_build_does_not_end_the_search():
+    """At seed 5 a drawn plan slips an out-of-turn card in from an empty hand (the kit's own
+    generator raises): that plan is rejected, the search draws its 200 deals and no more;
+    taken for a disagreement, it was shrunk (350 calls) and the search ended early, a pass."""
+    from turub.conformance.adapter import ReferenceImplementation
+    from turub.conformance.programs.targets import PythonTarget
+    from turub.conformance.questions.differential import differential_deals
+    from turub.options import Rules
+
+    target = PythonTarget(ReferenceImplementation(), 5.0)
+    target.start()
+    r = differential_deals(target, Rules(), 300, 5)
+    assert (r["status"], r["detail"]) == ("passed", "200 drawn deals refereed alike")
