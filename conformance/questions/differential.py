@@ -146,6 +146,20 @@ def _not_judged(case_id: str, op: str, clauses, error: HouseRuleError) -> dict:
                    house_rule_failed=error.clause)
 
 
+def _played(plan: dict, rules: Rules, played: list) -> dict:
+    """The referee arguments of a drawn plan (``play_stream``).  A plan the kit cannot build
+    (``cases._illegal`` draws an out-of-turn card from an empty hand, late in a deal) is
+    rejected as invalid: taken for a disagreement, it was shrunk, ended the search and was
+    reported a pass."""
+    try:
+        return play_stream(plan["seed"], plan["dealer"], rules, plan["tricks"], plan["choices"],
+                           plan["signal_rate"], plan["inject"], plan["close_at"], default_pick=0,
+                           finished=played)
+    except IndexError:
+        reject()
+        raise  # not reached: reject() raises
+
+
 def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
                        budget: float = 10.0, database: Any = None) -> dict:
     """Referee drawn deals with both; the smallest disagreement, or a pass."""
@@ -158,15 +172,7 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
 
     def test(plan: dict) -> None:
         played: list = []
-        try:
-            args = play_stream(plan["seed"], plan["dealer"], rules, plan["tricks"], plan["choices"],
-                               plan["signal_rate"], plan["inject"], plan["close_at"], default_pick=0,
-                               finished=played)
-        except IndexError:
-            # an out-of-turn card from a seat whose hand is empty (cases._illegal, late in a
-            # deal): a plan the kit cannot build, not a disagreement; left to Hypothesis as
-            # invalid, else it is shrunk as a failure, ends the search and is reported a pass
-            reject()
+        args = _played(plan, rules, played)
         case = expected_case("differential/deal", "referee", args, rules, trace=played[1])
         answer = target.call("referee", ask_args("referee", args, rules))
         ran[0] += 1
