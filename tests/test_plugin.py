@@ -128,7 +128,7 @@ def test_a_failure_found_is_kept_and_replayed_first_in_another_folder(tmp_path):
     shared, first, second = tmp_path / "db", tmp_path / "one", tmp_path / "two"
     first.mkdir(), second.mkdir()
     found = pytest_in(first, "-q", "--turub-program", program, "--turub-database", str(shared),
-                      "--turub-item", "differential/deal", "--turub-examples", "60")
+                      "--turub-item", "differential/deal", "--turub-examples", "150")
     assert found.returncode == 1 and "breaks play.follow-suit" in found.stdout, found.stdout[-2000:]
     tiny = ["-q", "--turub-program", program, "--turub-examples", "1", "--turub-seed", "99",
             "--turub-item", "differential/deal"]

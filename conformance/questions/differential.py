@@ -26,7 +26,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
@@ -61,34 +61,47 @@ def _settings(examples: int, database: Any = None) -> settings:
                     report_multiple_bugs=False, print_blob=False)
 
 
-# The strategies are built once, here: a strategy built inside the composite would be built
-# and validated again for every drawn deal, which costs more than the deal's play.
-# how many tricks are played: about half the deals to the end (one integer choice, which
-# shrinks towards no trick at all)
-_TRICKS = st.integers(0, 72).map(lambda n: min(n, 36))
-_SEEDS = st.integers(0, 2**32 - 1)
-_DEALERS = st.sampled_from("NESW")
-# the first cards chosen (each byte, modulo the number of legal cards, picks one), then the
-# first legal card: a short string of bytes is one choice for Hypothesis, so it draws fast
-_CHOICES = tuple(st.binary(max_size=min(4 * tricks, 12)) for tricks in range(37))
-# illegal actions slipped in: up to five of one broken rule and two breaking two rules at once
-_INJECTED = st.lists(st.tuples(st.integers(0, 160), st.sampled_from(INJECTIONS)), max_size=5)
-_PAIRED = st.lists(st.tuples(st.integers(0, 160), st.sampled_from(PAIRS)), max_size=2)
-_CLOSE_AT = st.one_of(st.none(), st.just(0))
-_SIGNAL_RATES = st.sampled_from((0.0, 0.3, 1.0))
+# A deal's draw, one Hypothesis choice per decision, every choice drawn through one
+# ``st.randoms()`` (Hypothesis-generated values, shrunk like any other draw).  Two reasons:
+# * The pack's seed is four random bytes, uniform over all 2**32 seeds: an integer choice
+#   leans towards small numbers and the shared constants (0, 160, 2**32 - 1...), so packs
+#   repeated.
+# * The choices of a ``randoms()`` draw open no span, so no two parts of a plan share a
+#   label, and Hypothesis's mutator (which, after each new draw, re-runs it up to five times
+#   with one part copied over another of the same label, the pack's seed left as it was)
+#   has nothing to copy: every draw is a new deal.  With spans, 2,000 draws held 150 to 450
+#   packs (``benchmarks/bench_pack_diversity.py``).
+# Shrinking stays meaningful: fewer tricks, fewer injections, earlier positions, the first
+# legal card and the first kinds, as before; the pack's bytes shrink towards seed 0 only
+# where another pack shows the same disagreement.
+_RANDOMS = st.randoms(use_true_random=False)
+_PACK_SEED_BYTES = 4
+_INJECTED_MAX, _PAIRED_MAX, _POSITIONS = 5, 2, 161  # up to five of one broken rule, two of two
+_SIGNAL_RATES = (0.0, 0.3, 1.0)
+
+
+def _injections(rnd, kinds, most: int) -> list:
+    """Up to ``most`` illegal actions, each a position (an action number) and a kind."""
+    return [(rnd.randrange(_POSITIONS), rnd.choice(kinds)) for _ in range(rnd.randrange(most + 1))]
 
 
 @st.composite
 def deal_plans(draw) -> dict:
-    tricks = draw(_TRICKS)
+    """A drawn deal: its pack's seed, dealer, how many tricks are played (about half the deals
+    to the end: 0-72, capped at 36), the first legal cards chosen (each byte, modulo the
+    number of legal cards, picks one; then the first legal card), the illegal actions
+    slipped in, an early close and the rate of signals."""
+    rnd = draw(_RANDOMS)
+    seed = int.from_bytes(rnd.randbytes(_PACK_SEED_BYTES), "big")
+    tricks = min(rnd.randrange(73), 36)
     return {
-        "seed": draw(_SEEDS),
-        "dealer": draw(_DEALERS),
+        "seed": seed,
+        "dealer": rnd.choice("NESW"),
         "tricks": tricks,
-        "choices": list(draw(_CHOICES[tricks])),
-        "inject": draw(_INJECTED) + draw(_PAIRED),
-        "close_at": draw(_CLOSE_AT),
-        "signal_rate": draw(_SIGNAL_RATES),
+        "choices": list(rnd.randbytes(rnd.randrange(min(4 * tricks, 12) + 1))),
+        "inject": _injections(rnd, INJECTIONS, _INJECTED_MAX) + _injections(rnd, PAIRS, _PAIRED_MAX),
+        "close_at": None if rnd.randrange(2) == 0 else 0,
+        "signal_rate": rnd.choice(_SIGNAL_RATES),
     }
 
 
@@ -133,6 +146,20 @@ def _not_judged(case_id: str, op: str, clauses, error: HouseRuleError) -> dict:
                    house_rule_failed=error.clause)
 
 
+def _played(plan: dict, rules: Rules, played: list) -> dict:
+    """The referee arguments of a drawn plan (``play_stream``).  A plan the kit cannot build
+    (``cases._illegal`` draws an out-of-turn card from an empty hand, late in a deal) is
+    rejected as invalid: taken for a disagreement, it was shrunk, ended the search and was
+    reported a pass."""
+    try:
+        return play_stream(plan["seed"], plan["dealer"], rules, plan["tricks"], plan["choices"],
+                           plan["signal_rate"], plan["inject"], plan["close_at"], default_pick=0,
+                           finished=played)
+    except IndexError:
+        reject()
+        raise  # not reached: reject() raises
+
+
 def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
                        budget: float = 10.0, database: Any = None) -> dict:
     """Referee drawn deals with both; the smallest disagreement, or a pass."""
@@ -145,9 +172,7 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
 
     def test(plan: dict) -> None:
         played: list = []
-        args = play_stream(plan["seed"], plan["dealer"], rules, plan["tricks"], plan["choices"],
-                           plan["signal_rate"], plan["inject"], plan["close_at"], default_pick=0,
-                           finished=played)
+        args = _played(plan, rules, played)
         case = expected_case("differential/deal", "referee", args, rules, trace=played[1])
         answer = target.call("referee", ask_args("referee", args, rules))
         ran[0] += 1
@@ -195,6 +220,7 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
 # than 36 tricks in all, so a draw), each list in the order it shrinks to.
 _PLAYED = st.sampled_from([(ns, 36 - ns, False) for ns in range(37)])
 _CLOSED = st.sampled_from([(ns, total - ns, True) for total in range(36) for ns in range(total + 1)])
+_DEALERS = st.sampled_from("NESW")
 _RESULTS = st.lists(st.one_of(_PLAYED, _CLOSED), min_size=1, max_size=15)
 
 
