@@ -208,10 +208,9 @@ def _diverged_after_refusal(c: dict) -> bool:
     return False
 
 
-def _refused_card_spent(c: dict) -> str | None:
-    """A legal play refused as a card not held, where the same seat's play of that card was
-    refused earlier in the stream (by the rules too): the refusal spent the card."""
-    from ..judging.judge import _card
+def _legal_play_refused_as(c: dict, clause: str) -> tuple[int, list, list] | None:
+    """Where a refereed stream first differs, if there the rules accepted a play and the
+    program refused it as ``clause``: its index, the actions and the expected responses."""
     expected, got = c.get("expected"), c.get("got")
     if c.get("op") != "referee" or not (isinstance(expected, dict) and isinstance(got, dict)):
         return None
@@ -220,17 +219,28 @@ def _refused_card_spent(c: dict) -> str | None:
     for i, (e, g) in enumerate(zip(er, gr)):
         if e == g:
             continue
-        if "ok" not in e or not isinstance(g, dict) or g.get("refused") != "play.card-in-hand":
+        if "ok" not in e or not isinstance(g, dict) or g.get("refused") != clause:
             return None
-        try:
-            me = (actions[i]["seat"], _card(actions[i]["card"]))
-            earlier = [j for j in range(i) if "refused" in er[j] and actions[j].get("act") == "play"
-                       and (actions[j].get("seat"), _card(actions[j].get("card"))) == me]
-        except Exception:  # noqa: BLE001 - text that is no card: no such evidence
-            return None
-        return (f"action {i + 1} plays a card held, refused as not held; the same play was "
-                f"refused at action {earlier[0] + 1} and took the card") if earlier else None
+        return i, actions, er
     return None
+
+
+def _refused_card_spent(c: dict) -> str | None:
+    """A legal play refused as a card not held, where the same seat's play of that card was
+    refused earlier in the stream (by the rules too): the refusal spent the card."""
+    from ..judging.judge import _card
+    found = _legal_play_refused_as(c, "play.card-in-hand")
+    if found is None:
+        return None
+    i, actions, er = found
+    try:
+        me = (actions[i]["seat"], _card(actions[i]["card"]))
+        earlier = [j for j in range(i) if "refused" in er[j] and actions[j].get("act") == "play"
+                   and (actions[j].get("seat"), _card(actions[j].get("card"))) == me]
+    except Exception:  # noqa: BLE001 - text that is no card: no such evidence
+        return None
+    return (f"action {i + 1} plays a card held, refused as not held; the same play was "
+            f"refused at action {earlier[0] + 1} and took the card") if earlier else None
 
 
 #: Refusals of a play by the seat to act, for the card it named.
@@ -240,25 +250,18 @@ _CARD_REFUSALS: Final = frozenset({"play.card-in-hand", "play.follow-suit", "pac
 def _refused_play_passed_turn(c: dict) -> str | None:
     """A legal play refused as out of turn, where the same seat's play was refused just
     before (by the rules too, with no card accepted since): the refusal passed the turn."""
-    expected, got = c.get("expected"), c.get("got")
-    if c.get("op") != "referee" or not (isinstance(expected, dict) and isinstance(got, dict)):
+    found = _legal_play_refused_as(c, "play.turn")
+    if found is None:
         return None
-    actions = (c.get("args") or {}).get("actions") or []
-    er, gr = expected.get("responses") or [], got.get("responses") or []
-    for i, (e, g) in enumerate(zip(er, gr)):
-        if e == g:
-            continue
-        if "ok" not in e or not isinstance(g, dict) or g.get("refused") != "play.turn":
-            return None
-        for j in range(i - 1, -1, -1):
-            a = actions[j] if isinstance(actions[j], dict) else {}
-            if "ok" in er[j] and a.get("act") != "signal":
-                return None  # an action was accepted since: the turn may have moved
-            if a.get("act") == "play" and er[j].get("refused") in _CARD_REFUSALS and \
-                    a.get("seat") == actions[i].get("seat"):
-                return (f"action {i + 1} is the same seat's turn, refused as out of turn right "
-                        f"after its play at action {j + 1} was refused: that refusal passed the turn")
-        return None
+    i, actions, er = found
+    for j in range(i - 1, -1, -1):
+        a = actions[j] if isinstance(actions[j], dict) else {}
+        if "ok" in er[j] and a.get("act") != "signal":
+            return None  # an action was accepted since: the turn may have moved
+        if a.get("act") == "play" and er[j].get("refused") in _CARD_REFUSALS and \
+                a.get("seat") == actions[i].get("seat"):
+            return (f"action {i + 1} is the same seat's turn, refused as out of turn right "
+                    f"after its play at action {j + 1} was refused: that refusal passed the turn")
     return None
 
 
