@@ -171,3 +171,19 @@ def test_eighteen_all_to_the_dealers_side_fails_dozens_of_cases():
     report = _check("draw-to-dealer")
     failed = [c for c in report["cases"] if c["status"] == "failed"]
     assert len(failed) >= 20 and {c["blamed"] for c in failed} == {"result.draw-18"}
+
+
+@verifies("contest.unbeatable-mark", "contest.insufficient-win")
+@pytest.mark.parametrize("bug", ["equal-mark-at-36", "equal-beats-mark"])
+def test_a_win_equal_to_the_mark_is_blamed_on_the_edge_it_breaks_in_the_full_check(bug):
+    # With differential play and the property suites on, the same disagreement shows in a
+    # sitting and in the properties' smallest situations too: a program wrong only at the mark
+    # of 36 (the mark met is read right below it) is the unbeatable mark's, one wrong at every
+    # mark is the general rule's, and each is one failed clause row.
+    report = finish(run_check(PythonTarget(I.Independent(bug)),
+                              CheckOptions(seed=1, examples=300, properties=25)))
+    clause = I.BUGS[bug][0]
+    assert top_blamed(report) == clause and failed_rows(report) == [clause], \
+        (top_blamed(report), failed_rows(report))
+    assert any(c["status"] == "failed" and c["kind"] in ("differential", "property")
+               for c in report["cases"]), "the full check's own failures are the point"

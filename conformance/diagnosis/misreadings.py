@@ -375,14 +375,19 @@ def answer(misreading: Misreading, op: str, args: dict) -> Any:
 # --- explaining a run's failures ------------------------------------------------------------------
 
 def _contradictions(m: Misreading, passed: set[str], rules: dict) -> int:
-    """How many committed vectors the implementation answered as the rules do where the
-    misreading answers otherwise: evidence against it."""
+    """How many fixed cases (the committed vectors and the clause-directed cases) the
+    implementation answered as the rules do where the misreading answers otherwise:
+    evidence against it.  The directed cases hold each boundary (every mark met, every
+    pair of ranks), so a misreading that is wrong only at one edge of it is told apart
+    from the general one that would fail all along it."""
     from turub.options import rules_from_dict
 
+    from ..questions.directed import directed_cases
     from ..questions.vectors import load_vectors
     try:
-        cases = load_vectors(rules_from_dict(rules)) or []
-    except Exception:  # noqa: BLE001 - no vectors, no counter-evidence
+        parsed = rules_from_dict(rules)
+        cases = (load_vectors(parsed) or []) + directed_cases(parsed)
+    except Exception:  # noqa: BLE001 - no fixed cases, no counter-evidence
         return 0
     n = 0
     for case in cases:

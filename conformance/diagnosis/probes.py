@@ -266,9 +266,14 @@ def _refused_play_passed_turn(c: dict) -> str | None:
 
 
 def _unbeatable_mark(c: dict) -> bool:
-    """A contest whose first differing state is a side holding the mark of 36, undecided."""
-    expected, got = c.get("expected"), c.get("got")
-    if c.get("op") != "contest" or not isinstance(expected, list) or not isinstance(got, list):
+    """A run of contest states (a ``contest`` question, a sitting of differential play, or
+    the smallest situation a property found) whose first differing state is a side
+    holding the mark of 36, undecided."""
+    shown = c if c.get("op") in ("contest", "sitting") else c.get("situation")
+    if not isinstance(shown, dict) or shown.get("op") not in ("contest", "sitting"):
+        return False
+    expected, got = shown.get("expected"), shown.get("got")
+    if not isinstance(expected, list) or not isinstance(got, list):
         return False
     for e, g in zip(expected, got):
         if e != g:
@@ -356,6 +361,10 @@ def reblame(failed: list[dict], passed: set[str], rules: dict) -> None:
     answers (``passed``: the ids of the cases that passed)."""
     height = implementation_ranks(failed, passed)
     turn_ignored: bool | None = None
+    # a mark met but not beaten is read right below 36 (every directed case about it passed):
+    # a failure at the mark of 36 is then the unbeatable mark's, not the general rule's
+    mark_met_read_right = not any(about(f.get("id", ""), rules) == "contest.insufficient-win"
+                                  for f in failed)
     for c in failed:
         if c.get("consequence_of") or c.get("blamed") == "play.refusal-order":
             continue  # a refusal named out of order is the order's (blame._order_or_rule)
@@ -372,7 +381,7 @@ def reblame(failed: list[dict], passed: set[str], rules: dict) -> None:
             _set(c, "stake.per-deal", "under stake=per-deal no contest is played: each won deal "
                  "settles a stake, and that rule decides every state")
             continue
-        if _unbeatable_mark(c):
+        if mark_met_read_right and _unbeatable_mark(c):
             _set(c, "contest.unbeatable-mark", "the first state that differs holds a mark of 36, "
                  "which no second win can beat")
             continue
