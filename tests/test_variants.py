@@ -435,6 +435,23 @@ def test_a_check_under_a_broken_rule_keeps_its_reports_and_is_incomplete(broken_
     assert any("house rule boom.rule" in d for d in data["diagnostics"])
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_smoke_test_of_a_broken_rule_is_incomplete_never_a_failure_of_the_reference(broken_file, tmp_path,
+                                                                                      jobs):
+    # No program: the reference plays the variant, every kind of check on.  Its rule raising
+    # is the variant's fault: the run is INCOMPLETE (4), the reference fails no case for it,
+    # and no time limit is said to have cut the run.
+    report = tmp_path / "r.json"
+    done = turub("check", "--variant", broken_file, "--examples", "20", "--properties", "3",
+                 "-j", jobs, "--json", str(report))
+    assert "Traceback" not in done.stderr and done.returncode == 4, (done.stdout[-1500:], done.stderr[-800:])
+    data = json.loads(report.read_text())
+    assert data["verdict"] == "INCOMPLETE" and not data["cut"]
+    assert not [c["id"] for c in data["cases"] if c["status"] == "failed"]
+    assert any(c.get("house_rule_failed") == "boom.rule" for c in data["cases"])
+    assert "time limit" not in done.stdout and "house rule boom.rule" in done.stdout
+
+
 def test_a_variants_record_names_it_and_replays_by_it_or_refuses_clearly():
     v = Variant("replay-club", "4", clauses=list(kinds.NELL.clauses))
     deal = v.play_random_deal(Seat.NORTH, random.Random(2))

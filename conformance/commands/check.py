@@ -229,7 +229,10 @@ def _ask_cases(target: Target, options: CheckOptions, run: _Run, progress_stream
                             label="turub check", unit="cases", approximate=True)
     run.cases = Cases(target, options.rules, run.results, run.progress, run.deadline,
                       options.exitfirst, run.on_result)
-    target.run(run.cases.requests(_planned_cases(options, run)), run.cases.record)
+    try:
+        target.run(run.cases.requests(_planned_cases(options, run)), run.cases.record)
+    except HouseRuleError as e:  # the reference playing the variant (no program): its rule broke
+        run.broken.append(e)
     run.cases.flush("not answered before the whole-run time limit" if run.cases.cut else None)
     run.progress.close()
     if run.broken:
@@ -331,8 +334,8 @@ def _close(target: Target, run: _Run) -> None:
 def _assemble(target: Target, options: CheckOptions, run: _Run, failure: Any, describe: dict | None,
               started: float) -> dict:
     """The raw report: who was checked, under what, and every result kept."""
-    # a broken house rule: the run is incomplete
-    run.cut = run.cut or bool(getattr(target, "cut", False)) or bool(run.broken_rules)
+    # a broken house rule leaves its row not run (the run is incomplete); it cut nothing
+    run.cut = run.cut or bool(getattr(target, "cut", False))
     stray = stray_output(target, run.cases.late_amendments if run.cases is not None else [])
     if stray is not None:
         run.keep(stray)

@@ -24,7 +24,7 @@ from turub.decisions import HouseRuleError
 from turub.options import rules_from_dict
 from turub.variants import Variant
 
-from ..adapter import ImplementationError, ReferenceImplementation, _outcome, _side, _winner_of
+from ..adapter import ReferenceImplementation, _outcome, _side, _winner_of
 
 __all__ = ["VariantReference", "reference_for", "variant_decisions", "reblame", "variant_of",
            "new_deal", "deal_from_seed", "under_options", "reference_program"]
@@ -86,27 +86,11 @@ class VariantReference(ReferenceImplementation):
         return states
 
 
-def _reported(method):
-    """A broken house rule is the variant reference's own error (``ImplementationError``,
-    one line naming the variant, the rule and the situation), never a crash."""
-    import functools
-
-    @functools.wraps(method)
-    def answer(self, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return method(self, *args, **kwargs)
-        except HouseRuleError as e:
-            raise ImplementationError(str(e)) from None
-    return answer
-
-
 class VariantProgram(VariantReference):
     """The variant's reference as a program under test (``turub check --variant V`` with no
-    program): a broken house rule is its reported error."""
-
-
-for _op in ("trick_winner", "legal_plays", "deal_result", "next_dealer", "contest", "referee"):
-    setattr(VariantProgram, _op, _reported(getattr(VariantReference, _op)))
+    program).  A broken house rule raises :class:`~turub.decisions.HouseRuleError` here as
+    in the oracle: the kit's trusted target lets it through, and the run says the rule broke
+    (not judged past it, ``INCOMPLETE``) instead of failing the reference for it."""
 
 
 def reference_program(rules: Any) -> ReferenceImplementation:

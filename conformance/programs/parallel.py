@@ -54,8 +54,12 @@ class ParallelTarget(Target):
         self.operations, self.rules = first.operations, first.rules
         self.startup_failure = next((t.startup_failure for t in self.targets if t.startup_failure), None)
         self.restarts = sum(t.restarts for t in self.targets)
-        self.diagnostics = [f"instance {i + 1}: {d}" for i, t in enumerate(self.targets)
-                            for d in t.diagnostics]
+        # the instances' own notes, numbered, then those the kit added to this target
+        # (``not judged past this point: ...``), which a later sync must not drop
+        theirs = [f"instance {i + 1}: {d}" for i, t in enumerate(self.targets) for d in t.diagnostics]
+        earlier = set(getattr(self, "_theirs", ()))
+        self.diagnostics = theirs + [d for d in getattr(self, "diagnostics", []) if d not in earlier]
+        self._theirs = theirs
 
     def start(self) -> Answer | None:
         failure = None

@@ -26,6 +26,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
+from turub.decisions import HouseRuleError
+
 from ..adapter import OPERATIONS, ImplementationError
 from ..text import safe_text
 from .messages import loads, malformed, promised
@@ -192,6 +194,8 @@ class PythonTarget(Target):
         except Interrupted:
             raise
         except (Exception, SystemExit, KeyboardInterrupt) as e:  # noqa: BLE001 - a verdict
+            if self.trusted and isinstance(e, HouseRuleError):
+                raise  # the reference playing a variant: the house rule broke, not the program
             frames = traceback.extract_tb(e.__traceback__)
             where = f" (at {safe_text(frames[-1].filename, 200)}:{frames[-1].lineno})" if frames else ""
             return Answer("crash", None, f"{type(e).__name__}: {safe_text(e, 1000)}{where}")
