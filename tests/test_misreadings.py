@@ -98,3 +98,29 @@ def test_each_misreading_is_a_readers_note_in_the_spec(misreading):
     block = _clause_block(misreading.clause)
     note = block[block.index("**A common mistake**"):]
     assert misreading.text.lower() in note.lower(), (misreading.clause, misreading.text)
+
+
+@verifies("deal.cut")
+def test_a_misreading_in_one_deal_only_is_still_blamed_when_it_gives_the_whole_deal():
+    # A rare bug: the cut ignored in one deal, every other deal right.  The misreading `no-cut`
+    # is contradicted by every deal that passed, but it reproduces four hands of 36 cards
+    # exactly, which no chance does: the failure is the cut's, not the packets' where it shows.
+    # A misreading contradicted more than it explains elsewhere is still dropped (a trick).
+    from turub.conformance.diagnosis.misreadings import BY_ID, explain
+    from turub.conformance.questions.vectors import load_vectors
+    from turub.options import Rules
+    rules = Rules()
+    vectors = load_vectors(rules)
+    no_cut, aces_low = BY_ID["no-cut"], BY_ID["aces-low"]
+    deal = next(c for c in vectors if c["op"] == "deal" and answer(no_cut, "deal", {**c["args"], "rules": c["rules"]})
+                != c["expected"])
+    trick = next(c for c in vectors if c["op"] == "trick_winner"
+                 and answer(aces_low, "trick_winner", dict(c["args"])) != c["expected"])
+    failed = [{**c, "status": "failed", "outcome": "wrong-answer", "blamed": "deal.packets" if c is deal else
+               "trick.highest-led", "got": answer(m, c["op"], {**c["args"], **({"rules": c["rules"]}
+                                                                             if c is deal else {})})}
+              for c, m in ((deal, no_cut), (trick, aces_low))]
+    passed = {c["id"] for c in vectors} - {deal["id"], trick["id"]}
+    ranked = [m["id"] for m in explain(failed, rules.to_dict(), passed)]
+    assert "no-cut" in ranked and failed[0]["blamed"] == "deal.cut"
+    assert "aces-low" not in ranked and failed[1]["blamed"] == "trick.highest-led"
