@@ -147,7 +147,7 @@ def render_diagnosis(report: dict) -> list[str]:
         clause = CLAUSES.get(b["clause"]) or VARIANT_CLAUSES.get(b["clause"])
         title = clause.title if clause else "(not in the registry)"  # type: ignore[attr-defined]
         lines.append(f"  {k + 1}. {b['clause']} — {title}: {b['failures']} failure"
-                     f"{'s' if b['failures'] != 1 else ''} point to it")
+                     f"{'s point' if b['failures'] != 1 else ' points'} to it")
         for m in b["misreadings"]:
             lines.append(f"     a known misreading reproduces the answers: {m['text']} "
                          f"(explains {m['explains']} of {m['of']} failures)")
