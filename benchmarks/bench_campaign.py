@@ -14,6 +14,9 @@ per core-second whatever the number of workers:
   sittings, :func:`turub.conformance.questions.differential.drawn`);
 * ``properties``: the plugin's property items, ``--turub-properties P`` each (the examples
   each draws: :func:`turub.conformance.questions.properties.examples_for`);
+* ``hypofuzz``: HypoFuzz on the fuzz targets, the guide's command in ``.venv-deep``
+  (``turub[deep]``), for ``--fuzz-seconds``, the examples read from the reports it keeps
+  in the database;
 * ``suites``: the property suites as the fuzz targets (``properties/fuzz_targets.py``,
   ``TURUB_IMPL``/``TURUB_PROGRAM``), the ``dev`` profile, counted by Hypothesis's own
   ``--hypothesis-show-statistics``.
@@ -32,6 +35,7 @@ import argparse
 import os
 import re
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -102,6 +106,65 @@ def suites(impl: str, workers: int) -> tuple[int, float, float]:
     return counted, cpu, wall
 
 
+#: The reports HypoFuzz keeps in the example database, read back in its own environment:
+#: each is a target's progress (examples run by status, fuzzing time), saved at each new
+#: behaviour and each switch of target; the last of each worker and target counts, its
+#: valid examples (passing or failing: what the pytest routes count), not the invalid ones.
+_HYPOFUZZ_COUNT = """\
+import pathlib, sys
+from hypofuzz.database.models import Report, Status
+last = {}
+for f in pathlib.Path(sys.argv[1]).rglob("*"):
+    r = Report.from_json(f.read_bytes()) if f.is_file() else None
+    if r is not None and r.elapsed_time >= last.get((r.nodeid, r.worker_uuid), (0, None))[0]:
+        last[(r.nodeid, r.worker_uuid)] = (r.elapsed_time, r.status_counts[Status.VALID]
+                                           + r.status_counts[Status.INTERESTING])
+print(sum(n for _, n in last.values()), len({k[0] for k in last}))
+"""
+
+
+def hypofuzz(impl: str, seconds: float, workers: int) -> tuple[int, float, float] | None:
+    """HypoFuzz on the fuzz targets (the guide's command, ``turub[deep]``'s environment in
+    ``.venv-deep``) for ``seconds``, then stopped as Ctrl-C stops it; examples from the
+    reports it saved in the database, CPU time of the whole process tree."""
+    deep = ROOT / ".venv-deep" / "bin"
+    if not (deep / "hypothesis").exists():
+        print("bench_campaign: no .venv-deep (python3 -m venv .venv-deep && .venv-deep/bin/pip "
+              "install -e '.[deep]'): the HypoFuzz route is left out")
+        return None
+    env = {**os.environ, "HYPOTHESIS_PROFILE": "deep", "TURUB_IMPL": "", "TURUB_PROGRAM": ""}
+    env.pop("CI", None)
+    if impl == "reference":
+        env["TURUB_IMPL"] = REFERENCE
+    else:
+        from turub.conformance.resources import sample_command
+        env["TURUB_PROGRAM"] = " ".join(sample_command())
+    with tempfile.TemporaryDirectory() as db:
+        env["TURUB_DATABASE"] = db
+        cpu, wall = _children_cpu(), time.perf_counter()
+        fuzz = subprocess.Popen([str(deep / "hypothesis"), "fuzz", "--no-dashboard", "-n", str(workers),
+                                 "--", "properties/fuzz_targets.py"], cwd=ROOT, env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            fuzz.wait(seconds)
+        except subprocess.TimeoutExpired:
+            pass
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
+            if fuzz.poll() is not None:
+                break
+            os.killpg(fuzz.pid, sig)
+            try:
+                fuzz.wait(15)
+            except subprocess.TimeoutExpired:
+                continue
+        cpu, wall = _children_cpu() - cpu, time.perf_counter() - wall
+        counted = subprocess.run([str(deep / "python"), "-c", _HYPOFUZZ_COUNT, db],
+                                 capture_output=True, text=True, check=True).stdout.split()
+    n, targets = int(counted[0]), int(counted[1])
+    print(f"hypofuzz: {targets} targets reported", flush=True)
+    return n, cpu, wall
+
+
 def line(route: str, impl: str, workers: int, result: tuple[int, float, float]) -> float:
     n, cpu, wall = result
     rate = n / cpu if cpu > 0 else float("nan")
@@ -113,11 +176,13 @@ def line(route: str, impl: str, workers: int, result: tuple[int, float, float]) 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--impl", choices=["reference", "sample", "both"], default="both")
-    parser.add_argument("--routes", default="differential,properties,suites,scaling",
-                        help="comma-separated: differential, properties, suites, scaling")
+    parser.add_argument("--routes", default="differential,properties,suites,hypofuzz,scaling",
+                        help="comma-separated: differential, properties, suites, hypofuzz, scaling")
     parser.add_argument("--examples", type=int, default=3000, help="--turub-examples of each search")
     parser.add_argument("--searches", type=int, default=4, help="--turub-searches")
     parser.add_argument("--properties", type=int, default=200, help="--turub-properties")
+    parser.add_argument("--fuzz-seconds", type=float, default=180.0,
+                        help="how long the HypoFuzz route runs (default: %(default)s)")
     args = parser.parse_args()
     routes = set(args.routes.split(","))
     impls = ["reference", "sample"] if args.impl == "both" else [args.impl]
@@ -134,6 +199,8 @@ def main() -> None:
             line("properties", impl, 2, properties(impl, args.properties, 2))
         if "suites" in routes:
             line("suites", impl, 2, suites(impl, 2))
+        if "hypofuzz" in routes and (fuzzed := hypofuzz(impl, args.fuzz_seconds, 2)) is not None:
+            line("hypofuzz", impl, 2, fuzzed)
     if "scaling" in routes:
         impl = impls[0]
         one = line("differential", impl, 1, differential(impl, args.examples, args.searches, 1))

@@ -21,3 +21,16 @@ def test_bench_campaign_prints_a_rate_and_the_scaling():
                        done.stdout, flags=re.M)
     assert [w for w, _ in rates] == ["2", "1", "2"] and all(int(n) == 3 for _, n in rates), done.stdout
     assert re.search(r"^scaling: two workers / one = \d+\.\d\d", done.stdout, flags=re.M)
+
+
+DEEP = BENCH.parent.parent / ".venv-deep" / "bin" / "hypothesis"
+
+
+@__import__("pytest").mark.skipif(not DEEP.exists(), reason="no .venv-deep (.ci/run makes it): "
+                                  "the HypoFuzz route needs turub[deep]")
+def test_bench_campaign_counts_what_hypofuzz_ran():
+    done = subprocess.run([sys.executable, str(BENCH), "--impl", "reference", "--routes", "hypofuzz",
+                           "--fuzz-seconds", "25"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    (count,) = re.findall(r"^hypofuzz\s+reference -n 2: +(\d+) examples", done.stdout, flags=re.M)
+    assert int(count) > 0 and re.search(r"^hypofuzz: [1-9]\d* targets reported", done.stdout, flags=re.M)
