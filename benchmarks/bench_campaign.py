@@ -123,6 +123,22 @@ print(sum(n for _, n in last.values()), len({k[0] for k in last}))
 """
 
 
+def _group_cpu(pgid: int) -> float | None:
+    """CPU seconds of every process of group ``pgid`` still running, with their reaped
+    children (Linux ``/proc``; None elsewhere).  Read before HypoFuzz is stopped: its
+    workers, orphaned when it is, are never reaped by this process (``RUSAGE_CHILDREN``)."""
+    tick, total, seen = os.sysconf("SC_CLK_TCK"), 0, False
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:  # fields after the name: state, ppid, pgrp, ...
+            seen = True
+            total += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+    return total / tick if seen else None
+
+
 def hypofuzz(impl: str, seconds: float, workers: int) -> tuple[int, float, float] | None:
     """HypoFuzz on the fuzz targets (the guide's command, ``turub[deep]``'s environment in
     ``.venv-deep``) for ``seconds``, then stopped as Ctrl-C stops it; examples from the
@@ -149,6 +165,7 @@ def hypofuzz(impl: str, seconds: float, workers: int) -> tuple[int, float, float
             fuzz.wait(seconds)
         except subprocess.TimeoutExpired:
             pass
+        group = _group_cpu(fuzz.pid)
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
             if fuzz.poll() is not None:
                 break
@@ -158,6 +175,7 @@ def hypofuzz(impl: str, seconds: float, workers: int) -> tuple[int, float, float
             except subprocess.TimeoutExpired:
                 continue
         cpu, wall = _children_cpu() - cpu, time.perf_counter() - wall
+        cpu = max(cpu, group or 0.0)
         counted = subprocess.run([str(deep / "python"), "-c", _HYPOFUZZ_COUNT, db],
                                  capture_output=True, text=True, check=True).stdout.split()
     n, targets = int(counted[0]), int(counted[1])
