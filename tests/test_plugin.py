@@ -247,3 +247,22 @@ def test_nothing_is_left_running_when_pytest_is_stopped(tmp_path, how):
                 os.kill(p, signals.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+def test_an_item_that_gets_a_whole_deal_as_a_misreading_deals_it_names_that_rule(tmp_path):
+    # A program that ignores the cut in some deals only: differential play's item shows the
+    # symptom in every clause of dealing, but the four hands are exactly the misreading
+    # `no-cut`'s, which settles it in one item: it breaks deal.cut, and only that.
+    (tmp_path / "cut_sometimes.py").write_text(
+        "from turub.conformance.adapter import ReferenceImplementation\n"
+        "def cut_used(pack, cut):\n    return 0 if cut % 3 == 1 and pack[0] == pack[-1] else cut\n"
+        "class CutSometimes(ReferenceImplementation):\n"
+        "    def deal(self, pack, dealer, cut, rules):\n"
+        "        return super().deal(pack, dealer, cut_used(pack, cut), rules)\n"
+        "    def _deal(self, pack, dealer, rules, cut):\n"
+        "        return super()._deal(pack, dealer, rules, cut_used(pack, cut))\n")
+    done = pytest_in(tmp_path, "--turub-python", "cut_sometimes.py:CutSometimes", "--turub-examples", "2000",
+                     "--turub-item", "differential/deal")
+    assert done.returncode == 1, done.stdout[-2000:]
+    breaks = re.findall(r"^breaks (.*)$", _failed_block(done.stdout, "differential/deal"), flags=re.M)
+    assert breaks == ["deal.cut (The player after the dealer cuts)"], done.stdout[-2000:]

@@ -247,6 +247,7 @@ class _KitItem(pytest.Item):
         if result["status"] == "unsupported":
             pytest.skip(f"unsupported: {result.get('detail') or 'the implementation does not support it'}")
         if result["status"] == "failed":
+            _explained(result, self.run.rules)
             self.user_properties.append(("outcome", result.get("outcome", "")))
             self.user_properties.append(("failing_clauses", " ".join(result.get("failing_clauses", ()))))
             raise ConformanceFailure(result)
@@ -326,6 +327,21 @@ class PropertyItem(_KitItem):
         self.finish(property_result(self.live_target(), name, self.test, run.option("properties"),
                                     seed=item_seed(self.name, run.option("seed")),
                                     database=run.database(self.name)))
+
+
+def _explained(result: dict[str, Any], rules: Any) -> None:
+    """One item's failure re-blamed by a known misreading, only where its answer settles it
+    alone (a whole deal given exactly as the misreading deals it:
+    :data:`~turub.conformance.diagnosis.misreadings.DECISIVE_OPS`); a run's other answers,
+    which ``turub check`` weighs, are not at hand in one item."""
+    from ..diagnosis.misreadings import DECISIVE_OPS, explain
+    from ..diagnosis.situation import question_of
+    try:
+        question = question_of(result)
+        if question is not None and question["op"] in DECISIVE_OPS:
+            explain([result], rules.to_dict())
+    except Exception:  # noqa: BLE001 - a diagnosis is a nicety: the judge's blame stands
+        pass
 
 
 def _clause_line(cid: str) -> str:

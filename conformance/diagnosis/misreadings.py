@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import AbstractSet, Any, Final
 
-__all__ = ["Misreading", "MISREADINGS", "explain", "answer"]
+__all__ = ["Misreading", "MISREADINGS", "DECISIVE_OPS", "explain", "answer"]
 
 _SEATS: Final = "NESW"
 _SUITS: Final = "SHDC"
@@ -406,7 +406,7 @@ def _contradictions(m: Misreading, passed: set[str], rules: dict) -> int:
 
 #: Questions whose answer is so large (a deal: four hands of 36 cards) that a misreading
 #: giving exactly the program's wrong answer is never a coincidence.
-_DECISIVE_OPS: Final = frozenset({"deal"})
+DECISIVE_OPS: Final = frozenset({"deal"})
 
 
 def explain(failed: Iterable[dict], rules: dict, passed: AbstractSet[str] = frozenset()) -> list[dict]:
@@ -415,7 +415,7 @@ def explain(failed: Iterable[dict], rules: dict, passed: AbstractSet[str] = froz
     judge's in ``judge_blamed``) on the best-ranked misreading that explains it.  Misreadings
     are ranked by the failures they explain less the passed vectors they contradict
     (``passed``: the ids of the cases that passed); one contradicted more often than it
-    explains is dropped, unless it reproduced a whole deal (:data:`_DECISIVE_OPS`)."""
+    explains is dropped, unless it reproduced a whole deal (:data:`DECISIVE_OPS`)."""
     from ..judging.judge import judge
     from .situation import question_of
     failed = [c for c in failed if not c.get("consequence_of")]
@@ -439,7 +439,7 @@ def explain(failed: Iterable[dict], rules: dict, passed: AbstractSet[str] = froz
                     "expected": alt, "rules": rules}
             if judge(case, q["got"]).passed:
                 explained.setdefault(m.id, []).append(c)
-                if q["op"] in _DECISIVE_OPS:
+                if q["op"] in DECISIVE_OPS:
                     whole_deal.add(m.id)
     n = len(failed)
     against = {k: _contradictions(BY_ID[k], set(passed), rules) for k in explained} if passed else {}
