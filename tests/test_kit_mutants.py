@@ -9,6 +9,7 @@ the suit's symbol.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import sys
 from pathlib import Path
@@ -17,9 +18,11 @@ import pytest
 
 from turub.conformance.commands.check import CheckOptions, run_check
 from turub.conformance.programs.targets import PythonTarget
+from turub.conformance.questions.cases import OPTION_SETS
 from turub.conformance.reports.report import finish
 
 SOURCE = Path(__file__).parent / "broken" / "independent.py"
+TOOLS = Path(__file__).resolve().parents[1] / "properties" / "tools"
 
 #: (name, the text replaced, its mutant): one edit each, in the correct implementation's code.
 MUTANTS = [
@@ -36,11 +39,15 @@ MUTANTS = [
 def _mutant(name: str, old: str, new: str):
     text = SOURCE.read_text(encoding="utf-8")
     assert text.count(old) == 1, f"{name}: the code to mutate moved"
+    return _load(name, text.replace(old, new))
+
+
+def _load(name: str, text: str):
     spec = importlib.util.spec_from_loader(f"independent_{name.replace('-', '_')}", loader=None)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses and friends look their module up
     try:
-        exec(compile(text.replace(old, new), str(SOURCE), "exec"), module.__dict__)
+        exec(compile(text, str(SOURCE), "exec"), module.__dict__)
     finally:
         del sys.modules[spec.name]
     return module
@@ -52,6 +59,30 @@ def test_the_kit_kills_the_mutant(name, old, new):
     report = finish(run_check(PythonTarget(module.Independent(), timeout=5.0),
                               CheckOptions(seed=1, examples=0, properties=0)))
     assert report["exit_status"] == 1, f"mutant {name} survived"
+
+
+def _correct_source() -> str:
+    """The campaign's subject: the correct program, its bug switches folded away."""
+    spec = importlib.util.spec_from_file_location("mutation_subject", TOOLS / "mutation_subject.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.correct_source(SOURCE)
+
+
+def test_the_campaigns_subject_names_no_bug_and_conforms_under_every_option_set():
+    source = _correct_source()
+    code = ast.parse(source)
+    names = {n.id for n in ast.walk(code) if isinstance(n, ast.Name)} | \
+        {n.attr for n in ast.walk(code) if isinstance(n, ast.Attribute)} | \
+        {n.name for n in ast.walk(code) if isinstance(n, ast.FunctionDef)}
+    assert not names & {"bug", "STRICT", "RANK_BUG", "_in_bug", "BUGS"}, names & {"bug", "STRICT"}
+    assert not any(n.decorator_list for n in ast.walk(code) if isinstance(n, ast.FunctionDef)), \
+        "mutmut never mutates a decorated function"
+    module = _load("folded", source)
+    for name, rules in OPTION_SETS.items():
+        report = finish(run_check(PythonTarget(module.Independent(), timeout=5.0),
+                                  CheckOptions(rules=rules, seed=1, examples=0, properties=0)))
+        assert report["exit_status"] == 0, (name, report["summary"])
 
 
 def test_the_unmutated_implementation_conforms():
