@@ -33,6 +33,20 @@ MUTANTS = [
     ("missing-field-passes", "if any(k not in a for k in needs.get(kind, ())):",
      "if all(k not in a for k in needs.get(kind, ())):"),
     ("first-round-offset", "[(d + k) % 4 for k in range(1, 5)]", "[(d + k) % 4 for k in range(0, 4)]"),
+    # survivors of the whole campaign (docs/guides/verification-power.md), each closed by a
+    # directed case built for its class
+    ("ten-read-from-first-letter", 'rank = "10" if t[:-1] == "T" else t[:-1]',
+     'rank = "10" if t[:+1] == "T" else t[:-1]'),
+    ("seat-read-from-first-letter", "in SEATS and \\\n", "in SEATS or \\\n"),
+    ("seat-name-not-read", '"NORTH", "EAST"', '"XXNORTHXX", "EAST"'),
+    ("later-packets-unchecked", "for k in range(4, 48)))", "for k in range(4, )))"),
+    ("fifth-packet-unchecked", "for k in range(4, 48)))", "for k in range(5, 48)))"),
+    ("trump-after-early-close-is-second", "self.trump: int | None = None", 'self.trump: int | None = ""'),
+    ("refused-trump-always-once", '"trump.once" if self.trump is not None else',
+     '"trump.once" if self.trump is not None or True else'),
+    ("trump-fields-unchecked", 'needs = {"trump": ("seat", "suit")', 'needs = {"XXtrumpXX": ("seat", "suit")'),
+    ("signal-fields-unchecked", '"signal": ("seat", "signal"),', '"XXsignalXX": ("seat", "signal"),'),
+    ("close-fields-unchecked", '"close": ("seat",)}', '"XXcloseXX": ("seat",)}'),
 ]
 
 
