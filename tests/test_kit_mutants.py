@@ -3,8 +3,10 @@
 checks at seed 1 (vectors, the clause-directed cases and the generated cases; the whole
 campaign: ``properties/tools/mutation.py --kit``, results in docs/guides/verification-power.md).
 
-The first is a mutant the campaign found alive before the directed cases named trump by
-the suit's symbol.
+The first is a mutant the first (sampled) campaign found alive before the directed cases
+named trump by the suit's symbol; those after ``first-round-offset`` are survivors of the
+whole campaign, one or two of each class of gap it found.  The campaign's subject, the
+correct program with its bug switches folded away, must itself conform.
 """
 
 from __future__ import annotations

@@ -15,14 +15,17 @@ Usage, from the project's root, with mutmut installed in the virtualenv::
 Each mutant runs only the tests that call the mutated function (mutmut records this in a
 first, unmutated run).
 
-``--kit`` turns the run round: the subject is the engine-free implementation
-``tests/broken/independent.py`` (copied in as ``turub.kit_subject``) and the only test is the
+``--kit`` turns the run round: the subject is the correct program of the engine-free
+implementation ``tests/broken/independent.py``, its bug switches folded away
+(:mod:`mutation_subject`), copied in as ``turub.kit_subject``; the only test is the
 conformance kit's default check (:data:`KIT_TEST`): a mutant is killed when ``turub check``
 finds it does not conform, under some option set, at seed 1 (the verification power of the
-kit, measured by machine)::
+kit, measured by machine; results in docs/guides/verification-power.md)::
 
-    .venv/bin/python properties/tools/mutation.py --kit  The copy lives in ``$TMPDIR/turub-mutation`` unless ``--workdir``
-says otherwise; ``mutmut show NAME`` there shows one mutant's diff.
+    .venv/bin/python properties/tools/mutation.py --kit
+
+The copy lives in ``$TMPDIR/turub-mutation`` (``--kit``: ``$TMPDIR/turub-kit-mutation``)
+unless ``--workdir`` says otherwise; ``mutmut show NAME`` there shows one mutant's diff.
 """
 
 from __future__ import annotations
