@@ -3,12 +3,15 @@
 checks at seed 1 (vectors, the clause-directed cases and the generated cases; the whole
 campaign: ``properties/tools/mutation.py --kit``, results in docs/guides/verification-power.md).
 
-The first is a mutant the campaign found alive before the directed cases named trump by
-the suit's symbol.
+The first is a mutant the first (sampled) campaign found alive before the directed cases
+named trump by the suit's symbol; those after ``first-round-offset`` are survivors of the
+whole campaign, one or two of each class of gap it found.  The campaign's subject, the
+correct program with its bug switches folded away, must itself conform.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import sys
 from pathlib import Path
@@ -17,9 +20,11 @@ import pytest
 
 from turub.conformance.commands.check import CheckOptions, run_check
 from turub.conformance.programs.targets import PythonTarget
+from turub.conformance.questions.cases import OPTION_SETS
 from turub.conformance.reports.report import finish
 
 SOURCE = Path(__file__).parent / "broken" / "independent.py"
+TOOLS = Path(__file__).resolve().parents[1] / "properties" / "tools"
 
 #: (name, the text replaced, its mutant): one edit each, in the correct implementation's code.
 MUTANTS = [
@@ -30,17 +35,35 @@ MUTANTS = [
     ("missing-field-passes", "if any(k not in a for k in needs.get(kind, ())):",
      "if all(k not in a for k in needs.get(kind, ())):"),
     ("first-round-offset", "[(d + k) % 4 for k in range(1, 5)]", "[(d + k) % 4 for k in range(0, 4)]"),
+    # survivors of the whole campaign (docs/guides/verification-power.md), each closed by a
+    # directed case built for its class
+    ("ten-read-from-first-letter", 'rank = "10" if t[:-1] == "T" else t[:-1]',
+     'rank = "10" if t[:+1] == "T" else t[:-1]'),
+    ("seat-read-from-first-letter", "in SEATS and \\\n", "in SEATS or \\\n"),
+    ("seat-name-not-read", '"NORTH", "EAST"', '"XXNORTHXX", "EAST"'),
+    ("later-packets-unchecked", "for k in range(4, 48)))", "for k in range(4, )))"),
+    ("fifth-packet-unchecked", "for k in range(4, 48)))", "for k in range(5, 48)))"),
+    ("trump-after-early-close-is-second", "self.trump: int | None = None", 'self.trump: int | None = ""'),
+    ("refused-trump-always-once", '"trump.once" if self.trump is not None else',
+     '"trump.once" if self.trump is not None or True else'),
+    ("trump-fields-unchecked", 'needs = {"trump": ("seat", "suit")', 'needs = {"XXtrumpXX": ("seat", "suit")'),
+    ("signal-fields-unchecked", '"signal": ("seat", "signal"),', '"XXsignalXX": ("seat", "signal"),'),
+    ("close-fields-unchecked", '"close": ("seat",)}', '"XXcloseXX": ("seat",)}'),
 ]
 
 
 def _mutant(name: str, old: str, new: str):
     text = SOURCE.read_text(encoding="utf-8")
     assert text.count(old) == 1, f"{name}: the code to mutate moved"
+    return _load(name, text.replace(old, new))
+
+
+def _load(name: str, text: str):
     spec = importlib.util.spec_from_loader(f"independent_{name.replace('-', '_')}", loader=None)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses and friends look their module up
     try:
-        exec(compile(text.replace(old, new), str(SOURCE), "exec"), module.__dict__)
+        exec(compile(text, str(SOURCE), "exec"), module.__dict__)
     finally:
         del sys.modules[spec.name]
     return module
@@ -52,6 +75,30 @@ def test_the_kit_kills_the_mutant(name, old, new):
     report = finish(run_check(PythonTarget(module.Independent(), timeout=5.0),
                               CheckOptions(seed=1, examples=0, properties=0)))
     assert report["exit_status"] == 1, f"mutant {name} survived"
+
+
+def _correct_source() -> str:
+    """The campaign's subject: the correct program, its bug switches folded away."""
+    spec = importlib.util.spec_from_file_location("mutation_subject", TOOLS / "mutation_subject.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.correct_source(SOURCE)
+
+
+def test_the_campaigns_subject_names_no_bug_and_conforms_under_every_option_set():
+    source = _correct_source()
+    code = ast.parse(source)
+    names = {n.id for n in ast.walk(code) if isinstance(n, ast.Name)} | \
+        {n.attr for n in ast.walk(code) if isinstance(n, ast.Attribute)} | \
+        {n.name for n in ast.walk(code) if isinstance(n, ast.FunctionDef)}
+    assert not names & {"bug", "STRICT", "RANK_BUG", "_in_bug", "BUGS"}, names & {"bug", "STRICT"}
+    assert not any(n.decorator_list for n in ast.walk(code) if isinstance(n, ast.FunctionDef)), \
+        "mutmut never mutates a decorated function"
+    module = _load("folded", source)
+    for name, rules in OPTION_SETS.items():
+        report = finish(run_check(PythonTarget(module.Independent(), timeout=5.0),
+                                  CheckOptions(rules=rules, seed=1, examples=0, properties=0)))
+        assert report["exit_status"] == 0, (name, report["summary"])
 
 
 def test_the_unmutated_implementation_conforms():

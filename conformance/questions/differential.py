@@ -29,6 +29,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
+from hypothesis.errors import HypothesisException
 
 from turub import Deal, Rules, Seat, deal_result, next_dealer, parse_card, parse_seat
 from turub.cards import card_name
@@ -46,6 +47,19 @@ __all__ = ["differential_deals", "differential_sittings", "describe_deal"]
 
 class _Stop(BaseException):
     """Ends the search at once (Hypothesis lets BaseException through)."""
+
+
+class _Disagreement(AssertionError):
+    """The program's answer differs from the reference's (the smallest kept aside): what
+    Hypothesis shrinks.  Any other exception out of a search is the kit's own failure."""
+
+
+def _only_disagreements(error: BaseException) -> bool:
+    """``error`` is a disagreement, or a group of them (Hypothesis's ``FlakyFailure``: a
+    program that answered differently when asked again)."""
+    if isinstance(error, BaseExceptionGroup):
+        return all(_only_disagreements(e) for e in error.exceptions)
+    return isinstance(error, _Disagreement)
 
 
 def drawn(examples: int, thirds: int) -> int:
@@ -119,10 +133,13 @@ def _result(case_id: str, op: str, clauses, status: str, verdict: Verdict | None
 
 def _search(test, plans, examples: int, seed: int, database: Any = None) -> HouseRuleError | None:
     """Run the search with ``seed``; a broken house rule of the variant stops it and is
-    returned.  ``database`` (a Hypothesis example database, None: none) keeps the failures
-    found and gives back those of earlier runs first (the settings go on top of ``@seed``,
-    which would otherwise drop the database)."""
+    returned.  A disagreement (:class:`_Disagreement`) is shrunk and ends it; any other
+    exception is the kit's own failure: it ends the search at once and is raised, so that
+    the caller reports a kit failure, never a pass.  ``database`` (a Hypothesis example
+    database, None: none) keeps the failures found and gives back those of earlier runs
+    first (the settings go on top of ``@seed``, which would otherwise drop the database)."""
     broken: list[HouseRuleError] = []
+    failed: list[Exception] = []
 
     def guarded(plan: dict) -> None:
         try:
@@ -130,14 +147,22 @@ def _search(test, plans, examples: int, seed: int, database: Any = None) -> Hous
         except HouseRuleError as e:  # the variant's rule, not the program: stop, say so
             broken.append(e)
             raise _Stop from None
+        except (_Disagreement, HypothesisException):  # shrunk; reject() and friends: Hypothesis's
+            raise
+        except Exception as e:  # the kit's own failure: not shrunk, raised when the search ends
+            failed.append(e)
+            raise _Stop from None
 
     run = _settings(examples, database)(hypothesis_seed(seed)(given(plans)(guarded)))
     try:
         run()
     except _Stop:
         pass
-    except Exception:  # noqa: BLE001 - the disagreement itself; we kept what we need
-        pass
+    except Exception as e:
+        if not _only_disagreements(e):
+            raise  # the kit failed (its own bug, Hypothesis's error): the caller reports it, never a pass
+    if failed:
+        raise failed[0]
     return broken[0] if broken else None
 
 
@@ -195,7 +220,7 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
             best.update(size=size, case=case, verdict=verdict, got=answer.value, plan=plan)
         if answer.kind != RESULT or time.monotonic() > stop_at:
             raise _Stop  # a crash or a hang is not shrunk; nor anything past the budget
-        raise AssertionError(verdict.detail)
+        raise _Disagreement(verdict.detail)
 
     broken = _search(test, deal_plans(), drawn(examples, 2), seed, database)
     if broken is not None:
@@ -283,7 +308,7 @@ def differential_sittings(target: Target, rules: Rules, examples: int, seed: int
                 best.update(size=size, case=case, verdict=verdict, got=answer.value, plan=plan)
             if answer.kind != RESULT or time.monotonic() > stop_at:
                 raise _Stop
-            raise AssertionError(verdict.detail)
+            raise _Disagreement(verdict.detail)
 
     broken = _search(test, sitting_plans(), drawn(examples, 1), seed, database)
     if broken is not None:

@@ -34,8 +34,8 @@ from turub import Rules, Seat, parse_card
 from ..judging.oracle import deal_from_seed
 from .cases import Case, expected_case
 # The refusals and the notation tables moved to .offences; their names are still importable here.
-from .offences import (_SEEDS, ACCEPTED_NOTATIONS, NON_SUITS, REFUSED_NOTATIONS, Offence, _a,
-                       _offences, _refusal_streams)
+from .offences import (_SEEDS, ACCEPTED_NOTATIONS, ACCEPTED_SEATS, NON_SUITS, REFUSED_NOTATIONS, Offence,
+                       _a, _offences, _refusal_streams)
 
 __all__ = ["directed_cases", "directed_clause", "coverage_matrix", "DEFINED_CELLS", "defined_cells",
            "matrix_markdown", "ACCEPTED_NOTATIONS",
@@ -67,6 +67,7 @@ _LISTED_CELLS: Final = frozenset({
     ("contest.insufficient-win", "contest", "value"), ("contest.second-win-beats-mark", "contest", "value"),
     ("contest.unbeatable-mark", "contest", "value"),
     ("deal.dealer-check", "check_packets", "value"), ("deal.packets", "check_packets", "value"),
+    ("table.partnerships", "referee", "accepted"),
 })
 
 
@@ -142,6 +143,26 @@ def _notation_streams(rules: Rules) -> Iterator[tuple[str, dict]]:
                                             "cut": deal.cut, "actions": actions}
 
 
+def _seat_streams(rules: Rules) -> Iterator[tuple[str, dict]]:
+    """A deal of a fixed seed whose every action names its seat in one form the referee
+    reads (``table.partnerships``): trump, three tricks with a signal, the close."""
+    for form, write in ACCEPTED_SEATS.items():
+        deal = deal_from_seed(rules, _SEEDS[1], Seat.WEST)
+        plain: list[dict] = []
+
+        def act(action: dict) -> None:
+            plain.append(action)
+            deal.apply(action)
+        act({"act": "trump", "seat": deal.caller.letter, "suit": "D"})
+        for k in range(12):
+            act({"act": "play", "seat": deal.to_act.letter, "card": _a(deal.legal_plays()[0])})
+            if k == 0:
+                act({"act": "signal", "seat": deal.leader.letter, "signal": "knock"})
+        act({"act": "close", "seat": deal.dealer.letter})
+        yield f"seat/{form}/refereed", {"pack": [_a(c) for c in deal.pack], "dealer": "W", "cut": deal.cut,
+                                        "actions": [{**a, "seat": write(a["seat"])} for a in plain]}
+
+
 # --- decided values: boundaries -------------------------------------------------------------
 
 _RANKS: Final = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")
@@ -180,6 +201,18 @@ def _value_cases() -> Iterator[tuple[str, str, str, dict]]:
         if mark > 19:
             yield (f"mark/{mark}/missed-by-one", "contest.insufficient-win", "contest",
                    {"results": [opening, [mark - 1, 37 - mark, False]]})
+    for k in range(48):  # deal.dealer-check judges every packet: each one sent astray in turn,
+        # then that packet and the same one of every later round (a seat skipped from there on)
+        dealer = "NESW"[k % 4]
+        seats = ["NESW"[("NESW".index(dealer) + j) % 4] for j in range(1, 5)]
+        for name, astray in (("astray", (k,)), ("astray-from", range(k, 48, 4))):
+            if name == "astray-from" and k < 4:
+                continue  # from the first round on: a first round out of order, above
+            packets = [[seats[j % 4], 3] for j in range(48)]
+            for j in astray:
+                packets[j][0] = seats[(j + 1) % 4]
+            yield (f"packets/{name}-{k + 1}", "deal.dealer-check", "check_packets",
+                   {"packets": packets, "dealer": dealer})
     for dealer in "NESW":
         d = "NESW".index(dealer)
         for name, order in (("clockwise", 1), ("counterclockwise", 3)):
@@ -242,6 +275,10 @@ def _build(rules: Rules) -> Iterator[Case]:
         yield from deal_of(args)
         yield _directed(expected_case(f"directed/{case_id}", "referee", args, rules),
                         "pack.card-notation", case_id.split("/")[1], "accepted")
+    for case_id, args in _seat_streams(rules):
+        yield from deal_of(args)
+        yield _directed(expected_case(f"directed/{case_id}", "referee", args, rules),
+                        "table.partnerships", case_id.split("/")[1], "accepted")
     for case_id, op, args in _notation_cases():
         yield _directed(expected_case(f"directed/{case_id}", op, args, rules), "pack.card-notation",
                         case_id.split("/")[1], "accepted")

@@ -19,7 +19,8 @@ from turub.cards import card_name
 from ..judging.oracle import deal_from_seed
 from .cases import RefereeTrace
 
-__all__ = ["ACCEPTED_NOTATIONS", "REFUSED_NOTATIONS", "NON_SUITS", "Offence"]
+__all__ = ["ACCEPTED_NOTATIONS", "REFUSED_NOTATIONS", "NON_SUITS", "ACCEPTED_SEATS", "REFUSED_SEATS",
+           "Offence"]
 
 #: Seeds of the deals the refusal streams play (fixed: the cases never depend on --seed).
 _SEEDS: Final = tuple(range(7001, 7061))
@@ -34,7 +35,22 @@ ACCEPTED_NOTATIONS: Final[dict[str, Callable[[str], str]]] = {
     "lower-t": lambda a: ("t" + a[-1] if a.startswith("10") else a).lower(),
 }
 #: Texts that are no card (``pack.card-notation`` refuses them).
-REFUSED_NOTATIONS: Final = ("ZZ", "1H", "11S", "AX", "", "A", "10", "SA", "A♣♣", "0S", "AS AS")
+REFUSED_NOTATIONS: Final = ("ZZ", "1H", "11S", "AX", "", "A", "10", "SA", "A♣♣", "0S", "AS AS",
+                             "T0H", "KKS")  # a rank read from part of the text: its first letter
+_SEAT_NAMES: Final = {"N": "NORTH", "E": "EAST", "S": "SOUTH", "W": "WEST"}
+#: Seat texts the referee reads (``table.partnerships``: a seat by its initial or its name,
+#: either case, spaces around), by the form each is written in (from the initial).
+ACCEPTED_SEATS: Final[dict[str, Callable[[str], str]]] = {
+    "initial": lambda s: s,
+    "lower-initial": lambda s: s.lower(),
+    "name": lambda s: _SEAT_NAMES[s].title(),
+    "upper-name": lambda s: _SEAT_NAMES[s],
+    "lower-name": lambda s: _SEAT_NAMES[s].lower(),
+    "padded": lambda s: f" {s} ",
+}
+#: Seat texts that are no seat: a seat read from its first letter or a part of a name would
+#: take them (``play.malformed-action``; "X" is the unknown seat of the malformed actions).
+REFUSED_SEATS: Final = ("Nx", "NE", "NORTHEAST", "", "Wes", "SOUTH WEST")
 #: Things named trump that are not one of the four suits (``trump.any-suit``), a no-trump
 #: call among them.
 NON_SUITS: Final = ("NT", "no-trump", "notrump", "none", "X", "", "N", "SH", "1")
@@ -49,7 +65,8 @@ def _a(card: Any) -> str:
 #: An offending action: (name, clause it breaks, moment, builder(deal) -> action or None).
 #: The moments: ``calling`` (before trump), ``lead`` (a trick to lead), ``window`` (the
 #: leader has led, no signal yet), ``follow`` (a follower to play), ``late`` (two cards or
-#: more in the trick), ``signalled`` (the leader has signalled), ``closed`` (after the close).
+#: more in the trick), ``signalled`` (the leader has signalled), ``closed`` (after the close),
+#: ``closed-before-trump`` (after a close before trump was named).
 Offence = tuple[str, str, str, Callable[[Any], "dict | None"]]
 
 
@@ -85,7 +102,12 @@ def _offences() -> list[Offence]:
         ("other-plays-before-trump", "play.order-of-actions", "calling",
          lambda d: play(_others(d, d.caller)[1], "AS")),
         ("signal-before-trump", "play.order-of-actions", "calling", lambda d: signal(d.caller, "knock")),
-        ("close-then-trump", "play.order-of-actions", "calling", None),
+        ("close-then-trump", "play.order-of-actions", "closed-before-trump",
+         lambda d: {"act": "trump", "seat": d.caller.letter, "suit": "S"}),
+        ("close-then-play", "play.order-of-actions", "closed-before-trump", lambda d: play(d.caller, "AS")),
+        ("close-then-signal", "play.order-of-actions", "closed-before-trump", lambda d: signal(d.caller, "knock")),
+        ("close-then-close", "play.order-of-actions", "closed-before-trump",
+         lambda d: {"act": "close", "seat": d.caller.letter}),
         ("lead-not-held", "play.card-in-hand", "lead", lambda d: play(d.to_act, _missing(d, d.to_act))),
         ("signal-before-the-lead", "signal.timing", "lead", lambda d: signal(d.to_act, "knock")),
         ("second-trump-by-caller", "trump.once", "lead", lambda d: {"act": "trump", "seat": d.caller.letter,
@@ -122,6 +144,18 @@ def _offences() -> list[Offence]:
             (f"{moment}-unknown-seat", "play.malformed-action", moment,
              lambda d: {"act": "play", "seat": "X", "card": "AS"}),
         ]
+    # play.malformed-action: an action of each other kind, at a moment it is legal, without
+    # each field it needs (a play without its card or seat is above)
+    well_formed = {"trump": ("calling", lambda d: {"act": "trump", "seat": d.caller.letter, "suit": "H"}),
+                   "signal": ("window", lambda d: signal(d.leader, "knock")),
+                   "close": ("lead", lambda d: {"act": "close", "seat": d.dealer.letter})}
+    for kind, (moment, build) in well_formed.items():
+        for field in {"trump": ("seat", "suit"), "signal": ("seat", "signal"), "close": ("seat",)}[kind]:
+            out.append((f"{kind}-without-{field}", "play.malformed-action", moment,
+                        lambda d, b=build, f=field: {k: v for k, v in b(d).items() if k != f}))
+    for text in REFUSED_SEATS:  # a legal card, by a seat written in a text that is no seat
+        out.append((f"seat-text-{text.replace(' ', '-') or 'empty'}", "play.malformed-action", "lead",
+                    lambda d, t=text: {"act": "play", "seat": t, "card": _a(d.legal_plays()[0])}))
     out = [o for o in out if o[3] is not None]
     for k in (1, 2, 3):  # out of turn at a lead, from each other seat
         out.append((f"lead-out-of-turn-{k}", "play.turn", "lead",
@@ -158,7 +192,7 @@ def _moment(deal: Any) -> set[str]:
     if phase is Phase.CALLING:
         return {"calling"}
     if phase is not Phase.PLAYING:
-        return {"closed"}
+        return {"closed"} | ({"closed-before-trump"} if deal.trump is None else set())
     n = len(deal.current_trick)
     signalled = n >= 1 and deal.view(deal.leader).signal is not None
     if n == 0:
@@ -187,7 +221,7 @@ def _stream(rules: Rules, offence: Offence, seed: int, dealer: Seat, tricks_befo
     def try_offence() -> bool:
         if moment not in _moment(deal):
             return False
-        if moment not in ("calling", "closed") and sum(deal.tricks_won) < tricks_before:
+        if moment not in ("calling", "closed", "closed-before-trump") and sum(deal.tricks_won) < tricks_before:
             return False
         bad = build(deal)
         if not bad:
@@ -218,6 +252,9 @@ def _play_stream(deal: Any, seed: int, moment: str, tricks_before: int, act: Cal
                  try_offence: Callable[[], bool]) -> bool:
     """Legal play round the offence (see :func:`_stream`); whether the offence was made."""
     done = False
+    if moment == "closed-before-trump":  # the dealer closes at once; nothing is legal after
+        act({"act": "close", "seat": deal.dealer.letter})
+        return try_offence()
     if moment == "calling":
         done = try_offence()
     act({"act": "trump", "seat": deal.caller.letter, "suit": "SHDC"[seed % 4]})
