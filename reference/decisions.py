@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, runtime_checkable
 
-from .cards import Card, Suit, card_name
+from .cards import CARDS, Card, Suit, card_name
 from .contest import Contest
 from .options import Rules
 from .rules import DealResult
@@ -35,10 +35,11 @@ from .seats import Seat, Side
 
 __all__ = ["LegalPlaysRule", "TrickWinnerRule", "DealResultRule", "NextDealerRule",
            "ContestStepRule", "Decision", "DECISION_TABLE", "DECISIONS", "HouseRuleError",
-           "DRAW", "situation", "normalised", "raised"]
+           "DRAW", "situation", "normalised", "raised", "asker"]
 
 #: What a ``deal_result`` rule returns for a drawn deal (``None`` means "defer").
 DRAW: Final = "draw"
+_ALL_CARDS: Final = frozenset(CARDS)
 
 
 @runtime_checkable
@@ -333,7 +334,8 @@ def normalised(variant: str, clause: str, decision: str, out: Any, args: Sequenc
             cards = frozenset(out)
         except TypeError:
             cards = None
-        if cards is None or isinstance(out, (str, Card)) or not all(isinstance(c, Card) for c in cards) \
+        # every Card is one of the 36 interned ones, so ``<= _ALL_CARDS`` says "only cards"
+        if cards is None or isinstance(out, (str, Card)) or not cards <= _ALL_CARDS \
                 or not cards <= frozenset(hand) or (hand and not cards):
             raise nonsense("a non-empty part of the hand")
         return cards
@@ -356,3 +358,49 @@ def normalised(variant: str, clause: str, decision: str, out: Any, args: Sequenc
     if not isinstance(out, Contest):
         raise nonsense("a contest")
     return out
+
+
+def asker(variant: str, decision: str, clauses: Sequence[Any]
+          ) -> Callable[..., tuple[Any, Any] | None]:
+    """The house rules of ``clauses`` (each a clause with a ``rule``, in the order they are
+    asked) deciding ``decision`` for ``variant`` (its name and version), as one function of
+    the decision's arguments: ``(answer, clause)`` from the first rule that does not defer,
+    the answer checked and normalised (:func:`normalised`), or ``None`` when every rule
+    defers.  A rule that raises is :func:`raised`.  Built once per variant and decision:
+    what :meth:`turub.variants.Variant.house` and the variant's playout call (at each play,
+    so the usual case, one rule, is one call of fixed arity: no argument tuple)."""
+    rules = tuple((vc, vc.rule) for vc in clauses)
+    if len(rules) == 1:
+        return _asker_of_one(variant, decision, *rules[0])
+
+    def ask(*args: Any) -> tuple[Any, Any] | None:
+        for vc, rule in rules:
+            try:
+                out = rule(*args)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
+                raise raised(variant, vc.id, decision, e, args) from None
+            if out is not None:
+                return normalised(variant, vc.id, decision, out, args), vc
+        return None
+    return ask
+
+
+def _asker_of_one(variant: str, decision: str, vc: Any, rule: Callable[..., Any]
+                  ) -> Callable[..., tuple[Any, Any] | None]:
+    """:func:`asker` for one rule: arguments passed as they come, no tuple of them (a
+    ``trick_winner`` rule takes two, the others three)."""
+    def ask(a: Any, b: Any, c: Any = _TWO) -> tuple[Any, Any] | None:
+        try:
+            out = rule(a, b) if c is _TWO else rule(a, b, c)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
+            raise raised(variant, vc.id, decision, e, (a, b) if c is _TWO else (a, b, c)) from None
+        return None if out is None else \
+            (normalised(variant, vc.id, decision, out, (a, b) if c is _TWO else (a, b, c)), vc)
+    return ask
+
+
+_TWO: Final = object()  # a decision of two arguments (``trick_winner``): no third
