@@ -320,25 +320,46 @@ def raised(variant: str, clause: str, decision: str, error: BaseException,
                           situation(decision, args))
 
 
+def _nonsense(variant: str, clause: str, decision: str, out: Any, args: Sequence[Any],
+              want: str) -> HouseRuleError:
+    return HouseRuleError(variant, clause, decision, f"returned {shown(out)}, not {want}",
+                          situation(decision, args))
+
+
+def playable(out: Any, hand: Sequence[Card]) -> tuple[frozenset[Card], list[Card]] | None:
+    """A ``legal_plays`` answer ``out`` checked against ``hand``: the distinct cards it
+    allows and their copies in ``hand``, in its order (what a random play draws from), or
+    ``None`` when ``out`` is not a non-empty part of the hand."""
+    try:
+        cards = frozenset(out)
+    except TypeError:
+        return None
+    # every Card is one of the 36 interned ones, so ``<= _ALL_CARDS`` says "only cards"
+    if isinstance(out, (str, Card)) or not cards <= _ALL_CARDS or (hand and not cards):
+        return None
+    copies = list(filter(cards.__contains__, hand))
+    return (cards, copies) if len(frozenset(copies)) == len(cards) else None  # each one held
+
+
+def drawable(variant: str, clause: str, decision: str, out: Any, args: Sequence[Any]
+             ) -> tuple[frozenset[Card], list[Card]]:
+    """:func:`normalised` for a ``legal_plays`` answer, with the copies of the cards it
+    allows in the hand (:func:`playable`): the variant's random playout draws from them."""
+    found = playable(out, args[0])
+    if found is None:
+        raise _nonsense(variant, clause, decision, out, args, "a non-empty part of the hand")
+    return found
+
+
 def normalised(variant: str, clause: str, decision: str, out: Any, args: Sequence[Any]) -> Any:
     """The answer ``out`` of house rule ``clause`` of ``variant`` (its name and version) to
     ``decision`` on ``args``, checked against its kind and normalised (cards as a frozenset,
     a side or ``None`` for a draw, a Seat, a Contest), or :class:`HouseRuleError`."""
     def nonsense(want: str) -> HouseRuleError:
-        return HouseRuleError(variant, clause, decision, f"returned {shown(out)}, not {want}",
-                              situation(decision, args))
+        return _nonsense(variant, clause, decision, out, args, want)
 
     if decision == "legal_plays":
-        hand = args[0]
-        try:
-            cards = frozenset(out)
-        except TypeError:
-            cards = None
-        # every Card is one of the 36 interned ones, so ``<= _ALL_CARDS`` says "only cards"
-        if cards is None or isinstance(out, (str, Card)) or not cards <= _ALL_CARDS \
-                or not cards <= frozenset(hand) or (hand and not cards):
-            raise nonsense("a non-empty part of the hand")
-        return cards
+        return drawable(variant, clause, decision, out, args)[0]
     if decision == "trick_winner":
         if type(out) is not int or not 0 <= out < len(args[0]):
             raise nonsense("a position in the trick (0 = the lead)")
@@ -360,18 +381,22 @@ def normalised(variant: str, clause: str, decision: str, out: Any, args: Sequenc
     return out
 
 
-def asker(variant: str, decision: str, clauses: Sequence[Any]
+def asker(variant: str, decision: str, clauses: Sequence[Any],
+          answer: Callable[[str, str, str, Any, Sequence[Any]], Any] | None = None
           ) -> Callable[..., tuple[Any, Any] | None]:
     """The house rules of ``clauses`` (each a clause with a ``rule``, in the order they are
     asked) deciding ``decision`` for ``variant`` (its name and version), as one function of
     the decision's arguments: ``(answer, clause)`` from the first rule that does not defer,
     the answer checked and normalised (:func:`normalised`), or ``None`` when every rule
-    defers.  A rule that raises is :func:`raised`.  Built once per variant and decision:
+    defers (``answer``, if given, checks in place of :func:`normalised`: the variant's playout
+    takes :func:`drawable`'s pair).  A rule that raises is :func:`raised`.  Built once per
+    variant and decision:
     what :meth:`turub.variants.Variant.house` and the variant's playout call (at each play,
     so the usual case, one rule, is one call of fixed arity: no argument tuple)."""
     rules = tuple((vc, vc.rule) for vc in clauses)
+    checked = normalised if answer is None else answer
     if len(rules) == 1:
-        return _asker_of_one(variant, decision, *rules[0])
+        return _asker_of_one(variant, decision, *rules[0], checked)
 
     def ask(*args: Any) -> tuple[Any, Any] | None:
         for vc, rule in rules:
@@ -382,13 +407,13 @@ def asker(variant: str, decision: str, clauses: Sequence[Any]
             except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
                 raise raised(variant, vc.id, decision, e, args) from None
             if out is not None:
-                return normalised(variant, vc.id, decision, out, args), vc
+                return checked(variant, vc.id, decision, out, args), vc
         return None
     return ask
 
 
-def _asker_of_one(variant: str, decision: str, vc: Any, rule: Callable[..., Any]
-                  ) -> Callable[..., tuple[Any, Any] | None]:
+def _asker_of_one(variant: str, decision: str, vc: Any, rule: Callable[..., Any],
+                  checked: Callable[..., Any]) -> Callable[..., tuple[Any, Any] | None]:
     """:func:`asker` for one rule: arguments passed as they come, no tuple of them (a
     ``trick_winner`` rule takes two, the others three)."""
     def ask(a: Any, b: Any, c: Any = _TWO) -> tuple[Any, Any] | None:
@@ -399,7 +424,7 @@ def _asker_of_one(variant: str, decision: str, vc: Any, rule: Callable[..., Any]
         except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
             raise raised(variant, vc.id, decision, e, (a, b) if c is _TWO else (a, b, c)) from None
         return None if out is None else \
-            (normalised(variant, vc.id, decision, out, (a, b) if c is _TWO else (a, b, c)), vc)
+            (checked(variant, vc.id, decision, out, (a, b) if c is _TWO else (a, b, c)), vc)
     return ask
 
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from .cards import CARDS, SUITS, Card, _alternating_suits, parse_card
-from .decisions import asker
+from .decisions import asker, drawable
 from .errors import IllegalActionError, MustFollowSuitError
 from .playout import _random_tricks
 from .seats import PLAY_ORDER, Seat
@@ -33,7 +33,8 @@ def variant_deal_class(variant: Any) -> type[Deal]:
     decides_plays = bool(variant.decides("legal_plays"))
     decides_tricks = bool(variant.decides("trick_winner"))
     decides_result = bool(variant.decides("deal_result"))
-    ask_plays = asker(variant.label, "legal_plays", variant.decides("legal_plays")) if decides_plays else None
+    ask_plays = asker(variant.label, "legal_plays", variant.decides("legal_plays"), drawable) \
+        if decides_plays else None
     ask_trick = asker(variant.label, "trick_winner", variant.decides("trick_winner")) if decides_tricks else None
 
     class VariantDeal(Deal):
@@ -129,7 +130,7 @@ def _plays_by(variant: Any, deal: Any, rnd: Any, ask: Any, trump: Any, decide: A
     ``decide`` if given, else to the table (``trick.*``).  Returns the last trick's winner."""
     order, nxt, beats = deal._order, deal._next, deal._beats
     hands = deal._as_lists()
-    held = [list(in_hand_order(hand)) for hand in hands]  # the hands as a rule sees them
+    held = [_in_hand_order(hand) for hand in hands]  # the hands as a rule sees them
     leader, done, won = deal._leader, deal._tricks, deal._won
     for left in range(36 - len(done), 0, -1):  # every hand holds ``left`` cards before a trick
         hand, mine = hands[leader], held[leader]
@@ -195,21 +196,25 @@ def in_hand_order(suits: list[list[int]]) -> tuple[Card, ...]:
     """A hand kept as per suit a sorted list of card codes, as :meth:`Deal.hand` gives it
     (``pack.sort-hand``): the suits held alternating in colour, each highest rank first
     (a card's code counts down the ranks of its suit)."""
+    return tuple(_in_hand_order(suits))
+
+
+def _in_hand_order(suits: list[list[int]]) -> list[Card]:
     held = (suits[0] != []) | (suits[1] != []) << 1 | (suits[2] != []) << 2 | (suits[3] != []) << 3
-    return tuple(CARDS[code] for suit in _HAND_ORDER[held] for code in suits[suit])
+    return [CARDS[code] for suit in _HAND_ORDER[held] for code in suits[suit]]
 
 
-def _drawn_by(variant: Any, asked: tuple[frozenset[Card], Any], mine: tuple[Card, ...], rnd: Any,
-              following: Sequence[int]) -> Card:
+def _drawn_by(variant: Any, asked: tuple[tuple[frozenset[Card], list[Card]], Any], mine: tuple[Card, ...],
+              rnd: Any, following: Sequence[int]) -> Card:
     """A card drawn uniformly, copy by copy, from those the house rule allows (``asked``:
-    its answer, checked, and its clause), counted for ``turub simulate``'s tally against the
-    standard draw's pool: the cards of the led suit held (``following``), else the whole hand."""
-    allowed = asked[0]
+    its answer checked, :func:`turub.decisions.drawable`, and its clause), counted for
+    ``turub simulate``'s tally against the standard draw's pool: the cards of the led suit
+    held (``following``), else the whole hand (``mine``)."""
+    (allowed, copies), vc = asked
     if variant._tally is not None:
-        variant._count("legal_plays", asked,
+        variant._count("legal_plays", (allowed, vc),
                        lambda: frozenset(map(CARDS.__getitem__, following)) if following else frozenset(mine))
-    choice = list(filter(allowed.__contains__, mine))
-    return choice[int(rnd() * len(choice))]
+    return copies[int(rnd() * len(copies))]
 
 
 def _trick_rule(variant: Any, ask: Any, trump: Any) -> Any:
