@@ -76,7 +76,7 @@ def main() -> None:
     from rule_cost import cost_line, rule_cost  # beside this script; imports the engine
     from turub.variants import resolve
     for name in PLAY_RULES:
-        print(cost_line(name, rule_cost(resolve(VARIANTS[name]), deals=min(args.deals, 300),
+        print(cost_line(name, rule_cost(resolve(VARIANTS[name]), deals=min(args.deals, 100),
                                         seed=args.seed)))
 
 

@@ -124,18 +124,16 @@ def _play_out_by(variant: Any, deal: Any, rng: Any, ask_plays: Any, ask_trick: A
 
 
 def _plays_by(variant: Any, deal: Any, rnd: Any, ask: Any, trump: Any, decide: Any) -> Seat:
-    """The tricks left, every play asked of the house rules on the legal plays (``ask``):
-    where they defer, the standard draw (``play.follow-suit``, ``play.void-any-card``, as
-    :mod:`turub.playout` draws); where they decide, :func:`_drawn_by`.  Each trick goes to
-    ``decide`` if given, else to the table (``trick.*``).  Returns the last trick's winner."""
+    """The tricks left, each play asked of the house rules on the legal plays (``ask``): where
+    they defer, :mod:`turub.playout`'s draw (``play.follow-suit``, ``play.void-any-card``), else
+    :func:`_drawn_by`; each trick to ``decide`` if given, else the table.  Returns the last winner."""
     order, nxt, beats = deal._order, deal._next, deal._beats
     hands = deal._as_lists()
     held = [_in_hand_order(hand) for hand in hands]  # the hands as a rule sees them
     leader, done, won = deal._leader, deal._tricks, deal._won
     for left in range(36 - len(done), 0, -1):  # every hand holds ``left`` cards before a trick
         hand, mine = hands[leader], held[leader]
-        view = tuple(mine)
-        asked = ask(view, (), trump)
+        asked = ask(view := tuple(mine), (), trump)
         if asked is None:  # the standard draw: any card
             i = int(rnd() * left)
             for suit in hand:
@@ -150,11 +148,11 @@ def _plays_by(variant: Any, deal: Any, rnd: Any, ask: Any, trump: Any, decide: A
             best = card.index
             hand[best // 9].remove(best)  # the hands' lists are per suit, 9 cards a suit
         mine.remove(card)
-        led, codes, cards, position, seat = best // 9, [best], (card,), 0, nxt[leader]
+        led, codes, position, seat = best // 9, [best], 0, nxt[leader]
+        cards: tuple[Card, ...] = (card,)  # the trick as a rule sees it: grown card by card
         for k in (1, 2, 3):
             hand, mine = hands[seat], held[seat]
-            view = tuple(mine)
-            asked = ask(view, cards, trump)
+            asked = ask(view := tuple(mine), cards, trump)
             if asked is None:  # the standard draw: the led suit if held, else any card
                 suit = hand[led]
                 if suit:
