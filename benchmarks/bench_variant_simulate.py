@@ -17,6 +17,10 @@ Each timing is the CPU time (user + system) of one child process:
   ``kinds.py:club-passes`` and ``house_rules.py:bench-draws`` (asked once a deal).
 
 The figures are the ratios of the medians, variant / standard; the target is at most 2.
+On a shared machine pyperf's timings of one benchmark after another meet different loads,
+so the ratios are then taken again from ``--rounds`` rounds in which every command runs
+once, in turn: each variant's run divided by the standard run of its round, the median of
+those ratios (a change of load between rounds cancels out).
 Then, for each legal-play rule, where its time goes, in one process (``rule_cost.py``): the
 rule's own time against the engine's, per deal.  A rule asked at 144 plays a deal costs its
 own time 144 times a deal: a rule of 0.7 µs a call costs about what a standard deal costs.
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import os
 import platform
+import statistics
 import sys
 from pathlib import Path
 
@@ -48,6 +53,16 @@ VARIANTS = {"trick rule": f"{TESTS / 'kinds.py'}:club-nell",
 PLAY_RULES = ("play rule", "play rule 2", "deferring play rule")
 
 
+def paired_ratios(simulate: list[str], rounds: int) -> dict[str, float]:
+    """``{variant: median of its run's CPU time / the standard run's, round by round}``."""
+    ratios: dict[str, list[float]] = {name: [] for name in VARIANTS}
+    for _ in range(rounds):
+        standard = child_cpu(1, simulate)
+        for name, v in VARIANTS.items():
+            ratios[name].append(child_cpu(1, [*simulate, "--variant", v]) / max(standard, 1e-3))
+    return {name: statistics.median(values) for name, values in ratios.items()}
+
+
 def main() -> None:
     runner = pyperf.Runner(processes=4, values=2, warmups=1, loops=1,
                            add_cmdline_args=lambda cmd, args: cmd.extend(
@@ -56,6 +71,9 @@ def main() -> None:
                                   help="deals per process (default: %(default)s)")
     runner.argparser.add_argument("--seed", type=int, default=1,
                                   help="seed of every process (default: %(default)s)")
+    runner.argparser.add_argument("--rounds", type=int, default=7,
+                                  help="rounds of paired runs, every command once a round "
+                                       "(default: %(default)s; 0: none)")
     args = runner.parse_args()
     runner.metadata["description"] = "turub simulate under house rules against the standard game"
     simulate = [sys.executable, "-m", "turub.cli", "simulate", "--deals", str(args.deals),
@@ -72,6 +90,11 @@ def main() -> None:
         ratio = bench.median() / standard.median()
         print(f"{name} / standard (CPU, medians): {bench.median():.3f} s / {standard.median():.3f} s "
               f"= {ratio:.2f}; target at most {TARGET:.0f}: {'met' if ratio <= TARGET else 'NOT met'}")
+    if args.rounds > 0:
+        print(f"\nPaired, {args.rounds} rounds (each variant run / the standard run of its round, "
+              f"median; load average {os.getloadavg()[0]:.1f}):")
+        for name, ratio in paired_ratios(simulate, args.rounds).items():
+            print(f"  {name}: {ratio:.2f} ({'met' if ratio <= TARGET else 'NOT met'})")
     print()
     from rule_cost import cost_line, rule_cost  # beside this script; imports the engine
     from turub.variants import resolve
