@@ -35,7 +35,7 @@ from .seats import Seat, Side
 
 __all__ = ["LegalPlaysRule", "TrickWinnerRule", "DealResultRule", "NextDealerRule",
            "ContestStepRule", "Decision", "DECISION_TABLE", "DECISIONS", "HouseRuleError",
-           "DRAW", "situation", "normalised", "raised", "asker"]
+           "DRAW", "situation", "normalised", "playable", "drawable", "raised", "asker"]
 
 #: What a ``deal_result`` rule returns for a drawn deal (``None`` means "defer").
 DRAW: Final = "draw"
@@ -390,9 +390,8 @@ def asker(variant: str, decision: str, clauses: Sequence[Any],
     the answer checked and normalised (:func:`normalised`), or ``None`` when every rule
     defers (``answer``, if given, checks in place of :func:`normalised`: the variant's playout
     takes :func:`drawable`'s pair).  A rule that raises is :func:`raised`.  Built once per
-    variant and decision:
-    what :meth:`turub.variants.Variant.house` and the variant's playout call (at each play,
-    so the usual case, one rule, is one call of fixed arity: no argument tuple)."""
+    variant and decision, it is what :meth:`turub.variants.Variant.house` and the variant's
+    playout call (at each play: one rule, the usual case, is called without an argument tuple)."""
     rules = tuple((vc, vc.rule) for vc in clauses)
     checked = normalised if answer is None else answer
     if len(rules) == 1:
