@@ -1,18 +1,29 @@
-"""Benchmark (pyperf): ``turub simulate`` under a variant that carries house rules, against
-the standard game, whole processes, CPU time (issue 20: within 2x; only the overridden
-decisions pay).
+"""Benchmark (pyperf): ``turub simulate`` under variants that carry house rules, one of each
+kind, against the standard game, whole processes, CPU time (issue 20: within 2x; only the
+overridden decisions pay).
 
-Three timings, each the CPU time (user + system) of one child process:
+Each timing is the CPU time (user + system) of one child process:
 
 * ``standard``: ``python -m turub.cli simulate --deals N --seed S``;
-* ``trick rule``: the same under ``tests/variants/kinds.py:club-nell`` (a house rule deciding
-  every trick: the nine of trumps wins);
-* ``play rule``: the same under ``tests/variants/club.py:club`` (a house rule asked at every
-  play: a void player must trump).
+* ``trick rule``: the same under ``tests/variants/kinds.py:club-nell`` (the nine of trumps
+  wins: asked once a trick);
+* ``play rule``: under ``tests/variants/club.py:club`` (a void player must trump: asked at
+  every one of a deal's 144 plays, deciding about one in twenty-five);
+* ``play rule 2``: under ``benchmarks/house_rules.py:bench-heads`` (a player following suit
+  must head the trick: asked at every play, deciding about a third of them);
+* ``deferring play rule``: under ``benchmarks/house_rules.py:bench-defers`` (asked at every
+  play, always deferring: the engine's cost of asking alone);
+* ``deal result rule``, ``next dealer rule``, ``contest rule``: under ``kinds.py:club-closed``,
+  ``kinds.py:club-passes`` and ``house_rules.py:bench-draws`` (asked once a deal).
 
 The figures are the ratios of the medians, variant / standard; the target is at most 2.
-A rule asked at every one of a deal's 144 plays costs its own time 144 times a deal: with a
-rule as cheap as ``club.must-trump`` that alone is about the time of a standard deal.
+On a shared machine pyperf's timings of one benchmark after another meet different loads,
+so the ratios are then taken again from ``--rounds`` rounds in which every command runs
+once, in turn: each variant's run divided by the standard run of its round, the median of
+those ratios (a change of load between rounds cancels out).
+Then, for each legal-play rule, where its time goes, in one process (``rule_cost.py``): the
+rule's own time against the engine's, per deal.  A rule asked at 144 plays a deal costs its
+own time 144 times a deal: a rule of 0.7 µs a call costs about what a standard deal costs.
 
     .venv/bin/pip install -e '.[bench]'
     .venv/bin/python benchmarks/bench_variant_simulate.py [--deals 2000] [--seed 1] [pyperf options]
@@ -22,6 +33,7 @@ from __future__ import annotations
 
 import os
 import platform
+import statistics
 import sys
 from pathlib import Path
 
@@ -30,8 +42,25 @@ from processes import child_cpu  # benchmarks/processes.py, beside this script
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = 2.0
-VARIANTS = {"trick rule": str(ROOT / "tests" / "variants" / "kinds.py") + ":club-nell",
-            "play rule": str(ROOT / "tests" / "variants" / "club.py") + ":club"}
+TESTS, HERE = ROOT / "tests" / "variants", ROOT / "benchmarks"
+VARIANTS = {"trick rule": f"{TESTS / 'kinds.py'}:club-nell",
+            "play rule": f"{TESTS / 'club.py'}:club",
+            "play rule 2": f"{HERE / 'house_rules.py'}:bench-heads",
+            "deferring play rule": f"{HERE / 'house_rules.py'}:bench-defers",
+            "deal result rule": f"{TESTS / 'kinds.py'}:club-closed",
+            "next dealer rule": f"{TESTS / 'kinds.py'}:club-passes",
+            "contest rule": f"{HERE / 'house_rules.py'}:bench-draws"}
+PLAY_RULES = ("play rule", "play rule 2", "deferring play rule")
+
+
+def paired_ratios(simulate: list[str], rounds: int) -> dict[str, float]:
+    """``{variant: median of its run's CPU time / the standard run's, round by round}``."""
+    ratios: dict[str, list[float]] = {name: [] for name in VARIANTS}
+    for _ in range(rounds):
+        standard = child_cpu(1, simulate)
+        for name, v in VARIANTS.items():
+            ratios[name].append(child_cpu(1, [*simulate, "--variant", v]) / max(standard, 1e-3))
+    return {name: statistics.median(values) for name, values in ratios.items()}
 
 
 def main() -> None:
@@ -42,6 +71,9 @@ def main() -> None:
                                   help="deals per process (default: %(default)s)")
     runner.argparser.add_argument("--seed", type=int, default=1,
                                   help="seed of every process (default: %(default)s)")
+    runner.argparser.add_argument("--rounds", type=int, default=7,
+                                  help="rounds of paired runs, every command once a round "
+                                       "(default: %(default)s; 0: none)")
     args = runner.parse_args()
     runner.metadata["description"] = "turub simulate under house rules against the standard game"
     simulate = [sys.executable, "-m", "turub.cli", "simulate", "--deals", str(args.deals),
@@ -58,6 +90,17 @@ def main() -> None:
         ratio = bench.median() / standard.median()
         print(f"{name} / standard (CPU, medians): {bench.median():.3f} s / {standard.median():.3f} s "
               f"= {ratio:.2f}; target at most {TARGET:.0f}: {'met' if ratio <= TARGET else 'NOT met'}")
+    if args.rounds > 0:
+        print(f"\nPaired, {args.rounds} rounds (each variant run / the standard run of its round, "
+              f"median; load average {os.getloadavg()[0]:.1f}):")
+        for name, ratio in paired_ratios(simulate, args.rounds).items():
+            print(f"  {name}: {ratio:.2f} ({'met' if ratio <= TARGET else 'NOT met'})")
+    print()
+    from rule_cost import cost_line, rule_cost  # beside this script; imports the engine
+    from turub.variants import resolve
+    for name in PLAY_RULES:
+        print(cost_line(name, rule_cost(resolve(VARIANTS[name]), deals=min(args.deals, 100),
+                                        seed=args.seed)))
 
 
 if __name__ == "__main__":

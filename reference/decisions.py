@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, runtime_checkable
 
-from .cards import Card, Suit, card_name
+from .cards import CARDS, Card, Suit, card_name
 from .contest import Contest
 from .options import Rules
 from .rules import DealResult
@@ -35,10 +35,11 @@ from .seats import Seat, Side
 
 __all__ = ["LegalPlaysRule", "TrickWinnerRule", "DealResultRule", "NextDealerRule",
            "ContestStepRule", "Decision", "DECISION_TABLE", "DECISIONS", "HouseRuleError",
-           "DRAW", "situation", "normalised", "raised"]
+           "DRAW", "situation", "normalised", "playable", "drawable", "raised", "asker"]
 
 #: What a ``deal_result`` rule returns for a drawn deal (``None`` means "defer").
 DRAW: Final = "draw"
+_ALL_CARDS: Final = frozenset(CARDS)
 
 
 @runtime_checkable
@@ -319,24 +320,46 @@ def raised(variant: str, clause: str, decision: str, error: BaseException,
                           situation(decision, args))
 
 
+def _nonsense(variant: str, clause: str, decision: str, out: Any, args: Sequence[Any],
+              want: str) -> HouseRuleError:
+    return HouseRuleError(variant, clause, decision, f"returned {shown(out)}, not {want}",
+                          situation(decision, args))
+
+
+def playable(out: Any, hand: Sequence[Card]) -> tuple[frozenset[Card], list[Card]] | None:
+    """A ``legal_plays`` answer ``out`` checked against ``hand``: the distinct cards it
+    allows and their copies in ``hand``, in its order (what a random play draws from), or
+    ``None`` when ``out`` is not a non-empty part of the hand."""
+    try:
+        cards = frozenset(out)
+    except TypeError:
+        return None
+    # every Card is one of the 36 interned ones, so ``<= _ALL_CARDS`` says "only cards"
+    if isinstance(out, (str, Card)) or not cards <= _ALL_CARDS or (hand and not cards):
+        return None
+    copies = list(filter(cards.__contains__, hand))
+    return (cards, copies) if len(frozenset(copies)) == len(cards) else None  # each one held
+
+
+def drawable(variant: str, clause: str, decision: str, out: Any, args: Sequence[Any]
+             ) -> tuple[frozenset[Card], list[Card]]:
+    """:func:`normalised` for a ``legal_plays`` answer, with the copies of the cards it
+    allows in the hand (:func:`playable`): the variant's random playout draws from them."""
+    found = playable(out, args[0])
+    if found is None:
+        raise _nonsense(variant, clause, decision, out, args, "a non-empty part of the hand")
+    return found
+
+
 def normalised(variant: str, clause: str, decision: str, out: Any, args: Sequence[Any]) -> Any:
     """The answer ``out`` of house rule ``clause`` of ``variant`` (its name and version) to
     ``decision`` on ``args``, checked against its kind and normalised (cards as a frozenset,
     a side or ``None`` for a draw, a Seat, a Contest), or :class:`HouseRuleError`."""
     def nonsense(want: str) -> HouseRuleError:
-        return HouseRuleError(variant, clause, decision, f"returned {shown(out)}, not {want}",
-                              situation(decision, args))
+        return _nonsense(variant, clause, decision, out, args, want)
 
     if decision == "legal_plays":
-        hand = args[0]
-        try:
-            cards = frozenset(out)
-        except TypeError:
-            cards = None
-        if cards is None or isinstance(out, (str, Card)) or not all(isinstance(c, Card) for c in cards) \
-                or not cards <= frozenset(hand) or (hand and not cards):
-            raise nonsense("a non-empty part of the hand")
-        return cards
+        return drawable(variant, clause, decision, out, args)[0]
     if decision == "trick_winner":
         if type(out) is not int or not 0 <= out < len(args[0]):
             raise nonsense("a position in the trick (0 = the lead)")
@@ -356,3 +379,52 @@ def normalised(variant: str, clause: str, decision: str, out: Any, args: Sequenc
     if not isinstance(out, Contest):
         raise nonsense("a contest")
     return out
+
+
+def asker(variant: str, decision: str, clauses: Sequence[Any],
+          answer: Callable[[str, str, str, Any, Sequence[Any]], Any] | None = None
+          ) -> Callable[..., tuple[Any, Any] | None]:
+    """The house rules of ``clauses`` (each a clause with a ``rule``, in the order they are
+    asked) deciding ``decision`` for ``variant`` (its name and version), as one function of
+    the decision's arguments: ``(answer, clause)`` from the first rule that does not defer,
+    the answer checked and normalised (:func:`normalised`), or ``None`` when every rule
+    defers (``answer``, if given, checks in place of :func:`normalised`: the variant's playout
+    takes :func:`drawable`'s pair).  A rule that raises is :func:`raised`.  Built once per
+    variant and decision, it is what :meth:`turub.variants.Variant.house` and the variant's
+    playout call (at each play: one rule, the usual case, is called without an argument tuple)."""
+    rules = tuple((vc, vc.rule) for vc in clauses)
+    checked = normalised if answer is None else answer
+    if len(rules) == 1:
+        return _asker_of_one(variant, decision, *rules[0], checked)
+
+    def ask(*args: Any) -> tuple[Any, Any] | None:
+        for vc, rule in rules:
+            try:
+                out = rule(*args)
+            except KeyboardInterrupt:
+                raise
+            except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
+                raise raised(variant, vc.id, decision, e, args) from None
+            if out is not None:
+                return checked(variant, vc.id, decision, out, args), vc
+        return None
+    return ask
+
+
+def _asker_of_one(variant: str, decision: str, vc: Any, rule: Callable[..., Any],
+                  checked: Callable[..., Any]) -> Callable[..., tuple[Any, Any] | None]:
+    """:func:`asker` for one rule: arguments passed as they come, no tuple of them (a
+    ``trick_winner`` rule takes two, the others three)."""
+    def ask(a: Any, b: Any, c: Any = _TWO) -> tuple[Any, Any] | None:
+        try:
+            out = rule(a, b) if c is _TWO else rule(a, b, c)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
+            raise raised(variant, vc.id, decision, e, (a, b) if c is _TWO else (a, b, c)) from None
+        return None if out is None else \
+            (checked(variant, vc.id, decision, out, (a, b) if c is _TWO else (a, b, c)), vc)
+    return ask
+
+
+_TWO: Final = object()  # a decision of two arguments (``trick_winner``): no third

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import random
 from array import array
+from collections.abc import Callable
 from typing import Final, TypeVar
 
 from . import arguments
-from .cards import PACK, SUIT_OF, SUITS
+from .cards import CARDS, PACK, SUIT_OF, SUITS, Card
 from .deal import Deal, Phase
 from .errors import PhaseError, RuleError
 from .options import Rules
@@ -107,9 +108,13 @@ def play_out(deal: Deal, rng: random.Random | None = None) -> DealResult:
     return deal._result  # type: ignore[return-value]
 
 
-def _random_tricks(deal: Deal, rnd) -> Seat:
+def _random_tricks(deal: Deal, rnd, decide: Callable[[tuple[Card, ...], int], int] | None = None
+                   ) -> Seat:
     """The deal's remaining tricks, each card drawn at random from those its seat may play;
-    returns the last trick's winner.  Every hand holds ``left`` cards before each trick."""
+    returns the last trick's winner.  Every hand holds ``left`` cards before each trick.
+    ``decide``, if given, decides each trick in place of the table (a variant's house rule,
+    :mod:`turub.variant_deal`): given the trick's cards and the standard winning position,
+    it returns the winning position."""
     hands, beats, nxt = deal._as_lists(), deal._beats, deal._next
     order, tricks, won = deal._order, deal._tricks, deal._won
     leader = deal._leader
@@ -143,6 +148,8 @@ def _random_tricks(deal: Deal, rnd) -> Seat:
             if beats[36 * code + best]:  # trick.*: the card now winning
                 best, position = code, k
             seat = nxt[seat]
+        if decide is not None:
+            position = decide(tuple(map(CARDS.__getitem__, codes)), position)
         tricks.append((leader, tuple(codes), None, position))
         leader = order[leader][position]  # play.winner-leads
         won[leader & 1] += 1

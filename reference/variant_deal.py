@@ -5,11 +5,13 @@ fast paths wherever a rule defers or is not overridden."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 from .cards import CARDS, SUITS, Card, _alternating_suits, parse_card
-from .decisions import normalised, raised
+from .decisions import asker, drawable
 from .errors import IllegalActionError, MustFollowSuitError
+from .playout import _random_tricks
 from .seats import PLAY_ORDER, Seat
 
 if TYPE_CHECKING:
@@ -31,6 +33,9 @@ def variant_deal_class(variant: Any) -> type[Deal]:
     decides_plays = bool(variant.decides("legal_plays"))
     decides_tricks = bool(variant.decides("trick_winner"))
     decides_result = bool(variant.decides("deal_result"))
+    ask_plays = asker(variant.label, "legal_plays", variant.decides("legal_plays"), drawable) \
+        if decides_plays else None
+    ask_trick = asker(variant.label, "trick_winner", variant.decides("trick_winner")) if decides_tricks else None
 
     class VariantDeal(Deal):
         __slots__ = ()
@@ -55,7 +60,7 @@ def variant_deal_class(variant: Any) -> type[Deal]:
                 legal = self.legal_plays()
                 Deal.play(self, self.to_act, legal[int(rng.random() * len(legal))])
             if self.phase is Phase.PLAYING:
-                _play_out_by(variant, self, rng, decides_plays, decides_tricks)
+                _play_out_by(variant, self, rng, ask_plays, ask_trick)
                 self._finish(self._judge_result(self._won[0], self._won[1]))
             return self.result
 
@@ -102,37 +107,55 @@ def _legal_play_methods(variant: Any) -> tuple[Any, Any]:
     return legal_plays, play
 
 
-def _play_out_by(variant: Any, deal: Any, rng: Any, plays: bool, tricks: bool) -> None:
+def _play_out_by(variant: Any, deal: Any, rng: Any, ask_plays: Any, ask_trick: Any) -> None:
     """The tricks left of ``deal`` (none begun) at random, as :meth:`Deal.play_out` plays
-    them but asking the house rules that decide the plays and the tricks.  Only those pay:
-    the standard draw (:mod:`turub.playout`'s) and trick table serve where a rule defers."""
-    rnd, order, nxt, beats = rng.random, deal._order, deal._next, deal._beats
+    them but asking the house rules that decide the plays (``ask_plays``) and the tricks
+    (``ask_trick``; each :func:`turub.decisions.asker`, or ``None`` where the variant does
+    not decide).  Only those pay: a trick rule alone is asked once a trick from the
+    standard playout's own loop (:mod:`turub.playout`), and wherever a rule defers the
+    standard draw and trick table serve, from the same random numbers."""
+    trump = SUITS[deal._trump]
+    decide = _trick_rule(variant, ask_trick, trump) if ask_trick is not None else None
+    if ask_plays is None:
+        leader = _random_tricks(deal, rng.random, decide)
+    else:
+        leader = _plays_by(variant, deal, rng.random, ask_plays, trump, decide)
+    deal._leader = deal._to_act = leader
+
+
+def _plays_by(variant: Any, deal: Any, rnd: Any, ask: Any, trump: Any, decide: Any) -> Seat:
+    """The tricks left, each play asked of the house rules on the legal plays (``ask``): where
+    they defer, :mod:`turub.playout`'s draw (``play.follow-suit``, ``play.void-any-card``), else
+    :func:`_drawn_by`; each trick to ``decide`` if given, else the table.  Returns the last winner."""
+    order, nxt, beats = deal._order, deal._next, deal._beats
     hands = deal._as_lists()
-    held = [list(in_hand_order(hand)) for hand in hands] if plays else []  # as a rule sees them
-    asked = tuple((vc, vc.rule) for vc in variant.decides("legal_plays")) if plays else ()
-    trump = SUITS[deal._trump]  # the trick as a rule sees it: a tuple grown card by card
-    winner = _trick_rule(variant, trump) if tricks else None
+    held = [_in_hand_order(hand) for hand in hands]  # the hands as a rule sees them
     leader, done, won = deal._leader, deal._tricks, deal._won
-    out = None  # a house rule's answer: set at each play when a rule decides the plays
     for left in range(36 - len(done), 0, -1):  # every hand holds ``left`` cards before a trick
-        codes: list[int] = []
-        cards: tuple[Card, ...] = ()
-        seat, led, best, position = leader, -1, 0, 0
-        for k in (0, 1, 2, 3):
-            hand = hands[seat]
-            if plays:
-                mine = tuple(held[seat])
-                for vc, rule in asked:  # the house rules, own before the base's: usually one
-                    try:
-                        out = rule(mine, cards, trump)
-                    except KeyboardInterrupt:
-                        raise
-                    except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
-                        raise raised(variant.label, vc.id, "legal_plays", e, (mine, cards, trump)) from None
-                    if out is not None:
-                        break
-            if out is None:  # the standard draw (play.follow-suit, play.void-any-card)
-                if k and (suit := hand[led]):
+        hand, mine = hands[leader], held[leader]
+        asked = ask(view := tuple(mine), (), trump)
+        if asked is None:  # the standard draw: any card
+            i = int(rnd() * left)
+            for suit in hand:
+                if i < len(suit):
+                    break
+                i -= len(suit)
+            best = suit[i]
+            del suit[i]
+            card = CARDS[best]
+        else:
+            card = _drawn_by(variant, asked, view, rnd, ())
+            best = card.index
+            hand[best // 9].remove(best)  # the hands' lists are per suit, 9 cards a suit
+        mine.remove(card)
+        led, codes, position, seat = best // 9, [best], 0, nxt[leader]
+        cards: tuple[Card, ...] = (card,)  # the trick as a rule sees it: grown card by card
+        for k in (1, 2, 3):
+            hand, mine = hands[seat], held[seat]
+            asked = ask(view := tuple(mine), cards, trump)
+            if asked is None:  # the standard draw: the led suit if held, else any card
+                suit = hand[led]
+                if suit:
                     i = int(rnd() * len(suit))
                 else:
                     i = int(rnd() * left)
@@ -140,61 +163,66 @@ def _play_out_by(variant: Any, deal: Any, rng: Any, plays: bool, tricks: bool) -
                         if i < len(suit):
                             break
                         i -= len(suit)
-                code = suit[i]  # type: ignore[index]  # a hand of ``left`` cards holds the i-th
-                del suit[i]  # type: ignore[union-attr]
+                code = suit[i]
+                del suit[i]
                 card = CARDS[code]
             else:
-                card = _drawn_by(variant, vc, out, mine, cards, trump, rnd, hand[led] if k else [])
+                card = _drawn_by(variant, asked, view, rnd, hand[led])
                 code = card.index
-                hand[code // 9].remove(code)  # the hands' lists are per suit, 9 cards a suit
-            if plays:
-                held[seat].remove(card)
-            if not k:
-                led, best = code // 9, code
-            elif beats[36 * code + best]:  # trick.*: the card now winning
+                hand[code // 9].remove(code)
+            mine.remove(card)
+            if beats[36 * code + best]:  # trick.*: the card now winning
                 best, position = code, k
             codes.append(code)
             cards += (card,)
             seat = nxt[seat]
-        if winner is not None:
-            position = winner(cards, codes, position)
+        if decide is not None:
+            position = decide(cards, position)
         done.append((leader, tuple(codes), None, position))
         leader = order[leader][position]  # play.winner-leads
         won[leader & 1] += 1
-    deal._leader = deal._to_act = leader
+    return leader
+
+
+#: The order of the suits in a hand (``pack.sort-hand``), by the suits held (bit ``s`` of
+#: the index: suit ``s`` held).
+_HAND_ORDER: Final = tuple(tuple(_alternating_suits(s for s in SUITS if held >> s & 1))
+                           for held in range(16))
 
 
 def in_hand_order(suits: list[list[int]]) -> tuple[Card, ...]:
     """A hand kept as per suit a sorted list of card codes, as :meth:`Deal.hand` gives it
     (``pack.sort-hand``): the suits held alternating in colour, each highest rank first
     (a card's code counts down the ranks of its suit)."""
-    return tuple(CARDS[code] for suit in _alternating_suits(s for s in SUITS if suits[s])
-                 for code in suits[suit])
+    return tuple(_in_hand_order(suits))
 
 
-def _drawn_by(variant: Any, vc: Any, out: Any, mine: tuple[Card, ...], cards: tuple[Card, ...],
-              trump: Any, rnd: Any, following: list[int]) -> Card:
-    """A card drawn uniformly, copy by copy, from those house rule ``vc`` allows (its answer
-    ``out``, checked here), counted for ``turub simulate``'s tally against the standard
-    draw's pool: the cards of the led suit held (``following``), else the whole hand."""
-    allowed = normalised(variant.label, vc.id, "legal_plays", out, (mine, cards, trump))
+def _in_hand_order(suits: list[list[int]]) -> list[Card]:
+    held = (suits[0] != []) | (suits[1] != []) << 1 | (suits[2] != []) << 2 | (suits[3] != []) << 3
+    return [CARDS[code] for suit in _HAND_ORDER[held] for code in suits[suit]]
+
+
+def _drawn_by(variant: Any, asked: tuple[tuple[frozenset[Card], list[Card]], Any], mine: tuple[Card, ...],
+              rnd: Any, following: Sequence[int]) -> Card:
+    """A card drawn uniformly, copy by copy, from those the house rule allows (``asked``:
+    its answer checked, :func:`turub.decisions.drawable`, and its clause), counted for
+    ``turub simulate``'s tally against the standard draw's pool: the cards of the led suit
+    held (``following``), else the whole hand (``mine``)."""
+    (allowed, copies), vc = asked
     if variant._tally is not None:
         variant._count("legal_plays", (allowed, vc),
                        lambda: frozenset(map(CARDS.__getitem__, following)) if following else frozenset(mine))
-    choice = [c for c in mine if c in allowed]
-    return choice[int(rnd() * len(choice))]
+    return copies[int(rnd() * len(copies))]
 
 
-def _trick_rule(variant: Any, trump: Any) -> Any:
-    """The winning position of a trick as the house rules decide it, given its cards, their
-    codes and the standard position (when every rule defers)."""
-    house, count = variant.house, variant._count
-
-    def winner(cards: tuple[Card, ...], codes: list[int], standard: int) -> int:
-        asked = house("trick_winner", cards, trump)
+def _trick_rule(variant: Any, ask: Any, trump: Any) -> Any:
+    """The winning position of a trick as the house rules decide it (``ask``), given its
+    cards and the standard position (when every rule defers)."""
+    def decide(cards: tuple[Card, ...], standard: int) -> int:
+        asked = ask(cards, trump)
         if asked is None:
             return standard
         if variant._tally is not None:
-            count("trick_winner", asked, lambda: standard)
+            variant._count("trick_winner", asked, lambda: standard)
         return asked[0]
-    return winner
+    return decide

@@ -52,7 +52,7 @@ from . import clauses as _clauses
 from .cards import SUITS, Card, Suit
 from .contest import Contest
 from .contest import contest_step as _contest_step
-from .decisions import DECISION_TABLE, DECISIONS, HouseRuleError, normalised, raised
+from .decisions import DECISION_TABLE, DECISIONS, HouseRuleError, asker
 from .errors import RuleError, RulesOptionError
 from .options import OPTIONS, Rules, rules_from_dict
 from .rules import (DealResult, NextDealer, TrickDecision, decide_trick, deal_result,
@@ -74,7 +74,6 @@ RELATIONS: Final = ("replaces", "amends", "adds")
 #: loads a :class:`Variant`).
 ENTRY_POINT_GROUP: Final = "turub.variants"
 
-_Rule = Callable[..., Any]  # a house rule (its signature: turub.decisions)
 _ID: Final = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
 _NAME: Final = re.compile(r"^[a-z0-9][a-z0-9._+=,-]*$")
 
@@ -214,6 +213,7 @@ class Variant:
         object.__setattr__(self, "_deciders", deciders)
         object.__setattr__(self, "_deal_class", None)
         object.__setattr__(self, "_tally", None)
+        object.__setattr__(self, "_askers", {})
         _clauses.register(self.all_clauses)
 
     # Set once by __post_init__ (object.__setattr__: the value is frozen).
@@ -222,6 +222,7 @@ class Variant:
     _deciders: dict[str, tuple[VariantClause, ...]] = field(init=False, compare=False, repr=False)
     _deal_class: type[Deal] | None = field(init=False, compare=False, repr=False)
     _tally: dict[str, list[int]] | None = field(init=False, compare=False, repr=False)
+    _askers: dict[str, Callable[..., Any]] = field(init=False, compare=False, repr=False)
 
     def __hash__(self) -> int:
         return hash((self.name, self.version))
@@ -304,17 +305,11 @@ class Variant:
         before the base's), or ``None`` when every rule defers (the standard rule decides).
         The answer is checked and normalised (cards as a frozenset, a side or ``None`` for a
         draw, a Seat, a Contest); a rule that raises or answers nonsense raises
-        :class:`~turub.decisions.HouseRuleError`."""
-        for vc in self._deciders.get(decision, ()):
-            try:
-                out = cast(_Rule, vc.rule)(*args)  # a decider has a rule
-            except KeyboardInterrupt:
-                raise
-            except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
-                raise raised(self.label, vc.id, decision, e, args) from None
-            if out is not None:
-                return normalised(self.label, vc.id, decision, out, args), vc
-        return None
+        :class:`~turub.decisions.HouseRuleError` (:func:`turub.decisions.asker`)."""
+        ask = self._askers.get(decision)
+        if ask is None:
+            ask = self._askers[decision] = asker(self.label, decision, self.decides(decision))
+        return ask(*args)
 
     @property
     def label(self) -> str:
