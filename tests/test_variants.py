@@ -449,6 +449,8 @@ def test_the_smoke_test_of_a_broken_rule_is_incomplete_never_a_failure_of_the_re
     assert data["verdict"] == "INCOMPLETE" and not data["cut"]
     assert not [c["id"] for c in data["cases"] if c["status"] == "failed"]
     assert any(c.get("house_rule_failed") == "boom.rule" for c in data["cases"])
+    # what was not run says why: the house rule (the question it broke on included)
+    assert all("house rule boom.rule" in c["detail"] for c in data["cases"] if c["status"] == "not-run")
     assert "time limit" not in done.stdout and "house rule boom.rule" in done.stdout
 
 

@@ -281,6 +281,12 @@ def _unbeatable_mark(c: dict) -> bool:
     return False
 
 
+def _mark_met_read_right(failed: list[dict], rules: dict) -> bool:
+    """A mark met but not beaten is read right below 36: no directed case about it failed.
+    A failure at the mark of 36 is then the unbeatable mark's, not the general rule's."""
+    return not any(about(f.get("id", ""), rules) == "contest.insufficient-win" for f in failed)
+
+
 def _direction_read_right_elsewhere(c: dict, failed: list[dict], passed: set[str], rules: dict) -> bool:
     """A legal play refused as out of turn, blamed on the direction of play, while every
     deal asked under this direction was dealt right (the question under the other
@@ -361,10 +367,7 @@ def reblame(failed: list[dict], passed: set[str], rules: dict) -> None:
     answers (``passed``: the ids of the cases that passed)."""
     height = implementation_ranks(failed, passed)
     turn_ignored: bool | None = None
-    # a mark met but not beaten is read right below 36 (every directed case about it passed):
-    # a failure at the mark of 36 is then the unbeatable mark's, not the general rule's
-    mark_met_read_right = not any(about(f.get("id", ""), rules) == "contest.insufficient-win"
-                                  for f in failed)
+    mark_met_read_right: bool | None = None
     for c in failed:
         if c.get("consequence_of") or c.get("blamed") == "play.refusal-order":
             continue  # a refusal named out of order is the order's (blame._order_or_rule)
@@ -381,10 +384,13 @@ def reblame(failed: list[dict], passed: set[str], rules: dict) -> None:
             _set(c, "stake.per-deal", "under stake=per-deal no contest is played: each won deal "
                  "settles a stake, and that rule decides every state")
             continue
-        if mark_met_read_right and _unbeatable_mark(c):
-            _set(c, "contest.unbeatable-mark", "the first state that differs holds a mark of 36, "
-                 "which no second win can beat")
-            continue
+        if _unbeatable_mark(c):
+            if mark_met_read_right is None:
+                mark_met_read_right = _mark_met_read_right(failed, rules)
+            if mark_met_read_right:
+                _set(c, "contest.unbeatable-mark", "the first state that differs holds a mark of 36, "
+                     "which no second win can beat")
+                continue
         if _direction_read_right_elsewhere(c, failed, passed, rules):
             _set(c, "play.turn", "the deals under this direction of play pass (the direction is read "
                  "right there); the turn within a trick is not")

@@ -28,6 +28,7 @@ class ParallelTarget(Target):
             raise ValueError("ParallelTarget needs at least one target")
         super().__init__()
         self.targets = list(targets)
+        self._theirs: list[str] = []  # the instances' notes as last synced (the kit's are kept)
         self._sync()
 
     @property
@@ -57,8 +58,8 @@ class ParallelTarget(Target):
         # the instances' own notes, numbered, then those the kit added to this target
         # (``not judged past this point: ...``), which a later sync must not drop
         theirs = [f"instance {i + 1}: {d}" for i, t in enumerate(self.targets) for d in t.diagnostics]
-        earlier = set(getattr(self, "_theirs", ()))
-        self.diagnostics = theirs + [d for d in getattr(self, "diagnostics", []) if d not in earlier]
+        earlier = set(self._theirs)
+        self.diagnostics = theirs + [d for d in self.diagnostics if d not in earlier]
         self._theirs = theirs
 
     def start(self) -> Answer | None:

@@ -142,7 +142,9 @@ class PythonTarget(Target):
     tests: code that is trusted not to hang or exit).  ``NotImplementedError`` means
     unsupported, :class:`ImplementationError` an error it reports, any other exception
     (``SystemExit`` and ``KeyboardInterrupt`` included) a crash; an answer that is not JSON
-    data a protocol violation.  A call that overruns the time limit is reported as a timeout
+    data a protocol violation.  From the ``trusted`` reference playing a variant, a
+    :class:`~turub.decisions.HouseRuleError` is raised on: the variant's rule broke, and the
+    run says so (not judged past it), never failing the reference for it.  A call that overruns the time limit is reported as a timeout
     (it cannot be interrupted: ``turub check --python`` runs adapters in a worker process)."""
 
     def __init__(self, impl: Any, timeout: float = 5.0, *, trusted: bool = False) -> None:
