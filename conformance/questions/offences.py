@@ -37,7 +37,7 @@ ACCEPTED_NOTATIONS: Final[dict[str, Callable[[str], str]]] = {
 #: Texts that are no card (``pack.card-notation`` refuses them).
 REFUSED_NOTATIONS: Final = ("ZZ", "1H", "11S", "AX", "", "A", "10", "SA", "A♣♣", "0S", "AS AS",
                              "T0H", "KKS")  # a rank read from part of the text: its first letter
-_SEAT_NAMES: Final = {"N": "NORTH", "E": "EAST", "S": "SOUTH", "W": "WEST"}
+_SEAT_NAMES: Final = {seat.letter: seat.name for seat in Seat}  # N: NORTH, ...
 #: Seat texts the referee reads (``table.partnerships``: a seat by its initial or its name,
 #: either case, spaces around), by the form each is written in (from the initial).
 ACCEPTED_SEATS: Final[dict[str, Callable[[str], str]]] = {
