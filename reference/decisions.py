@@ -35,10 +35,14 @@ from .seats import Seat, Side
 
 __all__ = ["LegalPlaysRule", "TrickWinnerRule", "DealResultRule", "NextDealerRule",
            "ContestStepRule", "Decision", "DECISION_TABLE", "DECISIONS", "HouseRuleError",
-           "DRAW", "situation", "normalised", "playable", "drawable", "raised", "asker"]
+           "DRAW", "PLAYS", "kinds_of_play", "play_kind", "situation", "normalised", "playable", "drawable",
+           "raised", "asker", "play_askers"]
 
 #: What a ``deal_result`` rule returns for a drawn deal (``None`` means "defer").
 DRAW: Final = "draw"
+#: The kinds of play a ``legal_plays`` rule may say it applies to (a clause's
+#: ``applies_to``): the player leads the trick, holds a card of the led suit, or holds none.
+PLAYS: Final = ("lead", "follow", "void")
 _ALL_CARDS: Final = frozenset(CARDS)
 
 
@@ -69,7 +73,13 @@ class LegalPlaysRule(Protocol):
         trump suit (``None`` before it is named).  Return the cards that may be played (a
         non-empty part of ``hand``), or ``None`` to defer.  A card outside them is refused,
         naming this clause (after ``play.turn`` and ``play.card-in-hand``, in place of
-        ``play.follow-suit``)."""
+        ``play.follow-suit``).
+
+        A rule that concerns some kinds of play only says so on its clause,
+        ``applies_to=("void",)`` (any of :data:`PLAYS`: ``"lead"``, ``"follow"``: holding a
+        card of the led suit, ``"void"``: holding none).  It is then asked at those plays
+        only; at the others the standard rule decides, as if it had deferred.  Not said: it
+        is asked at every play, 144 a deal, and costs its own time at each."""
 
 
 @runtime_checkable
@@ -381,6 +391,36 @@ def normalised(variant: str, clause: str, decision: str, out: Any, args: Sequenc
     return out
 
 
+def kinds_of_play(given: Any) -> tuple[str, ...] | None:
+    """A clause's ``applies_to`` read: one kind of play or several, in the order of
+    :data:`PLAYS` (``None``: not some of them)."""
+    kinds = (given,) if isinstance(given, str) else tuple(given) if isinstance(given, Iterable) else ()
+    if not kinds or any(k not in PLAYS for k in kinds):
+        return None
+    return tuple(k for k in PLAYS if k in kinds)
+
+
+def play_kind(hand: Sequence[Card], trick: Sequence[Card]) -> str:
+    """The kind of play (one of :data:`PLAYS`) of a player holding ``hand`` to ``trick``."""
+    if not trick:
+        return "lead"
+    led = trick[0].suit
+    return "follow" if any(c.suit is led for c in hand) else "void"
+
+
+def play_askers(variant: str, clauses: Sequence[Any],
+                answer: Callable[[str, str, str, Any, Sequence[Any]], Any] | None = None
+                ) -> dict[str, Callable[..., tuple[Any, Any] | None] | None]:
+    """``{kind of play: the asker of the legal_plays rules of clauses applying to it (in
+    their order), or None when none does}``: the rules not asked at a kind of play leave
+    it to the standard rule (a clause's ``applies_to``, :data:`PLAYS`)."""
+    out: dict[str, Callable[..., tuple[Any, Any] | None] | None] = {}
+    for kind in PLAYS:
+        applying = [vc for vc in clauses if kind in vc.plays]
+        out[kind] = _asker(variant, "legal_plays", applying, answer) if applying else None
+    return out
+
+
 def asker(variant: str, decision: str, clauses: Sequence[Any],
           answer: Callable[[str, str, str, Any, Sequence[Any]], Any] | None = None
           ) -> Callable[..., tuple[Any, Any] | None]:
@@ -391,7 +431,21 @@ def asker(variant: str, decision: str, clauses: Sequence[Any],
     defers (``answer``, if given, checks in place of :func:`normalised`: the variant's playout
     takes :func:`drawable`'s pair).  A rule that raises is :func:`raised`.  Built once per
     variant and decision, it is what :meth:`turub.variants.Variant.house` and the variant's
-    playout call (at each play: one rule, the usual case, is called without an argument tuple)."""
+    playout call (at each play: one rule, the usual case, is called without an argument tuple).
+    A ``legal_plays`` rule is asked only at the kinds of play it applies to (:func:`play_askers`)."""
+    if decision == "legal_plays" and any(vc.plays != PLAYS for vc in clauses):
+        by_kind = play_askers(variant, clauses, answer)
+
+        def ask_by_kind(hand: Any, trick: Any, trump: Any) -> tuple[Any, Any] | None:
+            ask = by_kind[play_kind(hand, trick)]
+            return None if ask is None else ask(hand, trick, trump)
+        return ask_by_kind
+    return _asker(variant, decision, clauses, answer)
+
+
+def _asker(variant: str, decision: str, clauses: Sequence[Any],
+           answer: Callable[[str, str, str, Any, Sequence[Any]], Any] | None = None
+           ) -> Callable[..., tuple[Any, Any] | None]:
     rules = tuple((vc, vc.rule) for vc in clauses)
     checked = normalised if answer is None else answer
     if len(rules) == 1:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from .cards import CARDS, SUITS, Card, _alternating_suits, parse_card
-from .decisions import asker, drawable
+from .decisions import asker, drawable, play_askers
 from .errors import IllegalActionError, MustFollowSuitError
 from .playout import _random_tricks
 from .seats import PLAY_ORDER, Seat
@@ -33,7 +33,7 @@ def variant_deal_class(variant: Any) -> type[Deal]:
     decides_plays = bool(variant.decides("legal_plays"))
     decides_tricks = bool(variant.decides("trick_winner"))
     decides_result = bool(variant.decides("deal_result"))
-    ask_plays = asker(variant.label, "legal_plays", variant.decides("legal_plays"), drawable) \
+    ask_plays = play_askers(variant.label, variant.decides("legal_plays"), drawable) \
         if decides_plays else None
     ask_trick = asker(variant.label, "trick_winner", variant.decides("trick_winner")) if decides_tricks else None
 
@@ -109,9 +109,10 @@ def _legal_play_methods(variant: Any) -> tuple[Any, Any]:
 
 def _play_out_by(variant: Any, deal: Any, rng: Any, ask_plays: Any, ask_trick: Any) -> None:
     """The tricks left of ``deal`` (none begun) at random, as :meth:`Deal.play_out` plays
-    them but asking the house rules that decide the plays (``ask_plays``) and the tricks
-    (``ask_trick``; each :func:`turub.decisions.asker`, or ``None`` where the variant does
-    not decide).  Only those pay: a trick rule alone is asked once a trick from the
+    them but asking the house rules that decide the plays (``ask_plays``, by kind of play:
+    :func:`turub.decisions.play_askers`) and the tricks (``ask_trick``:
+    :func:`turub.decisions.asker`), each ``None`` where the variant does not decide.  Only
+    those pay: a play rule only at the kinds of play it applies to; a trick rule alone is asked once a trick from the
     standard playout's own loop (:mod:`turub.playout`), and wherever a rule defers the
     standard draw and trick table serve, from the same random numbers."""
     trump = SUITS[deal._trump]
@@ -123,19 +124,19 @@ def _play_out_by(variant: Any, deal: Any, rng: Any, ask_plays: Any, ask_trick: A
     deal._leader = deal._to_act = leader
 
 
-def _plays_by(variant: Any, deal: Any, rnd: Any, ask: Any, trump: Any, decide: Any) -> Seat:
-    """The tricks left, each play asked of the house rules on the legal plays (``ask``): where
-    they defer, :mod:`turub.playout`'s draw (``play.follow-suit``, ``play.void-any-card``), else
-    :func:`_drawn_by`; each trick to ``decide`` if given, else the table.  Returns the last winner."""
+def _plays_by(variant: Any, deal: Any, rnd: Any, asks: Any, trump: Any, decide: Any) -> Seat:
+    """The tricks left, each play asked of the rules applying to its kind (``asks``, from
+    :func:`turub.decisions.play_askers`): if none answers, :mod:`turub.playout`'s draw, else
+    :func:`_drawn_by`; each trick to ``decide`` if given, else the table.  The last winner."""
     order, nxt, beats = deal._order, deal._next, deal._beats
+    ask_lead, ask_follow, ask_void = asks["lead"], asks["follow"], asks["void"]
     hands = deal._as_lists()
     held = [_in_hand_order(hand) for hand in hands]  # the hands as a rule sees them
     leader, done, won = deal._leader, deal._tricks, deal._won
     for left in range(36 - len(done), 0, -1):  # every hand holds ``left`` cards before a trick
         hand, mine = hands[leader], held[leader]
-        asked = ask(view := tuple(mine), (), trump)
-        if asked is None:  # the standard draw: any card
-            i = int(rnd() * left)
+        if ask_lead is None or (asked := ask_lead(view := tuple(mine), (), trump)) is None:
+            i = int(rnd() * left)  # the standard draw: any card
             for suit in hand:
                 if i < len(suit):
                     break
@@ -152,10 +153,10 @@ def _plays_by(variant: Any, deal: Any, rnd: Any, ask: Any, trump: Any, decide: A
         cards: tuple[Card, ...] = (card,)  # the trick as a rule sees it: grown card by card
         for k in (1, 2, 3):
             hand, mine = hands[seat], held[seat]
-            asked = ask(view := tuple(mine), cards, trump)
-            if asked is None:  # the standard draw: the led suit if held, else any card
-                suit = hand[led]
-                if suit:
+            suit = hand[led]
+            ask = ask_follow if suit else ask_void
+            if ask is None or (asked := ask(view := tuple(mine), cards, trump)) is None:
+                if suit:  # the standard draw: the led suit if held, else any card
                     i = int(rnd() * len(suit))
                 else:
                     i = int(rnd() * left)
@@ -167,7 +168,7 @@ def _plays_by(variant: Any, deal: Any, rnd: Any, ask: Any, trump: Any, decide: A
                 del suit[i]
                 card = CARDS[code]
             else:
-                card = _drawn_by(variant, asked, view, rnd, hand[led])
+                card = _drawn_by(variant, asked, view, rnd, suit)
                 code = card.index
                 hand[code // 9].remove(code)
             mine.remove(card)
@@ -207,11 +208,20 @@ def _drawn_by(variant: Any, asked: tuple[tuple[frozenset[Card], list[Card]], Any
     """A card drawn uniformly, copy by copy, from those the house rule allows (``asked``:
     its answer checked, :func:`turub.decisions.drawable`, and its clause), counted for
     ``turub simulate``'s tally against the standard draw's pool: the cards of the led suit
-    held (``following``), else the whole hand (``mine``)."""
-    (allowed, copies), vc = asked
-    if variant._tally is not None:
-        variant._count("legal_plays", (allowed, vc),
-                       lambda: frozenset(map(CARDS.__getitem__, following)) if following else frozenset(mine))
+    held (``following``, their codes), else the whole hand (``mine``)."""
+    (_, copies), vc = asked
+    tally = variant._tally
+    if tally is not None:
+        counts = tally.get(vc.id)
+        if counts is None:
+            counts = tally[vc.id] = [0, 0]
+        counts[0] += 1
+        # The copies allowed, in hand order, are the standard pool when they are as many:
+        # the whole hand, or (following) the led suit's, which lie together in hand order,
+        # so the first and the last of the led suit make all of them so.
+        if len(copies) != len(following or mine) or (
+                following and not copies[0].index // 9 == following[0] // 9 == copies[-1].index // 9):
+            counts[1] += 1
     return copies[int(rnd() * len(copies))]
 
 

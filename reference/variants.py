@@ -19,21 +19,8 @@ table (:func:`variant_names`, :func:`resolve`): the built-ins, the variants of i
 packages (entry-point group ``turub.variants``), a Python file (``path.py:NAME``) or a
 declarative file of option values (``path.toml`` or ``path.json``).
 
-A house rule in one file (``club.py``)::
-
-    from turub.variants import Variant, VariantClause
-
-    def must_trump(hand, trick, trump):
-        \"\"\"Void in the led suit, holding trump: only trumps.\"\"\"
-        if not trick or trump is None or any(c.suit is trick[0].suit for c in hand):
-            return None                      # the standard rule decides
-        trumps = [c for c in hand if c.suit is trump]
-        return trumps or None
-
-    CLUB = Variant("club", version="1", clauses=[
-        VariantClause("club.must-trump", "A void player must trump when able",
-                      text="If you cannot follow suit and you hold a trump, you must play one.",
-                      replaces=["play.no-forced-trump"], decides="legal_plays", rule=must_trump)])
+A house rule in one file, with a worked example per kind of decision: the guide
+``docs/guides/house-rules.md`` (the club's own file: ``tests/variants/club.py``).
 
 >>> BUILTIN["counterclockwise"].rules.to_dict()["direction"]
 'counterclockwise'
@@ -52,7 +39,7 @@ from . import clauses as _clauses
 from .cards import SUITS, Card, Suit
 from .contest import Contest
 from .contest import contest_step as _contest_step
-from .decisions import DECISION_TABLE, DECISIONS, HouseRuleError, asker
+from .decisions import DECISION_TABLE, DECISIONS, PLAYS, HouseRuleError, asker, kinds_of_play
 from .errors import RuleError, RulesOptionError
 from .options import OPTIONS, Rules, rules_from_dict
 from .rules import (DealResult, NextDealer, TrickDecision, decide_trick, deal_result,
@@ -92,7 +79,10 @@ class VariantClause:
     """One clause of a variant: its namespaced ``id`` (``club.must-trump``), a short title,
     the house rule in the maintainer's words (``text``), the standard clauses it
     ``replaces`` or ``amends`` (neither: it ``adds`` a rule), and optionally the decision it
-    overrides (``decides``, a key of :data:`DECISIONS`) with the ``rule`` that decides it."""
+    overrides (``decides``, a key of :data:`DECISIONS`) with the ``rule`` that decides it.
+    A ``legal_plays`` rule may name the kinds of play it ``applies_to`` (some of
+    :data:`~turub.decisions.PLAYS`: ``"lead"``, ``"follow"``, ``"void"``): it is asked at
+    those plays only, the standard rule deciding the others."""
 
     id: str
     title: str
@@ -101,6 +91,7 @@ class VariantClause:
     amends: tuple[str, ...] = ()
     decides: str | None = None
     rule: Callable[..., Any] | None = field(default=None, compare=False)
+    applies_to: tuple[str, ...] | None = None
     variant: str = ""
 
     kind: ClassVar[str] = "variant"
@@ -126,6 +117,20 @@ class VariantClause:
             raise VariantError(f"{self.id}: a rule needs the decision it overrides (decides=…), and back")
         if self.rule is not None and not callable(self.rule):
             raise VariantError(f"{self.id}: rule must be a function")
+        if self.applies_to is not None:
+            if self.decides != "legal_plays":
+                raise VariantError(f"{self.id}: applies_to names kinds of play: only a rule deciding "
+                                   f"legal_plays takes it")
+            kinds = kinds_of_play(self.applies_to)
+            if kinds is None:
+                raise VariantError(f"{self.id}: applies_to {self.applies_to!r}: one or more of "
+                                   f"{', '.join(PLAYS)}")
+            object.__setattr__(self, "applies_to", kinds)
+
+    @property
+    def plays(self) -> tuple[str, ...]:
+        """The kinds of play its rule is asked at (every kind unless ``applies_to`` says)."""
+        return self.applies_to or PLAYS
 
     @property
     def relation(self) -> str:
@@ -137,7 +142,8 @@ class VariantClause:
 
     def describe(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "text": self.text, "relation": self.relation,
-                "targets": list(self.targets), "decides": self.decides, "variant": self.variant}
+                "targets": list(self.targets), "decides": self.decides, "variant": self.variant,
+                **({"applies_to": list(self.applies_to)} if self.applies_to else {})}
 
 
 def _standard_parts() -> frozenset[str]:

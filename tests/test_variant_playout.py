@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import turub.variant_table as table
-from turub import Seat
+from turub import Seat, Suit
 from turub.cards import Card, parse_card
 from turub.decisions import HouseRuleError
 from turub.variants import BUILTIN, Variant, VariantClause, resolve
@@ -168,3 +168,156 @@ def test_a_variant_file_is_read_without_asking_the_installed_packages(monkeypatc
     with pytest.raises(Exception, match="no variant 'no-such-variant'"):
         resolve("no-such-variant")
     assert asked  # a name still looks in the installed packages
+
+
+# --- a rule that says where it applies (a clause's ``applies_to``) ---------------------------
+
+def _kind_of_play(hand, trick) -> str:
+    """From the rules' words: leading (an empty trick), following (holding the led suit), void."""
+    if not trick:
+        return "lead"
+    return "follow" if any(c.suit is trick[0].suit for c in hand) else "void"
+
+
+def _declared(name: str, rule, applies_to, *more: VariantClause, base=None) -> Variant:
+    return Variant(name, base=base, clauses=[VariantClause(
+        f"{name}.rule", "A rule", decides="legal_plays", rule=rule, applies_to=applies_to), *more])
+
+
+def _every_play_checked(v: Variant, seed: int) -> None:
+    """A deal by ``v`` played card by card through the checked step (its legal plays asked)."""
+    rng = random.Random(seed)
+    deal = v.deal_from_seed(seed)
+    deal.name_trump(deal.to_act, rng.choice(list(Suit)))
+    while deal.result is None:
+        legal = deal.legal_plays()
+        deal.play(deal.to_act, legal[int(rng.random() * len(legal))])
+
+
+@pytest.mark.parametrize("applies_to", [("lead",), ("follow",), ("void",), ("lead", "void")])
+def test_a_rule_is_asked_only_at_the_kinds_of_play_it_applies_to(applies_to):
+    asked = Counter()
+
+    def noting(hand, trick, trump):
+        asked[_kind_of_play(hand, trick)] += 1
+        return None
+
+    v = _declared("noting", noting, applies_to)
+    rng = random.Random(7)
+    for i in range(4):
+        v.play_random_deal(Seat(i % 4), rng)  # the fast playout
+    fast = set(asked)
+    asked.clear()
+    _every_play_checked(v, 7)  # the checked step: Deal.legal_plays and Deal.play
+    assert fast == set(asked) == set(applies_to)
+
+
+def _must_trump(hand, trick, trump):  # void and holding trump: only trumps
+    if not trick or any(c.suit is trick[0].suit for c in hand):
+        return None
+    return [c for c in hand if c.suit is trump] or None
+
+
+def test_saying_where_a_rule_applies_changes_no_deal_when_it_defers_elsewhere():
+    # The declaration is for speed: a rule that defers outside the plays it names plays the
+    # same deals, card for card, and the tally counts the same decisions.
+    plain, declared = _declared("plain", _must_trump, None), _declared("declared", _must_trump, "void")
+    counts = plain.tally(), declared.tally()
+    for seed in range(10):
+        one = plain.play_random_deal(Seat(seed % 4), random.Random(seed))
+        other = declared.play_random_deal(Seat(seed % 4), random.Random(seed))
+        assert _played(one) == _played(other) and one.result == other.result
+    plain.stop_tally(), declared.stop_tally()
+    assert counts[0]["plain.rule"] == counts[1]["declared.rule"] and counts[0]["plain.rule"][0] > 0
+
+
+def test_outside_the_plays_it_applies_to_the_standard_rule_decides():
+    def lowest(hand, trick, trump):  # at every play it is asked: only the lowest cards held
+        return [c for c in hand if c.rank is min(x.rank for x in hand)]
+
+    v = _declared("lowlead", lowest, ("lead",))
+    follow = parse_card("AS"), parse_card("6S"), parse_card("6H")
+    assert v.legal_plays(follow, (parse_card("KS"),), Suit.CLUBS) == (
+        frozenset(follow[:2]), ("play.follow-suit",))  # following: not asked
+    assert v.legal_plays(follow, (), Suit.CLUBS)[1] == ("lowlead.rule",)
+    rng, above_lowest = random.Random(2), 0
+    for i in range(6):
+        deal = v.play_random_deal(Seat(i % 4), rng)
+        hands = {seat: Counter() for seat in Seat}
+        for trick in deal.tricks:
+            for seat, card in zip(trick.seats, trick.cards):
+                hands[seat][card] += 1
+        for trick in deal.tricks:
+            for k, (seat, card) in enumerate(zip(trick.seats, trick.cards)):
+                held = list(hands[seat].elements())
+                if k == 0:  # the lead: the rule decides
+                    assert card.rank == min(c.rank for c in held)
+                else:  # the others: the standard legal plays, whatever the rule would say
+                    assert card in _standard_plays(held, trick.cards[:k])
+                    above_lowest += card.rank != min(c.rank for c in held)
+                hands[seat][card] -= 1
+    assert above_lowest > 0
+
+
+def test_each_kind_of_play_asks_the_rules_that_apply_to_it_in_order():
+    # The own clause before the base's, each where it applies.
+    calls = []
+
+    def noting(name):
+        def rule(hand, trick, trump):
+            calls.append((name, _kind_of_play(hand, trick)))
+            return None
+        return rule
+
+    base = _declared("everywhere", noting("base"), None)
+    v = _declared("follows", noting("own"), ("follow",), base=base)
+    v.play_random_deal(Seat.NORTH, random.Random(4))
+    by_kind = {kind: [name for name, k in calls if k == kind] for kind in ("lead", "follow", "void")}
+    assert set(by_kind["lead"]) == set(by_kind["void"]) == {"base"}
+    assert by_kind["follow"][:4] == ["own", "base", "own", "base"]
+    assert by_kind["follow"].count("own") == by_kind["follow"].count("base") > 0
+
+
+@pytest.mark.parametrize("decides, applies_to, why", [
+    ("legal_plays", ("lead", "first"), "applies_to ('lead', 'first'): one or more of lead, follow, void"),
+    ("legal_plays", (), "applies_to (): one or more of lead, follow, void"),
+    ("legal_plays", 3, "applies_to 3: one or more of lead, follow, void"),
+    ("trick_winner", "void", "applies_to names kinds of play: only a rule deciding legal_plays takes it"),
+])
+def test_a_wrong_applies_to_is_refused_naming_the_clause(decides, applies_to, why):
+    from turub.variants import VariantError
+    with pytest.raises(VariantError) as refused:
+        VariantClause("wrong.rule", "A rule", decides=decides, rule=lambda *a: None, applies_to=applies_to)
+    assert str(refused.value) == f"wrong.rule: {why}"
+
+
+def test_the_tally_says_differently_exactly_when_the_allowed_cards_are_not_the_standard_ones():
+    # Every sort of answer: the standard pool itself, as many copies but another card, a
+    # part, the whole hand; the tally against the set comparison, made here, as it answers.
+    pick, seen, sorts = random.Random(11), Counter(), Counter()
+
+    def sorts_of_answer(hand, trick, trump):
+        standard = _standard_plays(hand, trick)
+        others = [c for c in hand if c not in standard]
+        sort = pick.choice(["standard", "swapped", "part", "hand", None])
+        if sort == "swapped" and others and len(standard) > 1:
+            answer = set(standard) - {min(standard, key=lambda c: c.index)} | {others[0]}
+        elif sort == "part":
+            answer = set(pick.sample(sorted(standard, key=lambda c: c.index), 1))
+        elif sort in ("standard", "hand"):
+            answer = set(standard) if sort == "standard" else set(hand)
+        else:
+            return None
+        sorts[sort] += 1
+        seen["decided"] += 1
+        seen["differently"] += answer != standard
+        return sorted(answer, key=lambda c: c.index)
+
+    v = _variant("sorts", "legal_plays", sorts_of_answer)
+    counts = v.tally()
+    rng = random.Random(12)
+    for i in range(8):
+        v.play_random_deal(Seat(i % 4), rng)
+    v.stop_tally()
+    assert counts["sorts.rule"] == [seen["decided"], seen["differently"]]
+    assert min(sorts.values()) > 0 and len(sorts) == 4
