@@ -7,10 +7,14 @@ Each timing is the CPU time (user + system) of one child process:
 * ``standard``: ``python -m turub.cli simulate --deals N --seed S``;
 * ``trick rule``: the same under ``tests/variants/kinds.py:club-nell`` (the nine of trumps
   wins: asked once a trick);
-* ``play rule``: under ``tests/variants/club.py:club`` (a void player must trump: asked at
-  every one of a deal's 144 plays, deciding about one in twenty-five);
+* ``play rule``: under ``tests/variants/club.py:club`` (a void player must trump: it says
+  it applies to void plays, so it is asked at those only, about 18 a deal, deciding about
+  six);
+* ``play rule, asked at every play``: the same rule not saying where it applies
+  (``benchmarks/house_rules.py:bench-trumps-everywhere``): asked at all 144 plays;
 * ``play rule 2``: under ``benchmarks/house_rules.py:bench-heads`` (a player following suit
-  must head the trick: asked at every play, deciding about a third of them);
+  must head the trick: asked at the plays following suit, about 90 a deal, deciding about
+  48 of them);
 * ``deferring play rule``: under ``benchmarks/house_rules.py:bench-defers`` (asked at every
   play, always deferring: the engine's cost of asking alone);
 * ``deal result rule``, ``next dealer rule``, ``contest rule``: under ``kinds.py:club-closed``,
@@ -23,7 +27,8 @@ once, in turn: each variant's run divided by the standard run of its round, the 
 those ratios (a change of load between rounds cancels out).
 Then, for each legal-play rule, where its time goes, in one process (``rule_cost.py``): the
 rule's own time against the engine's, per deal.  A rule asked at 144 plays a deal costs its
-own time 144 times a deal: a rule of 0.7 µs a call costs about what a standard deal costs.
+own time 144 times a deal: a rule of 0.7 µs a call costs about what a standard deal costs;
+saying where it applies (``applies_to``) is how a legal-play rule pays only there.
 
     .venv/bin/pip install -e '.[bench]'
     .venv/bin/python benchmarks/bench_variant_simulate.py [--deals 2000] [--seed 1] [pyperf options]
@@ -45,12 +50,13 @@ TARGET = 2.0
 TESTS, HERE = ROOT / "tests" / "variants", ROOT / "benchmarks"
 VARIANTS = {"trick rule": f"{TESTS / 'kinds.py'}:club-nell",
             "play rule": f"{TESTS / 'club.py'}:club",
+            "play rule, asked at every play": f"{HERE / 'house_rules.py'}:bench-trumps-everywhere",
             "play rule 2": f"{HERE / 'house_rules.py'}:bench-heads",
             "deferring play rule": f"{HERE / 'house_rules.py'}:bench-defers",
             "deal result rule": f"{TESTS / 'kinds.py'}:club-closed",
             "next dealer rule": f"{TESTS / 'kinds.py'}:club-passes",
             "contest rule": f"{HERE / 'house_rules.py'}:bench-draws"}
-PLAY_RULES = ("play rule", "play rule 2", "deferring play rule")
+PLAY_RULES = ("play rule", "play rule, asked at every play", "play rule 2", "deferring play rule")
 
 
 def paired_ratios(simulate: list[str], rounds: int) -> dict[str, float]:

@@ -6,13 +6,19 @@ the guide (``docs/guides/house-rules.md``) alone, in a file outside the package.
   higher than every one played to it so far, when holding one.  It decides about a third
   of the plays (must-trump: about one in twenty-five), so it weighs the engine's cost of a
   decision, where must-trump weighs the cost of asking.
+  It says it applies to the plays following suit (``applies_to``), as the guide advises.
 * ``bench-defers`` (legal plays): a rule that never applies.  Asked at every play and
   always deferring, it costs the engine's asking alone.
+* ``bench-trumps-everywhere``: ``tests/variants/club.py``'s must-trump without saying
+  where it applies: asked at every play, where the club's own is asked at void plays only.
 * ``bench-draws`` (contest): a drawn deal ends the running sequence.
 """
 
+from dataclasses import replace
+from pathlib import Path
+
 from turub.contest import Contest
-from turub.variants import Variant, VariantClause
+from turub.variants import Variant, VariantClause, resolve
 
 
 def must_head(hand, trick, trump):
@@ -41,7 +47,8 @@ def draw_ends_sequence(contest, result, rules):
 HEADS = Variant("bench-heads", version="1", description="Head the trick when you can.", clauses=[
     VariantClause("bench.must-head", "A player following suit must head the trick",
                   text="Following suit, you have to beat the best card of the led suit if you can.",
-                  replaces=["play.follow-suit"], decides="legal_plays", rule=must_head)])
+                  replaces=["play.follow-suit"], decides="legal_plays", rule=must_head,
+                  applies_to="follow")])
 
 DEFERS = Variant("bench-defers", version="1", description="A rule that never applies.", clauses=[
     VariantClause("bench.never", "A rule that never applies",
@@ -53,3 +60,7 @@ DRAWS = Variant("bench-draws", version="1", description="A draw ends the sequenc
                   text="A draw wipes the slate: whoever was on a run starts again from nothing.",
                   replaces=["contest.draw-keeps-sequence"], decides="contest_step",
                   rule=draw_ends_sequence)])
+
+_CLUB = resolve(f"{Path(__file__).resolve().parent.parent / 'tests' / 'variants' / 'club.py'}:club")
+EVERYWHERE = Variant("bench-trumps-everywhere", version="1", description="Must trump, asked at every play.",
+                     clauses=[replace(_CLUB.clauses[0], applies_to=None, variant="")])

@@ -34,7 +34,8 @@ def _recorded_calls(clause: VariantClause, deals: int, seed: int) -> list[tuple]
         calls.append(args)
         return rule(*args)
     copy = Variant("bench-recording", clauses=[VariantClause(
-        "bench.recording", "records", decides=clause.decides, rule=recording)])
+        "bench.recording", "records", decides=clause.decides, rule=recording,
+        applies_to=clause.applies_to)])
     _deals(copy, deals, seed)
     return calls
 

@@ -49,8 +49,9 @@ def test_bench_check_prints_the_figures() -> None:
 def test_bench_variant_simulate_prints_the_ratios() -> None:
     out = run("bench_variant_simulate.py", "--deals", "20", "--rounds", "1", *ONCE)
     assert "trick rule / standard (CPU, medians):" in out and "play rule / standard" in out
-    for kind in ("play rule 2", "deferring play rule", "deal result rule", "next dealer rule", "contest rule"):
+    for kind in ("play rule, asked at every play", "play rule 2", "deferring play rule", "deal result rule",
+                 "next dealer rule", "contest rule"):
         assert f"{kind} / standard (CPU, medians):" in out
     assert "Paired, 1 rounds" in out and "  play rule 2: " in out
     # where a legal-play rule's time goes: its own against the engine's
-    assert out.count("the rule's own") == 3 and "the engine's" in out
+    assert out.count("the rule's own") == 4 and "the engine's" in out

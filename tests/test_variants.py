@@ -272,7 +272,8 @@ def test_variants_diff_writes_json_to_a_file(tmp_path):
     d = json.loads(out.read_text())
     assert d["b"]["name"] == "club" and d["replaced"] == {"club.must-trump": len(d["cases"])}
     listed = turub("variants", "show", CLUB)
-    assert "club.must-trump (replaces play.no-forced-trump" in listed.stdout
+    assert "club.must-trump (replaces play.no-forced-trump; decides legal_plays at void plays only)" \
+        in listed.stdout
 
 
 # --- baselines -------------------------------------------------------------------------------------

@@ -145,8 +145,9 @@ def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
             for k, (mine, std) in d["options_changed"].items():
                 out.write(f"  changes {k}: {std} -> {mine} (option clause {_option_clause(k)})\n")
             for c in d["clauses"]:
+                asked = f" at {', '.join(c['applies_to'])} plays only" if c.get("applies_to") else ""
                 out.write(f"  {c['id']} ({c['relation']} {', '.join(c['targets']) or 'the standard rules'}"
-                          f"{'; decides ' + c['decides'] if c['decides'] else ''}): {c['title']}\n")
+                          f"{'; decides ' + c['decides'] + asked if c['decides'] else ''}): {c['title']}\n")
                 if c["text"]:
                     out.write(f"      \"{c['text']}\"\n")
             return 0

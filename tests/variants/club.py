@@ -29,7 +29,8 @@ CLUB = Variant(
     clauses=[VariantClause(
         "club.must-trump", "A void player must trump when able",
         text="If you can't follow suit and you have a trump, you have to play a trump.",
-        replaces=["play.no-forced-trump"], decides="legal_plays", rule=must_trump)])
+        replaces=["play.no-forced-trump"], decides="legal_plays", rule=must_trump,
+        applies_to="void")])
 
 CLUB_DRAWS = Variant(
     "club-draws", version="1", base=CLUB,
