@@ -405,7 +405,10 @@ def play_kind(hand: Sequence[Card], trick: Sequence[Card]) -> str:
     if not trick:
         return "lead"
     led = trick[0].suit
-    return "follow" if any(c.suit is led for c in hand) else "void"
+    for card in hand:
+        if card.suit is led:
+            return "follow"
+    return "void"
 
 
 def play_askers(variant: str, clauses: Sequence[Any],

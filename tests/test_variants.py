@@ -494,6 +494,14 @@ def test_simulate_says_how_many_decisions_each_house_clause_made_differently():
         assert python_notation not in done.stdout
 
 
+def test_simulate_and_show_say_where_a_play_rule_is_asked():
+    line = next(x for x in turub("simulate", "--deals", "20", "--variant", CLUB).stdout.splitlines()
+                if "club.must-trump" in x)
+    assert line.strip().startswith("club.must-trump (asked at void plays only): ")
+    plain = turub("simulate", "--deals", "20", "--variant", f"{HERE / 'kinds.py'}:club-nell").stdout
+    assert "asked at" not in plain  # a trick rule: asked at every trick, nothing to say
+
+
 def test_the_diff_separates_house_clause_standard_clause_and_downstream():
     d = variant_report("standard", f"{HERE / 'kinds.py'}:club-nell", deals=2)
     assert d["replaced"] == {"club.nell": len(d["cases"])}

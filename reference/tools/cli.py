@@ -206,7 +206,8 @@ def _house_text(variant, counts: dict[str, list[int]]) -> str:
             continue
         made, differ = counts.get(vc.id, [0, 0])
         what = DECISION_TABLE[vc.decides].title
-        lines.append(f"  {vc.id}: {made} {what} decided, {differ} differently from "
+        asked = f" (asked at {', '.join(vc.applies_to)} plays only)" if vc.applies_to else ""
+        lines.append(f"  {vc.id}{asked}: {made} {what} decided, {differ} differently from "
                      f"{', '.join(vc.targets) or 'the standard rules'}\n")
     return "".join(lines)
 
