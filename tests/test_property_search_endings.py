@@ -225,3 +225,57 @@ def test_a_property_the_kit_could_not_run_makes_the_run_incomplete(monkeypatch, 
     rows = [c for c in report["cases"] if c["kind"] == "property"]
     assert [c["status"] for c in rows] == ["not-run"], rows
     assert report["exit_status"] == EXIT_INCOMPLETE != EXIT_CONFORMS
+
+
+# --- user code that exits, and the whole-run limit, during the property suites --------------------
+
+@property_test(trump=st.sampled_from("SHDC"))
+def prop_exits(impl, trump):
+    impl.trick_winner(["6S", "7S", "8S", "9S"], trump)
+    raise SystemExit(0)
+
+
+@property_test(trump=st.sampled_from("SHDC"))
+def prop_runs_out_of_time(impl, trump):
+    """The whole-run time limit comes while it runs (what ``whole_run_limit`` raises)."""
+    import signal
+
+    from turub.conformance.commands.usercode import run_out_of_time
+    impl.trick_winner(["6S", "7S", "8S", "9S"], trump)
+    raise run_out_of_time()(signal.SIGALRM)
+
+
+def _run_properties(monkeypatch, properties: dict, **options) -> dict:
+    import turub.properties.checks as checks
+    monkeypatch.setattr(checks, "interface_properties", lambda: dict(properties))
+    return finish(run_check(reference_target(), CheckOptions(vectors=False, scale=0.02, examples=0,
+                                                             properties=5, **options)))
+
+
+def test_a_property_that_exits_is_not_run_and_the_others_still_run(monkeypatch):
+    """``SystemExit(0)`` while a property runs is no exit and no pass: that property is
+    ``not-run`` with the reason, the others run (they were lost with it: one row in all)."""
+    report = _run_properties(monkeypatch, {"first": prop_asks_a_trick, "exits": prop_exits,
+                                           "last": prop_requires_trick_winner})
+    rows = {c["id"]: c for c in report["cases"] if c["kind"] == "property"}
+    assert {k: r["status"] for k, r in rows.items()} == {
+        "property/first": "passed", "property/exits": "not-run", "property/last": "passed"}, rows
+    assert "SystemExit" in rows["property/exits"]["detail"] and "exits" in rows["property/exits"]["detail"]
+    assert report["exit_status"] == EXIT_INCOMPLETE
+
+
+def test_the_whole_run_limit_during_the_property_suites_keeps_what_they_found(monkeypatch):
+    """The run is cut (INCOMPLETE), and the properties judged before the limit are in the
+    report: a failure found before it still makes the verdict DOES NOT CONFORM."""
+    @property_test(trump=st.sampled_from("SHDC"))
+    def prop_wrong(impl, trump):
+        assert impl.trick_winner(["6S", "7S", "8S", "9S"], trump) == 0, "the first card won"
+
+    report = _run_properties(monkeypatch, {"first": prop_asks_a_trick, "wrong": prop_wrong,
+                                           "cut": prop_runs_out_of_time})
+    rows = {c["id"]: c["status"] for c in report["cases"] if c["kind"] == "property"}
+    assert rows == {"property/first": "passed", "property/wrong": "failed"}, rows
+    assert report["cut"] and report["exit_status"] == 1
+    report = _run_properties(monkeypatch, {"first": prop_asks_a_trick, "cut": prop_runs_out_of_time})
+    assert [c["status"] for c in report["cases"] if c["kind"] == "property"] == ["passed"]
+    assert report["cut"] and report["exit_status"] == EXIT_INCOMPLETE

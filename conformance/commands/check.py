@@ -294,20 +294,26 @@ def _properties(target: Target, options: CheckOptions, run: _Run, variant_ok: bo
             run.where = f"a second process, which {why}, then this process"
         known = {r["id"]: r for r in had if isinstance(r.get("id"), str)}
     on_result = run.on_result
+    found: list[dict] = []  # each result as it comes: what a signal or the time limit cuts keeps them
+
+    def keep(result: dict) -> None:
+        found.append(result)
+        if on_result is not None:
+            on_result(honest(dict(result)))
     try:
-        found = property_results(target, options.properties, budget, options.rules,
-                                 select=options.selection.matches, exitfirst=options.exitfirst,
-                                 on_result=None if on_result is None else lambda r: on_result(honest(dict(r))),
-                                 known=known)
+        property_results(target, options.properties, budget, options.rules,
+                         select=options.selection.matches, exitfirst=options.exitfirst,
+                         on_result=keep, known=known)
     except Interrupted:
         raise
     except BaseException as e:  # noqa: BLE001 - a kit bug or user code must not lose the report
-        found = [kit_failure({"id": "property/*", "kind": "property", "op": "properties",
-                              "clauses": []}, "running the property suites", e)]
+        found.append(kit_failure({"id": "property/*", "kind": "property", "op": "properties",
+                                  "clauses": []}, "running the property suites", e))
         if on_result is not None:
-            on_result(found[0])
-    run.results.extend(honest(r) for r in found)  # each already went to on_result
-    run.broken_rules.extend(r["house_rule_failed"] for r in found if r.get("house_rule_failed"))
+            on_result(found[-1])
+    finally:
+        run.results.extend(honest(r) for r in found)  # each already went to on_result
+        run.broken_rules.extend(r["house_rule_failed"] for r in found if r.get("house_rule_failed"))
 
 
 def _close(target: Target, run: _Run) -> None:

@@ -21,7 +21,7 @@ from turub.decisions import HouseRuleError
 
 from ..adapter import OPERATIONS, Implementation
 from .restate import not_applicable, restated
-from ..programs.targets import NOT_RUN, RESULT, UNSUPPORTED, Answer, Target
+from ..programs.targets import NOT_RUN, RESULT, UNSUPPORTED, Answer, Interrupted, Target
 from ..text import readable
 
 __all__ = ["TargetImplementation", "TargetFailure", "TargetUnsupported", "property_result",
@@ -281,8 +281,24 @@ def property_results(target: Target, examples: int, budget: float, rules: Any = 
                             "status": "not-run", "detail": "not run: out of time budget", "time": 0.0})
         else:
             began = time.monotonic()
-            results.append({**property_result(target, name, test, examples, impl, rules),
+            results.append({**_one_property(target, name, test, examples, impl, rules),
                             "time": round(time.monotonic() - began, 4)})
         if on_result is not None:
             on_result(results[-1])
     return results
+
+
+def _one_property(target: Target, name: str, test: Any, examples: int, impl: TargetImplementation,
+                  rules: Any) -> dict[str, Any]:
+    """:func:`property_result`, or its ``not-run`` row if the kit (or user code it ran)
+    raised what is no ``Exception`` (``SystemExit``): never a pass, and the other
+    properties still run.  A signal, the whole-run limit and Ctrl-C stop the run."""
+    try:
+        return property_result(target, name, test, examples, impl, rules)
+    except (Interrupted, KeyboardInterrupt):
+        raise
+    except BaseException as e:  # noqa: BLE001 - SystemExit too: user code must not end the run
+        return {"id": f"property/{name}", "kind": "property", "op": name,
+                "clauses": sorted(getattr(test, "__verifies__", ())), "status": NOT_RUN,
+                "detail": readable(f"not judged: the kit failed while running property {name}: "
+                                   f"{type(e).__name__}: {e}".splitlines()[0][:500])}
