@@ -121,7 +121,7 @@ MUTMUT_PYTEST_ARGS = ["--rootdir=.", "--tb=native", "-x", "-q", "-p", "no:random
 
 #: Stands in for mutmut (its trampoline: no mutant active), the subject, and the check:
 #: each ``run_check`` of the test is answered by ``finish`` with the next exit status of
-#: ``TURUB_STATUSES`` (then 0), so no check runs and no campaign either.
+#: ``TURUB_STATUSES`` (then 0; -1: the kit raises), so no check runs and no campaign either.
 _FAKES = '''
 import os, sys, types
 import turub
@@ -143,7 +143,10 @@ def run_check(target, options):
     return {"run": len(ASKED) - 1}
 
 def finish(raw):
-    return {"exit_status": STATUSES[raw["run"]] if raw["run"] < len(STATUSES) else 0}
+    status = STATUSES[raw["run"]] if raw["run"] < len(STATUSES) else 0
+    if status < 0:  # the kit itself fails during this check
+        raise RuntimeError("the kit's own bug")
+    return {"exit_status": status}
 
 check.run_check, report.finish = run_check, finish
 '''
@@ -178,8 +181,10 @@ def test_mutmut_reads_the_exit_statuses_as_this_test_says():
     # a check cut by its time budget (4) is no kill, wherever it comes, even before a failure
     ([0] * len(OPTION_SETS) + [4], "suspicious"),
     ([0, 4, 1], "suspicious"),
+    # a kit that fails during a check says nothing of the mutant: no kill either
+    ([0, -1, 1], "suspicious"),
     # a check that says "does not conform" kills it
     ([0, 1], "killed"),
-], ids=["all-conform", "last-cut", "cut-then-failing", "failing"])
+], ids=["all-conform", "last-cut", "cut-then-failing", "kit-failure", "failing"])
 def test_the_campaigns_test_reports_a_cut_check_as_suspicious_never_as_a_kill(tmp_path, statuses, verdict):
     assert _mutmut_status(tmp_path, statuses) == verdict
