@@ -279,3 +279,42 @@ def test_the_whole_run_limit_during_the_property_suites_keeps_what_they_found(mo
     report = _run_properties(monkeypatch, {"first": prop_asks_a_trick, "cut": prop_runs_out_of_time})
     assert [c["status"] for c in report["cases"] if c["kind"] == "property"] == ["passed"]
     assert report["cut"] and report["exit_status"] == EXIT_INCOMPLETE
+
+
+# --- the pytest plugin: a property the kit could not run is no passed item ----------------------
+
+_PLUGIN_CONFTEST = '''
+import hypothesis.strategies as st
+import turub.properties.checks as checks
+from turub.properties.factory import property_test
+
+
+@property_test(n=st.integers().filter(lambda _: False))
+def prop_nothing_gets_through(impl, n):
+    impl.next_dealer("N", "NS", {})
+
+
+@property_test(trump=st.sampled_from("SHDC"))
+def prop_holds(impl, trump):
+    impl.trick_winner(["6S", "7S", "8S", "9S"], trump)
+
+
+checks.interface_properties = lambda: {"kit.nothing_gets_through": prop_nothing_gets_through,
+                                       "kit.holds": prop_holds}
+'''
+
+
+def test_the_pytest_plugin_fails_a_property_the_kit_could_not_run(tmp_path):
+    """The plugin passed every item that was neither unsupported nor failed: a property the
+    kit could not run (``not-run``) was a passed test."""
+    import subprocess
+    import sys
+    (tmp_path / "conftest.py").write_text(_PLUGIN_CONFTEST, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly", "-q",
+                           "-rA", "--turub-python", "turub.conformance.adapter:ReferenceImplementation",
+                           "--turub-scale", "0.01", "--turub-examples", "0", "--turub-properties", "5",
+                           "-k", "property"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout[-2000:]
+    assert "FAILED turub::property/kit.nothing_gets_through - Failed: not run" in done.stdout, done.stdout[-2000:]
+    assert "not run: not judged: the kit failed while running property kit.nothing_gets_through" in done.stdout
+    assert "PASSED turub::property/kit.holds" in done.stdout, done.stdout[-2000:]

@@ -224,7 +224,8 @@ def _ended(out: dict[str, Any], name: str, error: Exception, impl: TargetImpleme
         return {**out, "status": NOT_RUN, "detail": f"not judged: {house}", "house_rule_failed": house.clause}
     if isinstance(error, (unittest.SkipTest, NotImplementedError)) or (
             isinstance(error, HypothesisException) and not isinstance(error, BaseExceptionGroup)):
-        first = (str(error).strip().splitlines() or [""])[0]
+        first = "no example got through the kit's own filters" if isinstance(error, Unsatisfiable) \
+            else (str(error).strip().splitlines() or [""])[0]
         return {**out, "status": NOT_RUN, "detail": readable(
             f"not judged: the kit failed while running property {name}: {type(error).__name__}: {first}"[:500])}
     first = (str(error).strip().splitlines() or [type(error).__name__])[0]
