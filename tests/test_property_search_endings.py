@@ -140,6 +140,15 @@ def prop_a_house_rule_breaks_and_an_assertion_fails(impl, n):
     assert n == 0, "a second failure, of another kind, at another line"
 
 
+@property_test(n=st.integers(0, 10))
+def prop_two_unwritten_oracles(impl, n):
+    impl.trick_winner(["6S", "7S", "8S", "9S"], "S")
+    if n >= 5:
+        raise NotImplementedError("the oracle of the later tricks")
+    if n >= 1:
+        raise NotImplementedError("the oracle of the first trick")
+
+
 def _row(test, target=None):
     target = target or _reference()
     return property_result(target, test.__name__, test, 20)
@@ -190,6 +199,12 @@ def test_hypothesis_refusing_the_kits_strategy_is_not_run_and_not_the_programs_f
     row = _row(prop_with_an_invalid_strategy)
     _kit_failed(row, prop_with_an_invalid_strategy)
     assert "InvalidArgument" in row["detail"]
+
+
+def test_distinct_failures_all_of_the_kits_own_are_not_run():
+    """Hypothesis reports distinct failures together (a group): all of the kit's own, the
+    property is not run, as for one."""
+    _kit_failed(_row(prop_two_unwritten_oracles), prop_two_unwritten_oracles)
 
 
 def test_a_house_rule_that_broke_among_other_failures_is_not_judged():

@@ -222,12 +222,12 @@ def _ended(out: dict[str, Any], name: str, error: Exception, impl: TargetImpleme
     house = _house_rule_error(error)
     if house is not None:  # the variant's own rule is broken: not the program's fault
         return {**out, "status": NOT_RUN, "detail": f"not judged: {house}", "house_rule_failed": house.clause}
-    if isinstance(error, (unittest.SkipTest, NotImplementedError)) or (
-            isinstance(error, HypothesisException) and not isinstance(error, BaseExceptionGroup)):
-        first = "no example got through the kit's own filters" if isinstance(error, Unsatisfiable) \
-            else (str(error).strip().splitlines() or [""])[0]
+    if _is_the_kits_own(error, HypothesisException):
+        leaf = _first_leaf(error)
+        first = "no example got through the kit's own filters" if isinstance(leaf, Unsatisfiable) \
+            else (str(leaf).strip().splitlines() or [""])[0]
         return {**out, "status": NOT_RUN, "detail": readable(
-            f"not judged: the kit failed while running property {name}: {type(error).__name__}: {first}"[:500])}
+            f"not judged: the kit failed while running property {name}: {type(leaf).__name__}: {first}"[:500])}
     first = (str(error).strip().splitlines() or [type(error).__name__])[0]
     blamed, why, situation = blame_of_calls(impl.calls, target, rules)
     return {**out, "status": "failed", "outcome": "wrong-answer",
@@ -235,6 +235,19 @@ def _ended(out: dict[str, Any], name: str, error: Exception, impl: TargetImpleme
             # the property's message and Hypothesis's example are Python: no reprs in a report
             "detail": readable(first[:500]) + (f" (first wrong answer: {why})" if why else ""),
             "minimal": readable(_counterexample(error)), **({"situation": situation} if situation else {})}
+
+
+def _is_the_kits_own(error: BaseException, hypothesis_error: type) -> bool:
+    """Whether ``error`` (or every failure of a group of them) is the kit's own: a skip or
+    a ``NotImplementedError`` not from the target, or an error of Hypothesis itself."""
+    if isinstance(error, BaseExceptionGroup):
+        return all(_is_the_kits_own(e, hypothesis_error) for e in error.exceptions)
+    return isinstance(error, (unittest.SkipTest, hypothesis_error)) or (
+        isinstance(error, NotImplementedError) and not isinstance(error, TargetUnsupported))
+
+
+def _first_leaf(error: BaseException) -> BaseException:
+    return _first_leaf(error.exceptions[0]) if isinstance(error, BaseExceptionGroup) else error
 
 
 def _house_rule_error(error: BaseException) -> HouseRuleError | None:
