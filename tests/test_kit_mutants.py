@@ -106,3 +106,85 @@ def test_the_unmutated_implementation_conforms():
     report = finish(run_check(PythonTarget(module.Independent(), timeout=5.0),
                               CheckOptions(seed=1, examples=0, properties=0)))
     assert report["exit_status"] == 0
+
+
+# --- the campaign's test: what each exit status of `turub check` tells mutmut ----------------------
+
+#: mutmut 3.8.1's reading of the exit status of a mutant's pytest run (``mutmut.stats.
+#: status_by_exit_code``, the entries a run of :data:`KIT_TEST` can give; any other status is
+#: "suspicious" too).  Checked against mutmut itself where it is installed.
+MUTMUT_STATUS = {0: "survived", 1: "killed", 3: "killed", 35: "suspicious"}
+#: How mutmut runs the test of a mutant (``mutmut.runners.harness``), with the campaign's
+#: own arguments (``SETUP_CFG``).
+MUTMUT_PYTEST_ARGS = ["--rootdir=.", "--tb=native", "-x", "-q", "-p", "no:randomly", "-p", "no:random-order",
+                      "-p", "no:cacheprovider", "--import-mode=importlib"]
+
+#: Stands in for mutmut (its trampoline: no mutant active), the subject, and the check:
+#: each ``run_check`` of the test is answered by ``finish`` with the next exit status of
+#: ``TURUB_STATUSES`` (then 0; -1: the kit raises), so no check runs and no campaign either.
+_FAKES = '''
+import os, sys, types
+import turub
+import turub.conformance.commands.check as check
+import turub.conformance.reports.report as report
+
+for name in ("mutmut", "mutmut.mutation", "mutmut.mutation.trampoline"):
+    sys.modules[name] = types.ModuleType(name)
+sys.modules["mutmut.mutation.trampoline"].get_mutant_under_test = lambda: ""
+subject = types.ModuleType("turub.kit_subject")
+subject.Independent = type("Independent", (), {})
+sys.modules["turub.kit_subject"] = turub.kit_subject = subject
+
+STATUSES = [int(s) for s in os.environ["TURUB_STATUSES"].split(",")]
+ASKED = []
+
+def run_check(target, options):
+    ASKED.append(options)
+    return {"run": len(ASKED) - 1}
+
+def finish(raw):
+    status = STATUSES[raw["run"]] if raw["run"] < len(STATUSES) else 0
+    if status < 0:  # the kit itself fails during this check
+        raise RuntimeError("the kit's own bug")
+    return {"exit_status": status}
+
+check.run_check, report.finish = run_check, finish
+'''
+
+
+def _mutmut_status(tmp_path: Path, statuses: list[int]) -> str:
+    """What mutmut records for a mutant whose checks exit with ``statuses`` in turn: the
+    campaign's test (:data:`mutation.KIT_TEST`) run as mutmut runs it, in a pytest of its own."""
+    import os
+    import subprocess
+
+    spec = importlib.util.spec_from_file_location("mutation_tool", TOOLS / "mutation.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    (tmp_path / "conftest.py").write_text(_FAKES, encoding="utf-8")
+    (tmp_path / "test_kit_mutants.py").write_text(tool.KIT_TEST, encoding="utf-8")
+    env = {**os.environ, "TURUB_STATUSES": ",".join(map(str, statuses))}
+    env.pop("PYTEST_ADDOPTS", None)
+    run = subprocess.run([sys.executable, "-m", "pytest", *MUTMUT_PYTEST_ARGS, "test_kit_mutants.py"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    return MUTMUT_STATUS.get(run.returncode, "suspicious")
+
+
+def test_mutmut_reads_the_exit_statuses_as_this_test_says():
+    stats = pytest.importorskip("mutmut.stats")
+    assert {code: stats.status_by_exit_code[code] for code in MUTMUT_STATUS} == MUTMUT_STATUS
+
+
+@pytest.mark.parametrize("statuses, verdict", [
+    # every check conforms: the mutant survived
+    ([0] * (len(OPTION_SETS) + 1), "survived"),
+    # a check cut by its time budget (4) is no kill, wherever it comes, even before a failure
+    ([0] * len(OPTION_SETS) + [4], "suspicious"),
+    ([0, 4, 1], "suspicious"),
+    # a kit that fails during a check says nothing of the mutant: no kill either
+    ([0, -1, 1], "suspicious"),
+    # a check that says "does not conform" kills it
+    ([0, 1], "killed"),
+], ids=["all-conform", "last-cut", "cut-then-failing", "kit-failure", "failing"])
+def test_the_campaigns_test_reports_a_cut_check_as_suspicious_never_as_a_kill(tmp_path, statuses, verdict):
+    assert _mutmut_status(tmp_path, statuses) == verdict

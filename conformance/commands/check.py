@@ -137,6 +137,7 @@ class _Run:
     stuck: bool = False  # the whole-run limit stopped something still running here
     broken_rules: list[str] = field(default_factory=list)  # house rules that failed in the run
     broken: list[HouseRuleError] = field(default_factory=list)  # one that failed working out cases
+    kit_failed: list[tuple[str, Exception]] = field(default_factory=list)  # the kit's own, likewise
 
     def keep(self, result: dict) -> None:
         if result.get("house_rule_failed"):
@@ -206,19 +207,24 @@ def _start(target: Target, options: CheckOptions, run: _Run) -> tuple[Any, bool]
 def _planned_cases(options: CheckOptions, run: _Run) -> Iterator[tuple[str, Case]]:
     """The vectors, then the generated cases, as chosen by ``-k``, ``--clause``, ``--op``;
     a house rule that fails while the expected answers are worked out ends them (kept in
-    ``run.broken``)."""
+    ``run.broken``), and so does a failure of the kit's own code (``run.kit_failed``, with
+    the kind of case it was working out): never a traceback that loses the report."""
     rules = options.rules
+    kind = "vector"
     try:
         if options.vectors:
             for c in vector_cases(rules) + directed_cases(rules):  # fixed cases (questions.directed)
                 if options.selection.matches(c["id"], c["op"], c["clauses"]):
                     yield "vector", c
+        kind = "generated"
         if options.seed is not None and options.scale > 0:
             for c in iter_generated_cases(options.seed, rules, options.scale):
                 if options.selection.matches(c["id"], c["op"], c["clauses"]):
                     yield "generated", c
     except HouseRuleError as e:  # no expected answers past it: say so, keep the reports
         run.broken.append(e)
+    except Exception as e:  # noqa: BLE001 - the kit's own bug: the planned cases past it are not run
+        run.kit_failed.append((kind, e))
 
 
 def _ask_cases(target: Target, options: CheckOptions, run: _Run, progress_stream: TextIO | None) -> None:
@@ -238,6 +244,9 @@ def _ask_cases(target: Target, options: CheckOptions, run: _Run, progress_stream
     if run.broken:
         run.keep(_broken_rule(run.broken[0]))
         target.diagnostics.append(f"not judged past this point: {run.broken[0]}")
+    for kind, error in run.kit_failed:
+        run.keep(kit_failure({"id": f"{kind}/*", "kind": kind, "op": "cases", "clauses": []},
+                             f"working out the {kind} cases' expected answers (none past it was asked)", error))
     run.cut = run.cases.cut or getattr(target, "cut", False)
 
 
@@ -294,20 +303,26 @@ def _properties(target: Target, options: CheckOptions, run: _Run, variant_ok: bo
             run.where = f"a second process, which {why}, then this process"
         known = {r["id"]: r for r in had if isinstance(r.get("id"), str)}
     on_result = run.on_result
+    found: list[dict] = []  # each result as it comes: what a signal or the time limit cuts keeps them
+
+    def keep(result: dict) -> None:
+        found.append(result)
+        if on_result is not None:
+            on_result(honest(dict(result)))
     try:
-        found = property_results(target, options.properties, budget, options.rules,
-                                 select=options.selection.matches, exitfirst=options.exitfirst,
-                                 on_result=None if on_result is None else lambda r: on_result(honest(dict(r))),
-                                 known=known)
+        property_results(target, options.properties, budget, options.rules,
+                         select=options.selection.matches, exitfirst=options.exitfirst,
+                         on_result=keep, known=known)
     except Interrupted:
         raise
     except BaseException as e:  # noqa: BLE001 - a kit bug or user code must not lose the report
-        found = [kit_failure({"id": "property/*", "kind": "property", "op": "properties",
-                              "clauses": []}, "running the property suites", e)]
+        found.append(kit_failure({"id": "property/*", "kind": "property", "op": "properties",
+                                  "clauses": []}, "running the property suites", e))
         if on_result is not None:
-            on_result(found[0])
-    run.results.extend(honest(r) for r in found)  # each already went to on_result
-    run.broken_rules.extend(r["house_rule_failed"] for r in found if r.get("house_rule_failed"))
+            on_result(found[-1])
+    finally:
+        run.results.extend(honest(r) for r in found)  # each already went to on_result
+        run.broken_rules.extend(r["house_rule_failed"] for r in found if r.get("house_rule_failed"))
 
 
 def _close(target: Target, run: _Run) -> None:

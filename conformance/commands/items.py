@@ -243,9 +243,13 @@ class _KitItem(pytest.Item):
         return self.config.stash[_RUN]
 
     def finish(self, result: dict[str, Any]) -> None:
-        """Pass, skip (unsupported) or fail with the report entry ``result``."""
+        """Pass, skip (unsupported) or fail with the report entry ``result``; a check that
+        was not run to its end (``not-run``: the kit failed, a house rule broke) fails with
+        its reason, never a pass."""
         if result["status"] == "unsupported":
             pytest.skip(f"unsupported: {result.get('detail') or 'the implementation does not support it'}")
+        if result["status"] == "not-run":
+            pytest.fail(f"not run: {result.get('detail') or 'the check did not run to its end'}", pytrace=False)
         if result["status"] == "failed":
             _explained(result, self.run.rules)
             self.user_properties.append(("outcome", result.get("outcome", "")))

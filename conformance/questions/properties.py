@@ -21,10 +21,11 @@ from turub.decisions import HouseRuleError
 
 from ..adapter import OPERATIONS, Implementation
 from .restate import not_applicable, restated
-from ..programs.targets import RESULT, UNSUPPORTED, Answer, Target
+from ..programs.targets import NOT_RUN, RESULT, UNSUPPORTED, Answer, Interrupted, Target
 from ..text import readable
 
-__all__ = ["TargetImplementation", "TargetFailure", "property_result", "property_results"]
+__all__ = ["TargetImplementation", "TargetFailure", "TargetUnsupported", "property_result",
+           "property_results"]
 
 _SIGNATURES = {op: inspect.signature(getattr(Implementation, op)) for op in OPERATIONS}
 
@@ -37,8 +38,19 @@ class TargetFailure(Exception):
         super().__init__(f"{op}: {answer.kind}: {answer.detail}")
 
 
+class TargetUnsupported(NotImplementedError):
+    """The target answered that it does not support the operation asked (the only
+    ``NotImplementedError`` that makes a property ``unsupported``: one raised by the kit's
+    own code is the kit's failure)."""
+
+
 class TargetImplementation:
-    """The implementation interface answered by a kit target, one request per call."""
+    """The implementation interface answered by a kit target, one request per call.
+
+    It keeps what makes a property *unsupported* rather than not run: whether the property
+    asked which operations the target supports while the target lacks one
+    (:func:`turub.properties.checks.requires`), and how many examples were drawn under
+    options the target does not play.  :meth:`begin` clears both for each property."""
 
     def __init__(self, target: Target, only_rules: Any = None) -> None:
         self.target = target
@@ -46,8 +58,16 @@ class TargetImplementation:
         self.calls: deque[tuple[str, dict, Answer]] = deque(maxlen=400)
         # Under a variant that overrides decisions, only its own option values are asked.
         self.only_rules = only_rules
+        self.lacking_seen = False  # supports() was asked, and the target lacks an operation
+        self.unplayed = 0  # examples refused for options the target does not play
+
+    def begin(self) -> None:
+        """A new property: no calls, nothing skipped or refused yet."""
+        self.calls.clear()
+        self.lacking_seen, self.unplayed = False, 0
 
     def supports(self) -> list[str]:
+        self.lacking_seen = self.lacking_seen or not set(OPERATIONS) <= set(self.target.operations)
         return sorted(self.target.operations)
 
     def __repr__(self) -> str:  # as Hypothesis shows it in a counterexample
@@ -62,6 +82,7 @@ class TargetImplementation:
             params = {k: v for k, v in bound.arguments.items() if k != "self"}
             if "rules" in params and not self._askable(params["rules"]):
                 from hypothesis import currently_in_test_context, reject
+                self.unplayed += 1
                 if not currently_in_test_context():
                     raise unittest.SkipTest("asked under options it does not play")
                 reject()  # an example under options it does not play: draw another
@@ -70,7 +91,7 @@ class TargetImplementation:
             if answer.kind == RESULT:
                 return answer.value
             if answer.kind == UNSUPPORTED:
-                raise NotImplementedError(op)
+                raise TargetUnsupported(op)
             raise TargetFailure(op, answer)
 
         return ask
@@ -142,9 +163,9 @@ def property_result(target: Target, name: str, test: Any, examples: int,
     interface_properties`) against ``target``, as one result of the report; it draws
     :func:`examples_for` of ``examples``.  Derandomized by default; with a ``seed``, that
     seed draws the examples, and a ``database`` (Hypothesis example database) keeps the
-    failures found and replays earlier ones first (the pytest plugin's deep campaigns)."""
-    from hypothesis import HealthCheck
-    from hypothesis.errors import Unsatisfiable
+    failures found and replays earlier ones first (the pytest plugin's deep campaigns).
+    How a search that does not hold ends is :func:`_ended`'s to say."""
+    from hypothesis import HealthCheck, Phase
 
     from turub.properties.checks import search
 
@@ -155,40 +176,88 @@ def property_result(target: Target, name: str, test: Any, examples: int,
     if why_not:  # under a variant whose house rule replaces the rule it states
         return {**out, "status": "unsupported", "detail": why_not}
     impl = impl if impl is not None else TargetImplementation(target)
-    impl.calls.clear()
+    impl.begin()
+    # Every phase of Hypothesis, whatever profile the process has loaded: a loaded profile's
+    # phases used to reach the kit's searches, and one without ``generate`` (the project's
+    # ``replay``, an implementer's quick profile) made each property "unsupported"
+    # (Hypothesis's skip: no test case to run) or "passed" on its worked examples alone.
+    kit = {"deadline": None, "print_blob": False, "phases": tuple(Phase),
+           "suppress_health_check": list(HealthCheck)}
     try:
         examples = examples_for(test, examples)
         with restated(rules):  # under a variant: the oracles answer as its house rules decide
             if seed is None:
-                search(test, impl, max_examples=examples, derandomize=True, database=None,
-                       deadline=None, print_blob=False, suppress_health_check=list(HealthCheck))
+                search(test, impl, max_examples=examples, derandomize=True, database=None, **kit)
             elif getattr(test, "build", None) is None:  # a property that draws nothing
                 test(impl=impl)
             else:
                 test.build(seed=seed, max_examples=examples, derandomize=False, database=database,
-                           deadline=None, print_blob=False,
-                           suppress_health_check=list(HealthCheck))(impl=impl)
-    except unittest.SkipTest as e:  # the property's requires(): an operation missing
-        return {**out, "status": "unsupported", "detail": str(e)}
-    except Unsatisfiable:  # every example drew options it does not play
-        return {**out, "status": "unsupported", "detail": "no example under the options it plays"}
-    except NotImplementedError as e:
-        return {**out, "status": "unsupported", "detail": f"{e} is not supported"}
-    except TargetFailure as e:
-        return {**out, "status": "failed", "outcome": e.answer.kind,
-                "failing_clauses": clauses, "blamed": None, "detail": str(e),
-                "minimal": readable(_counterexample(e))}
-    except HouseRuleError as e:  # the variant's own rule is broken: not the program's fault
-        return {**out, "status": "not-run", "detail": f"not judged: {e}", "house_rule_failed": e.clause}
-    except Exception as e:  # noqa: BLE001 - a falsified property is the verdict
-        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-        blamed, why, situation = blame_of_calls(impl.calls, target, rules)
-        return {**out, "status": "failed", "outcome": "wrong-answer",
-                "failing_clauses": [blamed] if blamed else clauses, "blamed": blamed,
-                # the property's message and Hypothesis's example are Python: no reprs in a report
-                "detail": readable(first[:500]) + (f" (first wrong answer: {why})" if why else ""),
-                "minimal": readable(_counterexample(e)), **({"situation": situation} if situation else {})}
+                           **kit)(impl=impl)
+    except Exception as e:  # noqa: BLE001 - every way a search ends has its row (_ended)
+        return _ended(out, name, e, impl, target, rules)
     return {**out, "status": "passed", "detail": f"held for up to {examples} drawn examples"}
+
+
+def _ended(out: dict[str, Any], name: str, error: Exception, impl: TargetImplementation,
+           target: Target, rules: Any) -> dict[str, Any]:
+    """The row of a property whose search ended with ``error``.  ``unsupported`` only for
+    what the program lacks: an operation (the property's ``requires()``), an operation it
+    answers it does not support, or the options every example was drawn under.  The same
+    endings with nothing the program lacks behind them (Hypothesis's own skip, an example
+    no filter of the kit lets through), Hypothesis's own errors and a ``NotImplementedError``
+    of the kit's code are the kit's failure: ``not-run``, never a pass.  A broken house rule
+    of the variant is ``not-run`` too; the rest (a falsified assertion) is the verdict."""
+    from hypothesis.errors import HypothesisException, Unsatisfiable
+
+    if isinstance(error, unittest.SkipTest) and (impl.lacking_seen or impl.unplayed):
+        return {**out, "status": "unsupported", "detail": str(error)}
+    if isinstance(error, Unsatisfiable) and impl.unplayed:  # every example under options it does not play
+        return {**out, "status": "unsupported", "detail": "no example under the options it plays"}
+    if isinstance(error, TargetUnsupported):
+        return {**out, "status": "unsupported", "detail": f"{error} is not supported"}
+    if isinstance(error, TargetFailure):
+        return {**out, "status": "failed", "outcome": error.answer.kind,
+                "failing_clauses": out["clauses"], "blamed": None, "detail": str(error),
+                "minimal": readable(_counterexample(error))}
+    house = _house_rule_error(error)
+    if house is not None:  # the variant's own rule is broken: not the program's fault
+        return {**out, "status": NOT_RUN, "detail": f"not judged: {house}", "house_rule_failed": house.clause}
+    if _is_the_kits_own(error, HypothesisException):
+        leaf = _first_leaf(error)
+        first = "no example got through the kit's own filters" if isinstance(leaf, Unsatisfiable) \
+            else (str(leaf).strip().splitlines() or [""])[0]
+        return {**out, "status": NOT_RUN, "detail": readable(
+            f"not judged: the kit failed while running property {name}: {type(leaf).__name__}: {first}"[:500])}
+    first = (str(error).strip().splitlines() or [type(error).__name__])[0]
+    blamed, why, situation = blame_of_calls(impl.calls, target, rules)
+    return {**out, "status": "failed", "outcome": "wrong-answer",
+            "failing_clauses": [blamed] if blamed else out["clauses"], "blamed": blamed,
+            # the property's message and Hypothesis's example are Python: no reprs in a report
+            "detail": readable(first[:500]) + (f" (first wrong answer: {why})" if why else ""),
+            "minimal": readable(_counterexample(error)), **({"situation": situation} if situation else {})}
+
+
+def _is_the_kits_own(error: BaseException, hypothesis_error: type) -> bool:
+    """Whether ``error`` (or every failure of a group of them) is the kit's own: a skip or
+    a ``NotImplementedError`` not from the target, or an error of Hypothesis itself."""
+    if isinstance(error, BaseExceptionGroup):
+        return all(_is_the_kits_own(e, hypothesis_error) for e in error.exceptions)
+    return isinstance(error, (unittest.SkipTest, hypothesis_error)) or (
+        isinstance(error, NotImplementedError) and not isinstance(error, TargetUnsupported))
+
+
+def _first_leaf(error: BaseException) -> BaseException:
+    return _first_leaf(error.exceptions[0]) if isinstance(error, BaseExceptionGroup) else error
+
+
+def _house_rule_error(error: BaseException) -> HouseRuleError | None:
+    """The broken house rule that ended a search: ``error``, or one among the failures
+    Hypothesis reports together (a group)."""
+    if isinstance(error, HouseRuleError):
+        return error
+    if isinstance(error, BaseExceptionGroup):
+        return next((h for e in error.exceptions if (h := _house_rule_error(e)) is not None), None)
+    return None
 
 
 def property_results(target: Target, examples: int, budget: float, rules: Any = None,
@@ -226,8 +295,24 @@ def property_results(target: Target, examples: int, budget: float, rules: Any = 
                             "status": "not-run", "detail": "not run: out of time budget", "time": 0.0})
         else:
             began = time.monotonic()
-            results.append({**property_result(target, name, test, examples, impl, rules),
+            results.append({**_one_property(target, name, test, examples, impl, rules),
                             "time": round(time.monotonic() - began, 4)})
         if on_result is not None:
             on_result(results[-1])
     return results
+
+
+def _one_property(target: Target, name: str, test: Any, examples: int, impl: TargetImplementation,
+                  rules: Any) -> dict[str, Any]:
+    """:func:`property_result`, or its ``not-run`` row if the kit (or user code it ran)
+    raised what is no ``Exception`` (``SystemExit``): never a pass, and the other
+    properties still run.  A signal, the whole-run limit and Ctrl-C stop the run."""
+    try:
+        return property_result(target, name, test, examples, impl, rules)
+    except (Interrupted, KeyboardInterrupt):
+        raise
+    except BaseException as e:  # noqa: BLE001 - SystemExit too: user code must not end the run
+        return {"id": f"property/{name}", "kind": "property", "op": name,
+                "clauses": sorted(getattr(test, "__verifies__", ())), "status": NOT_RUN,
+                "detail": readable(f"not judged: the kit failed while running property {name}: "
+                                   f"{type(e).__name__}: {e}".splitlines()[0][:500])}
