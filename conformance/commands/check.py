@@ -137,7 +137,7 @@ class _Run:
     stuck: bool = False  # the whole-run limit stopped something still running here
     broken_rules: list[str] = field(default_factory=list)  # house rules that failed in the run
     broken: list[HouseRuleError] = field(default_factory=list)  # one that failed working out cases
-    kit_failed: list[tuple[str, Exception]] = field(default_factory=list)  # the kit's own, likewise
+    kit_failed: list[tuple[str, str, Exception]] = field(default_factory=list)  # the kit's own: (id, while, error)
 
     def keep(self, result: dict) -> None:
         if result.get("house_rule_failed"):
@@ -224,7 +224,8 @@ def _planned_cases(options: CheckOptions, run: _Run) -> Iterator[tuple[str, Case
     except HouseRuleError as e:  # no expected answers past it: say so, keep the reports
         run.broken.append(e)
     except Exception as e:  # noqa: BLE001 - the kit's own bug: the planned cases past it are not run
-        run.kit_failed.append((kind, e))
+        run.kit_failed.append((f"{kind}/*", f"working out the {kind} cases' expected answers "
+                                             "(none past it was asked)", e))
 
 
 def _ask_cases(target: Target, options: CheckOptions, run: _Run, progress_stream: TextIO | None) -> None:
@@ -239,14 +240,17 @@ def _ask_cases(target: Target, options: CheckOptions, run: _Run, progress_stream
         target.run(run.cases.requests(_planned_cases(options, run)), run.cases.record)
     except HouseRuleError as e:  # the reference playing the variant (no program): its rule broke
         run.broken.append(e)
+    except Exception as e:  # noqa: BLE001 - the kit's own asking failed: what it had not judged is not run
+        run.kit_failed.append(("cases/*", "asking the program the cases", e))
+        run.cases.flush(f"not judged: the kit failed while asking: {type(e).__name__}")
     run.cases.flush("not answered before the whole-run time limit" if run.cases.cut else None)
     run.progress.close()
     if run.broken:
         run.keep(_broken_rule(run.broken[0]))
         target.diagnostics.append(f"not judged past this point: {run.broken[0]}")
-    for kind, error in run.kit_failed:
-        run.keep(kit_failure({"id": f"{kind}/*", "kind": kind, "op": "cases", "clauses": []},
-                             f"working out the {kind} cases' expected answers (none past it was asked)", error))
+    for where, what, error in run.kit_failed:
+        run.keep(kit_failure({"id": where, "kind": where.split("/")[0], "op": "cases", "clauses": []},
+                             what, error))
     run.cut = run.cases.cut or getattr(target, "cut", False)
 
 
