@@ -12,6 +12,9 @@ reference would.  ``python kind_programs.py NAME`` serves one over the JSON-line
   ``trick.earliest-identical``, inside the overridden decision);
 * ``closed-wrong``: counts "ten ahead" from eleven (it ignores the house rule at ten);
 * ``passes-wrong``: after a draw it passes the deal to the previous player.
+* ``lead-ace``, ``lead-ace-standard``, ``lead-ace-wrong``: the last forces the ace of trumps
+  on a void player too, where the house rule is not asked (a standard bug: a void player
+  need not trump).
 """
 
 from __future__ import annotations
@@ -107,6 +110,23 @@ class PassesWrongApp(PassesApp):
     STEP = -1
 
 
+class LeadAceApp(HouseApp):
+    VARIANT = kinds.LEAD_ACE
+    AT = ("lead",)
+
+    def legal_plays(self, hand, trick, trump=None):
+        standard = super().legal_plays(hand, trick, trump)
+        void = bool(trick) and not [c for c in hand if parse_card(c).suit is parse_card(trick[0]).suit]
+        if trump is None or ("lead" if not trick else "void" if void else "follow") not in self.AT:
+            return standard
+        aces = [c for c in standard if parse_card(c) == parse_card("A" + trump.upper()[0])]
+        return aces or standard
+
+
+class LeadAceWrongApp(LeadAceApp):
+    AT = ("lead", "void")
+
+
 def standard(variant):
     class StandardApp(ReferenceImplementation):
         name, version, variants = "standard-app", "1", [variant.name]
@@ -115,7 +135,8 @@ def standard(variant):
 
 PROGRAMS = {"nell": NellApp, "nell-wrong": NellWrongApp, "nell-standard": standard(kinds.NELL),
             "closed": ClosedApp, "closed-wrong": ClosedWrongApp, "closed-standard": standard(kinds.CLOSED),
-            "passes": PassesApp, "passes-wrong": PassesWrongApp, "passes-standard": standard(kinds.PASSES)}
+            "passes": PassesApp, "passes-wrong": PassesWrongApp, "passes-standard": standard(kinds.PASSES),
+            "lead-ace": LeadAceApp, "lead-ace-wrong": LeadAceWrongApp, "lead-ace-standard": standard(kinds.LEAD_ACE)}
 
 if __name__ == "__main__":
     serve(PROGRAMS[sys.argv[1]]())

@@ -7,6 +7,9 @@
   is that side's win.
 * ``club-passes`` (next dealer): after a drawn deal the deal passes to the next player.
 * ``club`` (legal plays, in ``club.py``): a void player holding trump must trump.
+* ``club-lead-ace`` (legal plays, at leads only): a player leading while holding the ace of
+  trumps leads it.  Its rule does not look at the trick: its clause says it applies to
+  leads (``applies_to``), and it is asked nowhere else.
 """
 
 from turub.cards import Rank
@@ -36,6 +39,12 @@ def draw_passes(dealer, winner, rules):
     return None
 
 
+def lead_the_ace(hand, trick, trump):
+    """The aces of trumps held (asked at leads only: the clause's applies_to)."""
+    aces = [card for card in hand if card.suit is trump and card.rank is Rank.ACE]
+    return aces or None
+
+
 NELL = Variant("club-nell", version="1", description="The nine of trumps beats every card.", clauses=[
     VariantClause("club.nell", "The nine of trumps beats every card",
                   text="The nine of trumps takes the trick, whatever else is played; of two, the first.",
@@ -50,3 +59,8 @@ PASSES = Variant("club-passes", version="1", description="After a draw the deal 
     VariantClause("club.draw-passes", "After a draw the deal passes on",
                   text="A drawn deal is dealt again by the next player, not the same dealer.",
                   replaces=["dealer.after-draw"], decides="next_dealer", rule=draw_passes)])
+
+LEAD_ACE = Variant("club-lead-ace", version="1", description="Lead the ace of trumps.", clauses=[
+    VariantClause("club.lead-ace", "Lead the ace of trumps when you hold it",
+                  text="Leading, if you hold the ace of trumps you lead it.",
+                  decides="legal_plays", rule=lead_the_ace, applies_to="lead")])

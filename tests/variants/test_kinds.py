@@ -29,6 +29,9 @@ CASES = {
                     "club.draw-passes", {"club.draw-passes"}),
     "legal plays": ("club.py:club", "club_programs.py", "club", "standard", "wrong-clause",
                     "club.must-trump", {"club.must-trump"}),
+    # a rule asked at leads only (applies_to), which does not look at the trick itself
+    "legal plays at leads": ("kinds.py:club-lead-ace", "kind_programs.py", "lead-ace", "lead-ace-standard",
+                             "lead-ace-wrong", "club.lead-ace", {"play.no-forced-trump"}),
 }
 #: every kind of check on, with budgets small enough for the suite
 CHECK = ["--scale", "0.1", "--examples", "20", "--properties", "3", "--budget", "3"]
