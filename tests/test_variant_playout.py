@@ -54,6 +54,16 @@ def test_a_rule_that_always_defers_plays_the_standard_deals(decides, rule):
         assert _played(mine) == _played(standard) and mine.result == standard.result
 
 
+def _tallied(v: Variant, seed: int, deals: int) -> dict[str, list[int]]:
+    """``turub simulate``'s tally of ``deals`` random deals by ``v``."""
+    counts = v.tally()
+    rng = random.Random(seed)
+    for i in range(deals):
+        v.play_random_deal(Seat(i % 4), rng)
+    v.stop_tally()
+    return counts
+
+
 def test_the_tally_counts_each_decision_and_each_one_the_standard_rule_would_not_make():
     seen = Counter()
 
@@ -69,12 +79,7 @@ def test_the_tally_counts_each_decision_and_each_one_the_standard_rule_would_not
         seen["differently"] += set(answer) != _standard_plays(hand, trick)
         return answer
 
-    v = _variant("lowhigh", "legal_plays", low_or_high)
-    counts = v.tally()
-    rng = random.Random(3)
-    for i in range(15):
-        v.play_random_deal(Seat(i % 4), rng)
-    v.stop_tally()
+    counts = _tallied(_variant("lowhigh", "legal_plays", low_or_high), seed=3, deals=15)
     assert counts["lowhigh.rule"] == [seen["decided"], seen["differently"]]
     assert 0 < seen["differently"] < seen["decided"]  # one rank of the led suit held: the same plays
 
@@ -313,11 +318,6 @@ def test_the_tally_says_differently_exactly_when_the_allowed_cards_are_not_the_s
         seen["differently"] += answer != standard
         return sorted(answer, key=lambda c: c.index)
 
-    v = _variant("sorts", "legal_plays", sorts_of_answer)
-    counts = v.tally()
-    rng = random.Random(12)
-    for i in range(8):
-        v.play_random_deal(Seat(i % 4), rng)
-    v.stop_tally()
+    counts = _tallied(_variant("sorts", "legal_plays", sorts_of_answer), seed=12, deals=8)
     assert counts["sorts.rule"] == [seen["decided"], seen["differently"]]
     assert min(sorts.values()) > 0 and len(sorts) == 4
