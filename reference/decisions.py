@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, runtime_checkable
 
-from .cards import CARDS, Card, Suit, card_name
+from .cards import CARDS, Card, Suit, card_name, sort_hand
 from .contest import Contest
 from .options import Rules
 from .rules import DealResult
@@ -68,7 +68,9 @@ class LegalPlaysRule(Protocol):
 
     def __call__(self, hand: tuple[Card, ...], trick: tuple[Card, ...], trump: Suit | None
                  ) -> Iterable[Card] | None:
-        """``hand``: the cards the player to act holds (copies repeated); ``trick``: the cards
+        """``hand``: the cards the player to act holds (copies repeated), sorted as
+        :meth:`Deal.hand <turub.deal.Deal.hand>` gives them (``pack.sort-hand``: the suits
+        alternating in colour, each highest rank first), whoever asks; ``trick``: the cards
         played to this trick so far, the lead first (empty: the player leads); ``trump``: the
         trump suit (``None`` before it is named).  Return the cards that may be played (a
         non-empty part of ``hand``), or ``None`` to defer.  A card outside them is refused,
@@ -435,11 +437,13 @@ def asker(variant: str, decision: str, clauses: Sequence[Any],
     takes :func:`drawable`'s pair).  A rule that raises is :func:`raised`.  Built once per
     variant and decision, it is what :meth:`turub.variants.Variant.house` and the variant's
     playout call (at each play: one rule, the usual case, is called without an argument tuple).
-    A ``legal_plays`` rule is asked only at the kinds of play it applies to (:func:`play_askers`)."""
-    if decision == "legal_plays" and any(vc.plays != PLAYS for vc in clauses):
+    A ``legal_plays`` rule is given the hand sorted (``pack.sort-hand``), and is asked only at
+    the kinds of play it applies to (:func:`play_askers`)."""
+    if decision == "legal_plays":
         by_kind = play_askers(variant, clauses, answer)
 
         def ask_by_kind(hand: Any, trick: Any, trump: Any) -> tuple[Any, Any] | None:
+            hand = sort_hand(hand)  # as Deal.hand gives it, whoever asks (pack.sort-hand)
             ask = by_kind[play_kind(hand, trick)]
             return None if ask is None else ask(hand, trick, trump)
         return ask_by_kind

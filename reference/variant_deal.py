@@ -141,14 +141,13 @@ def _plays_by(variant: Any, deal: Any, rnd: Any, asks: Any, trump: Any, decide: 
                 if i < len(suit):
                     break
                 i -= len(suit)
-            best = suit[i]
-            del suit[i]
-            card = CARDS[best]
+            card = CARDS[best := suit.pop(i)]
         else:
             card = _drawn_by(variant, asked, view, rnd, ())
-            best = card.index
-            hand[best // 9].remove(best)  # the hands' lists are per suit, 9 cards a suit
+            (suit := hand[(best := card.index) // 9]).remove(best)  # per suit, 9 cards a suit
         mine.remove(card)
+        if not suit:  # a suit ran out: the others may alternate in colour anew (pack.sort-hand)
+            held[leader] = _after_running_out(mine, best // 9, hand)
         led, codes, position, seat = best // 9, [best], 0, nxt[leader]
         cards: tuple[Card, ...] = (card,)  # the trick as a rule sees it: grown card by card
         for k in (1, 2, 3):
@@ -169,9 +168,10 @@ def _plays_by(variant: Any, deal: Any, rnd: Any, asks: Any, trump: Any, decide: 
                 card = CARDS[code]
             else:
                 card = _drawn_by(variant, asked, view, rnd, suit)
-                code = card.index
-                hand[code // 9].remove(code)
+                (suit := hand[(code := card.index) // 9]).remove(code)
             mine.remove(card)
+            if not suit:
+                held[seat] = _after_running_out(mine, code // 9, hand)
             if beats[36 * code + best]:  # trick.*: the card now winning
                 best, position = code, k
             codes.append(code)
@@ -189,6 +189,29 @@ def _plays_by(variant: Any, deal: Any, rnd: Any, asks: Any, trump: Any, decide: 
 #: the index: suit ``s`` held).
 _HAND_ORDER: Final = tuple(tuple(_alternating_suits(s for s in SUITS if held >> s & 1))
                            for held in range(16))
+
+
+#: ``(suits left, the suit that ran out)``: the order of the suits left, old and new, where
+#: they alternate in colour otherwise (``pack.sort-hand``); ``None`` where they do not.
+_REORDERED: Final = tuple(
+    (old, new) if old != new and not held >> s & 1 else None
+    for held in range(16) for s in range(4)  # at ``held << 2 | s``, ``held``: the suits left
+    for old, new in [(tuple(x for x in _HAND_ORDER[held | 1 << s] if x != s), tuple(_HAND_ORDER[held]))])
+
+
+def _after_running_out(mine: list[Card], suit: int, hand: list[list[int]]) -> list[Card]:
+    """``mine``, the hand as a rule sees it, once its ``suit`` ran out: its suits' cards
+    moved where the suits left alternate in colour otherwise (``pack.sort-hand``, as
+    :meth:`Deal.hand` sorts them)."""
+    held = (1 if hand[0] else 0) | (2 if hand[1] else 0) | (4 if hand[2] else 0) | (8 if hand[3] else 0)
+    orders = _REORDERED[held << 2 | suit]
+    if orders is None:
+        return mine
+    blocks, start = [mine, mine, mine, mine], 0
+    for s in orders[0]:  # ``mine`` lies suit by suit in the old order
+        blocks[s] = mine[start:start + len(hand[s])]
+        start += len(hand[s])
+    return sum(map(blocks.__getitem__, orders[1]), [])
 
 
 def in_hand_order(suits: list[list[int]]) -> tuple[Card, ...]:

@@ -321,3 +321,39 @@ def test_the_tally_says_differently_exactly_when_the_allowed_cards_are_not_the_s
     counts = _tallied(_variant("sorts", "legal_plays", sorts_of_answer), seed=12, deals=8)
     assert counts["sorts.rule"] == [seen["decided"], seen["differently"]]
     assert min(sorts.values()) > 0 and len(sorts) == 4
+
+
+# --- the hand a rule sees: sorted as Deal.hand gives it, in every path ---------------------
+
+def _middle_card(hand, trick, trump):  # a rule that reads the hand's order
+    return [hand[len(hand) // 2]]
+
+
+def test_a_rule_sees_the_hand_as_deal_hand_gives_it_in_the_playout_and_the_checked_step():
+    # The fast playout keeps the hands as a rule sees them as suits run out (pack.sort-hand
+    # alternates the suits left anew): a rule reading the order plays deals that the checked
+    # step, asking with Deal.hand, replays card for card, asked the same hands.
+    seen = []
+
+    def noting(hand, trick, trump):
+        seen.append(hand)
+        return _middle_card(hand, trick, trump)
+
+    v = _variant("middle", "legal_plays", noting)
+    for seed in range(20):
+        seen.clear()
+        deal = v.play_random_deal(Seat(seed % 4), random.Random(seed))
+        fast = list(seen)
+        seen.clear()
+        again = v.deal_class.replay(deal.to_record())  # each play through the checked step
+        assert _played(again) == _played(deal) and fast == seen
+
+
+def test_whoever_asks_the_rule_is_given_the_hand_sorted():
+    seen = []
+    v = _variant("noting", "legal_plays", lambda hand, trick, trump: seen.append(hand))
+    hand = tuple(parse_card(c) for c in ("7D", "AS", "6H", "KC", "AS", "QD", "9H"))
+    v.legal_plays(hand, (), None)
+    v.house("legal_plays", hand[::-1], (parse_card("8C"),), None)
+    # pack.sort-hand, stated here: black and red suits alternating, each highest rank first
+    assert [" ".join(map(str, h)) for h in seen] == ["A♠ A♠ 9♥ 6♥ K♣ Q♦ 7♦"] * 2

@@ -511,3 +511,18 @@ def test_the_diff_separates_house_clause_standard_clause_and_downstream():
     assert "House clause" in text and "Standard clauses it replaces or amends" in text and "Affected downstream" in text
     for python_notation in ("{", "}", "['", "': "):
         assert python_notation not in text
+
+
+def test_a_rule_that_reads_the_hands_order_conforms_in_its_own_smoke_test():
+    # Every path gives a rule the hand as Deal.hand sorts it: the oracle, the checked step,
+    # the kit's restated properties and the fast playout, so a rule that reads the order
+    # (the middle card of the hand) is judged as it plays.
+    from turub.conformance.commands.check import reference_target
+    v = Variant("middle", clauses=[VariantClause(
+        "middle.card", "Play the middle card of the hand", decides="legal_plays",
+        rule=lambda hand, trick, trump: [hand[len(hand) // 2]])])
+    report = finish(run_check(reference_target(rules=v), CheckOptions(
+        rules=v, scale=0.1, examples=20, properties=3, budget=5.0)))
+    failures = [(c["id"], c.get("detail", "")[:300]) for c in report["cases"] if c["status"] == "failed"]
+    assert report["conforms"] and not failures, failures
+    assert {"differential", "property"} <= {c["kind"] for c in report["cases"] if c["status"] == "passed"}
