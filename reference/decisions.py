@@ -69,7 +69,7 @@ class LegalPlaysRule(Protocol):
     def __call__(self, hand: tuple[Card, ...], trick: tuple[Card, ...], trump: Suit | None
                  ) -> Iterable[Card] | None:
         """``hand``: the cards the player to act holds (copies repeated), sorted as
-        :meth:`Deal.hand <turub.deal.Deal.hand>` gives them (``pack.sort-hand``: the suits
+        ``Deal.hand`` gives them (``pack.sort-hand``: the suits
         alternating in colour, each highest rank first), whoever asks; ``trick``: the cards
         played to this trick so far, the lead first (empty: the player leads); ``trump``: the
         trump suit (``None`` before it is named).  Return the cards that may be played (a
