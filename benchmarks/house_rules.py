@@ -11,13 +11,13 @@ the guide (``docs/guides/house-rules.md``) alone, in a file outside the package.
   always deferring, it costs the engine's asking alone.
 * ``bench-trumps-everywhere``: ``tests/variants/club.py``'s must-trump without saying
   where it applies: asked at every play, where the club's own is asked at void plays only.
-* ``bench-draws`` (contest): a drawn deal ends the running sequence.
+* ``bench-draws`` (contest): ``club.py``'s "a drawn deal ends the running sequence" alone
+  (``club-draws`` carries the must-trump too).
 """
 
 from dataclasses import replace
 from pathlib import Path
 
-from turub.contest import Contest
 from turub.variants import Variant, VariantClause, resolve
 
 
@@ -37,13 +37,6 @@ def never_applies(hand, trick, trump):
     return None
 
 
-def draw_ends_sequence(contest, result, rules):
-    """A drawn deal ends the running sequence: no holder, no mark."""
-    if result.winner is None and contest.holder is not None:
-        return Contest()
-    return None
-
-
 HEADS = Variant("bench-heads", version="1", description="Head the trick when you can.", clauses=[
     VariantClause("bench.must-head", "A player following suit must head the trick",
                   text="Following suit, you have to beat the best card of the led suit if you can.",
@@ -55,12 +48,8 @@ DEFERS = Variant("bench-defers", version="1", description="A rule that never app
                   text="Nothing changes: the rule is asked at every play and always defers.",
                   amends=["play.follow-suit"], decides="legal_plays", rule=never_applies)])
 
-DRAWS = Variant("bench-draws", version="1", description="A draw ends the sequence.", clauses=[
-    VariantClause("bench.draw-ends-sequence", "A drawn deal ends the sequence",
-                  text="A draw wipes the slate: whoever was on a run starts again from nothing.",
-                  replaces=["contest.draw-keeps-sequence"], decides="contest_step",
-                  rule=draw_ends_sequence)])
-
-_CLUB = resolve(f"{Path(__file__).resolve().parent.parent / 'tests' / 'variants' / 'club.py'}:club")
+_CLUB = f"{Path(__file__).resolve().parent.parent / 'tests' / 'variants' / 'club.py'}"
 EVERYWHERE = Variant("bench-trumps-everywhere", version="1", description="Must trump, asked at every play.",
-                     clauses=[replace(_CLUB.clauses[0], applies_to=None, variant="")])
+                     clauses=[replace(resolve(f"{_CLUB}:club").clauses[0], applies_to=None, variant="")])
+DRAWS = Variant("bench-draws", version="1", description="A draw ends the sequence.",
+                clauses=[replace(resolve(f"{_CLUB}:club-draws").clauses[0], variant="")])

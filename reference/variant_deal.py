@@ -112,9 +112,10 @@ def _play_out_by(variant: Any, deal: Any, rng: Any, ask_plays: Any, ask_trick: A
     them but asking the house rules that decide the plays (``ask_plays``, by kind of play:
     :func:`turub.decisions.play_askers`) and the tricks (``ask_trick``:
     :func:`turub.decisions.asker`), each ``None`` where the variant does not decide.  Only
-    those pay: a play rule only at the kinds of play it applies to; a trick rule alone is asked once a trick from the
-    standard playout's own loop (:mod:`turub.playout`), and wherever a rule defers the
-    standard draw and trick table serve, from the same random numbers."""
+    those pay: a play rule only at the kinds of play it applies to; a trick rule alone is
+    asked once a trick from the standard playout's own loop (:mod:`turub.playout`); and
+    wherever a rule defers, the standard draw and trick table serve, from the same random
+    numbers."""
     trump = SUITS[deal._trump]
     decide = _trick_rule(variant, ask_trick, trump) if ask_trick is not None else None
     if ask_plays is None:
@@ -214,14 +215,10 @@ def _after_running_out(mine: list[Card], suit: int, hand: list[list[int]]) -> li
     return sum(map(blocks.__getitem__, orders[1]), [])
 
 
-def in_hand_order(suits: list[list[int]]) -> tuple[Card, ...]:
+def _in_hand_order(suits: list[list[int]]) -> list[Card]:
     """A hand kept as per suit a sorted list of card codes, as :meth:`Deal.hand` gives it
     (``pack.sort-hand``): the suits held alternating in colour, each highest rank first
     (a card's code counts down the ranks of its suit)."""
-    return tuple(_in_hand_order(suits))
-
-
-def _in_hand_order(suits: list[list[int]]) -> list[Card]:
     held = (suits[0] != []) | (suits[1] != []) << 1 | (suits[2] != []) << 2 | (suits[3] != []) << 3
     return [CARDS[code] for suit in _HAND_ORDER[held] for code in suits[suit]]
 

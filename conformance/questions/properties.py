@@ -169,10 +169,8 @@ def property_result(target: Target, name: str, test: Any, examples: int,
 
     from turub.properties.checks import search
 
-    clauses = sorted(getattr(test, "__verifies__", ()))
-    out: dict[str, Any] = {"id": f"property/{name}", "kind": "property", "op": name,
-                           "clauses": clauses}
-    why_not = not_applicable(name, clauses, rules)
+    out = _row(name, test)
+    why_not = not_applicable(name, out["clauses"], rules)
     if why_not:  # under a variant whose house rule replaces the rule it states
         return {**out, "status": "unsupported", "detail": why_not}
     impl = impl if impl is not None else TargetImplementation(target)
@@ -224,10 +222,8 @@ def _ended(out: dict[str, Any], name: str, error: Exception, impl: TargetImpleme
         return {**out, "status": NOT_RUN, "detail": f"not judged: {house}", "house_rule_failed": house.clause}
     if _is_the_kits_own(error, HypothesisException):
         leaf = _first_leaf(error)
-        first = "no example got through the kit's own filters" if isinstance(leaf, Unsatisfiable) \
-            else (str(leaf).strip().splitlines() or [""])[0]
-        return {**out, "status": NOT_RUN, "detail": readable(
-            f"not judged: the kit failed while running property {name}: {type(leaf).__name__}: {first}"[:500])}
+        return _kit_failed(out, name, leaf, "no example got through the kit's own filters"
+                           if isinstance(leaf, Unsatisfiable) else None)
     first = (str(error).strip().splitlines() or [type(error).__name__])[0]
     blamed, why, situation = blame_of_calls(impl.calls, target, rules)
     return {**out, "status": "failed", "outcome": "wrong-answer",
@@ -312,7 +308,18 @@ def _one_property(target: Target, name: str, test: Any, examples: int, impl: Tar
     except (Interrupted, KeyboardInterrupt):
         raise
     except BaseException as e:  # noqa: BLE001 - SystemExit too: user code must not end the run
-        return {"id": f"property/{name}", "kind": "property", "op": name,
-                "clauses": sorted(getattr(test, "__verifies__", ())), "status": NOT_RUN,
-                "detail": readable(f"not judged: the kit failed while running property {name}: "
-                                   f"{type(e).__name__}: {e}".splitlines()[0][:500])}
+        return _kit_failed(_row(name, test), name, e)
+
+
+def _row(name: str, test: Any) -> dict[str, Any]:
+    """A property's row of the report, before its status: its ID and the clauses it verifies."""
+    return {"id": f"property/{name}", "kind": "property", "op": name,
+            "clauses": sorted(getattr(test, "__verifies__", ()))}
+
+
+def _kit_failed(out: dict[str, Any], name: str, error: BaseException, what: str | None = None) -> dict[str, Any]:
+    """The ``not-run`` row of a property the kit (or user code it ran) could not run to its
+    end, ``error`` said in one line (``what``, if given, in place of its message)."""
+    first = what if what is not None else (str(error).strip().splitlines() or [""])[0]
+    return {**out, "status": NOT_RUN, "detail": readable(
+        f"not judged: the kit failed while running property {name}: {type(error).__name__}: {first}"[:500])}
