@@ -84,22 +84,69 @@ class ClausePartDirective(SphinxDirective):
 
 # --- glossary terms ---------------------------------------------------------------------------
 
+#: A quotation of the sources is never a use of our terms: the words between double quotes,
+#: and the sources' words set by the ``said`` role or folded under a clause.
+_QUOTES = {"\u201c": "\u201d", '"': '"'}
+#: Elements whose text is the sources' or already says what it means: ``said`` (the sources'
+#: words), ``sense`` (a use of a named entry), ``plain`` (a word in another sense than the
+#: glossary's, e.g. the card ``draw`` for the first dealer is not a deal's draw).
+_NOT_A_USE = ("turub-said", "turub-plain", "turub-term")
+
+
+#: Senses told apart by the words that follow: "deals it", "deal the pack" are the verb.
+SENSE_RULES = (("deal", re.compile(r"\s+(?:it|them|first|next|again|no|the|for|out|anew)\b"),
+                "dealing"),)
+
+
+def _sense(entry: str, after: str) -> str:
+    """The entry a match stands for, given the text right after it (:data:`SENSE_RULES`)."""
+    for word, follows, other in SENSE_RULES:
+        if entry == word and follows.match(after):
+            return other
+    return entry
+
+
+def _merge_texts(container: nodes.Element) -> None:
+    """Join neighbouring text nodes (a soft line break is a node of its own), so that a
+    phrase such as "draw for the first dealer" is found across a line's end."""
+    for element in list(container.findall(nodes.Element)):
+        i = 0
+        while i < len(element.children) - 1:
+            a, b = element.children[i], element.children[i + 1]
+            if isinstance(a, nodes.Text) and isinstance(b, nodes.Text):
+                element.replace(a, nodes.Text(str(a) + str(b)))
+                element.remove(b)
+                continue
+            i += 1
+
+
 def term_anchor(word: str) -> str:
     """The glossary entry's anchor: ``term-led-suit`` for "led suit"."""
     return "term-" + re.sub(r"[^a-z0-9]+", "-", word.lower()).strip("-")
 
 
-def term_pattern() -> re.Pattern[str]:
-    """Any glossary word as a whole word (longest first), singular or plural."""
+def _surfaces() -> dict[str, str]:
+    """Each written form of a term (its word, its inflections ``Term.forms``), lowercased,
+    and the entry it stands for."""
     from turub.clauses import VOCABULARY
 
-    words = sorted((t.word for t in VOCABULARY), key=len, reverse=True)
+    out: dict[str, str] = {}
+    for t in VOCABULARY:
+        for form in (t.word, *t.forms):
+            out.setdefault(" ".join(form.lower().split()), t.word)
+    return out
+
+
+def term_pattern() -> re.Pattern[str]:
+    """Any written form of a glossary term as a whole word (longest first), singular or
+    plural: "trick winner" before "trick", "dealt" for the verb, "won" for a win."""
+    words = sorted(_surfaces(), key=len, reverse=True)
     alternatives = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words)
     return re.compile(r"(?<![\w.-])(%s)(?:s|es)?(?![\w-])" % alternatives, re.I)
 
 
 def _term_of(match: re.Match[str]) -> str:
-    return " ".join(match.group(1).lower().split())
+    return _surfaces()[" ".join(match.group(1).lower().split())]
 
 
 def _own_text(doctree: nodes.Node):
@@ -109,21 +156,77 @@ def _own_text(doctree: nodes.Node):
             yield node
 
 
-def _free_text(container: nodes.Element):
-    """The text nodes of ``container`` not inside code, a link or a title."""
-    for text in container.findall(nodes.Text):
-        parent, skip = text.parent, False
-        while parent is not None and parent is not container:
-            if isinstance(parent, _SKIP):
-                skip = True
-                break
-            parent = parent.parent
-        if not skip:
-            yield text
+def _skipped(text: nodes.Text, container: nodes.Element) -> bool:
+    parent = text.parent
+    while parent is not None and parent is not container:
+        if isinstance(parent, _SKIP) or any(c in parent.get("classes", []) for c in _NOT_A_USE):
+            return True
+        parent = parent.parent
+    return False
+
+
+def _blocks(container: nodes.Element):
+    """The paragraphs (text blocks, not inline markup) of ``container``."""
+    for node in container.findall(nodes.TextElement):
+        if not isinstance(node, nodes.Inline):
+            yield node
+
+
+def _uses(container: nodes.Element):
+    """(text node, [(start, end) of the stretches outside quotations]) for each text node of
+    ``container`` that is our own prose: not code, a link, a title, nor the sources' words.
+    A quotation is followed across the nodes of its paragraph (it may hold emphasis)."""
+    for block in _blocks(container):
+        closing = None
+        for text in block.findall(nodes.Text):
+            if _block_of(text) is not block:
+                continue
+            source, free, start = str(text), [], 0
+            skipped = _skipped(text, container)
+            for i, ch in enumerate(source):
+                if closing is None and ch in _QUOTES:
+                    free.append((start, i))
+                    closing = _QUOTES[ch]
+                elif closing is not None and ch == closing:
+                    closing, start = None, i + 1
+            if closing is None:
+                free.append((start, len(source)))
+            if not skipped:
+                yield text, [(a, b) for a, b in free if b > a]
+
+
+def _block_of(node: nodes.Node) -> nodes.Element:
+    parent = node.parent
+    while isinstance(parent, nodes.Inline) or not isinstance(parent, nodes.TextElement):
+        if parent.parent is None:
+            return parent
+        parent = parent.parent
+    return parent
+
+
+def _sentence(text: nodes.Text, start: int, end: int) -> str:
+    """The sentence around ``text[start:end]``, the word in ⟦brackets⟧ (for the review)."""
+    block = _block_of(text)
+    before = ""
+    for t in block.findall(nodes.Text):
+        if t is text:
+            break
+        before += str(t)
+    rest = block.astext()[len(before) + len(str(text)):]
+    whole = before + str(text)[:start] + "\u27e6" + str(text)[start:end] + "\u27e7" + \
+        str(text)[end:] + rest
+    whole = " ".join(whole.split())
+    at = whole.find("\u27e6")
+    left = max(whole.rfind(". ", 0, at), whole.rfind("; ", 0, at))
+    right = whole.find(". ", at)
+    return whole[left + 2 if left >= 0 else 0:right + 1 if right >= 0 else len(whole)]
 
 
 class LinkTerms(SphinxPostTransform):
-    """Link every use of a glossary term in a clause's own text to the term's entry."""
+    """Link every use of a glossary term in a clause's own text to the term's entry: its
+    word or an inflected form, outside quotations of the sources and outside words marked
+    with another sense (``{plain}``) or a named entry (``{sense}``).  Each link is recorded,
+    with its sentence, for the review file ``term-links.txt``."""
 
     default_priority = 5
     formats = ("html",)
@@ -132,22 +235,43 @@ class LinkTerms(SphinxPostTransform):
         if not self.app.config.turub_link_terms or self.env.docname == GLOSSARY_DOC:
             return
         pattern = term_pattern()
-        for container in list(_own_text(self.document)):
-            for text in list(_free_text(container)):
-                self._link(text, pattern)
-
-    def _link(self, text: nodes.Text, pattern: re.Pattern[str]) -> None:
-        source = str(text)
-        if not pattern.search(source):
-            return
+        if not hasattr(self.app, "_turub_linked_docs"):
+            self.app._turub_linked_docs = set()
+        self.app._turub_linked_docs.add(self.env.docname)
         uri = self.app.builder.get_relative_uri(self.env.docname, GLOSSARY_DOC)
+        for container in list(_own_text(self.document)):
+            for ref in list(container.findall(nodes.reference)):
+                if "turub-term" in ref.get("classes", []) and ref.get("turub_entry"):
+                    ref["refuri"] = f"{uri}#{term_anchor(ref['turub_entry'])}"
+                    words = next(iter(ref.findall(nodes.Text)), None)
+                    if words is not None:
+                        self._record(container, ref["turub_entry"], ref.astext(),
+                                     _sentence(words, 0, len(words)))
+            _merge_texts(container)
+            for text, free in list(_uses(container)):
+                self._link(container, text, free, pattern, uri)
+
+    def _record(self, container, entry: str, word: str, sentence: str) -> None:
+        links = getattr(self.app, "_turub_term_links", None)
+        if links is None:
+            links = self.app._turub_term_links = []
+        links.append((self.env.docname, _clause_of(container), entry, " ".join(word.split()),
+                      " ".join(sentence.split())))
+
+    def _link(self, container, text: nodes.Text, free, pattern: re.Pattern[str], uri: str) -> None:
+        source = str(text)
+        found = [m for a, b in free for m in pattern.finditer(source, a, b)]
+        if not found:
+            return
         pieces: list[nodes.Node] = []
         last = 0
-        for m in pattern.finditer(source):
+        for m in found:
+            entry = _sense(_term_of(m), source[m.end():])
             pieces.append(nodes.Text(source[last:m.start()]))
-            ref = nodes.reference("", m.group(0), refuri=f"{uri}#{term_anchor(_term_of(m))}",
+            ref = nodes.reference("", m.group(0), refuri=f"{uri}#{term_anchor(entry)}",
                                   internal=True, classes=["turub-term"],
-                                  reftitle=f"glossary: {_term_of(m)}")
+                                  reftitle=f"glossary: {entry}")
+            self._record(container, entry, m.group(0), _sentence(text, m.start(), m.end()))
             pieces.append(ref)
             last = m.end()
         pieces.append(nodes.Text(source[last:]))
@@ -160,12 +284,71 @@ def check_terms_linked(app: Sphinx, doctree: nodes.document, docname: str) -> No
         return
     pattern = term_pattern()
     for container in _own_text(doctree):
-        for text in _free_text(container):
-            for m in pattern.finditer(str(text)):
-                owner = _clause_of(container)
-                logger.warning("clause %s uses the glossary term %r without a link to its entry",
-                               owner, _term_of(m), location=(docname, None), type="turub",
-                               subtype="unlinked-term")
+        for text, free in _uses(container):
+            for a, b in free:
+                for m in pattern.finditer(str(text), a, b):
+                    owner = _clause_of(container)
+                    logger.warning("clause %s uses the glossary term %r without a link to its "
+                                   "entry", owner, _term_of(m), location=(docname, None),
+                                   type="turub", subtype="unlinked-term")
+
+
+def term_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{sense}`wins <trick winner>```: these words are a use of the named glossary entry
+    (a sense the automatic linking would not see).  ``{sense}`draw <->```, or the ``plain``
+    role, marks words used in a sense the glossary does not define (not linked)."""
+    from sphinx.util.nodes import split_explicit_title
+
+    from turub.clauses import VOCABULARY
+
+    explicit, words, entry = split_explicit_title(text)
+    if name == "plain" or entry == "-":
+        return [nodes.inline(rawtext, words, classes=["turub-plain"])], []
+    if entry not in {t.word for t in VOCABULARY}:
+        msg = inliner.reporter.warning(f"{{sense}}: no glossary entry {entry!r}", line=lineno)
+        return [inliner.problematic(rawtext, rawtext, msg)], [msg]
+    ref = nodes.reference(rawtext, words, refuri=f"#{term_anchor(entry)}", internal=True,
+                          classes=["turub-term"], reftitle=f"glossary: {entry}",
+                          turub_entry=entry)
+    return [ref], []
+
+
+def said_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{said}`002 §05 ¶1 s3```: the sources' words at that locator, read from the source
+    file at build time and set in double quotes (the project stores the locator, never the
+    sentence); the locator itself where the files are not at hand."""
+    from turub.tools import sources
+
+    from turub_spec import trace
+
+    locator = text.strip()
+    folder = trace(inliner.document.settings.env).sources_folder
+    try:
+        sources.parse(locator)
+        words = sources.resolve(locator, folder).rstrip(".") if folder is not None else None
+    except sources.CitationError as e:
+        msg = inliner.reporter.warning(str(e), line=lineno)
+        return [inliner.problematic(rawtext, rawtext, msg)], [msg]
+    node = nodes.inline(rawtext, "", classes=["turub-said"], title=locator)
+    node += nodes.Text(f"\u201c{words}\u201d" if words is not None else f"[{locator}]")
+    return [node], []
+
+
+def write_term_links(app: Sphinx, exception) -> None:
+    """``term-links.txt`` in the built site: every glossary link of the clauses' own text,
+    one a line (page, clause, the entry, the word, its sentence with the word in ⟦⟧), so
+    that a word linked in the wrong sense is seen in review (``tests/test_term_senses.py``
+    reads it).  An incremental build keeps the lines of the pages it did not write again."""
+    if exception is not None or app.builder.format != "html" or not app.config.turub_link_terms:
+        return
+    path = app.outdir / "term-links.txt"
+    written = getattr(app, "_turub_linked_docs", set())
+    lines = {"\t".join(link) for link in getattr(app, "_turub_term_links", [])}
+    if path.is_file():
+        lines |= {line for line in path.read_text(encoding="utf-8").splitlines()
+                  if line and line.split("\t", 1)[0] not in written
+                  and line.split("\t", 1)[0] in app.env.found_docs}
+    path.write_text("\n".join(sorted(lines)) + "\n", encoding="utf-8")
 
 
 def _clause_of(node: nodes.Node) -> str:
@@ -254,9 +437,14 @@ def setup(app: Sphinx) -> dict:
     app.add_directive("clause-index", ClauseIndexDirective)
     app.add_directive("clause-part", ClausePartDirective)
     app.add_post_transform(LinkTerms)
+    app.add_role("sense", term_role)
+    app.add_role("plain", term_role)
+    app.add_role("said", said_role)
+    app.connect("build-finished", write_term_links)
     app.connect("doctree-resolved", check_terms_linked)
     app.connect("doctree-resolved", address_the_boxes, priority=900)
     app.connect("build-finished", write_address_book)
     app.connect("env-updated", lambda app, env: register_search_objects(app, env) or [],
                 priority=900)
-    return {"version": "1", "parallel_read_safe": False, "parallel_write_safe": True}
+    # Not parallel writing: the review file gathers the links of every page.
+    return {"version": "1", "parallel_read_safe": False, "parallel_write_safe": False}

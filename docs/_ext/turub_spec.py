@@ -487,7 +487,8 @@ class VocabularyTableDirective(SphinxDirective):
 
         header = ("our word", "meaning", "guide, English (000)", "guide, Spanish (002)",
                   "brief (001)")
-        table = nodes.table(classes=["turub-vocabulary"])
+        # the sources' words and our entries themselves: not uses of a term (never linked)
+        table = nodes.table(classes=["turub-vocabulary", "turub-plain"])
         group = nodes.tgroup(cols=len(header))
         table += group
         for width in (14, 34, 18, 18, 18):
