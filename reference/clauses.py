@@ -475,7 +475,7 @@ RELEASES: Final = (
             ("table.left-of-dealer", "Title and text quote each source's own phrase (\"left of dealer\", "
                                      "\"the dealer's left\", \"a la izquierda\") instead of "
                                      "\"left of the dealer\", which none of them says."),
-            ("deal.cut", "The Spanish guide quoted in Spanish (\"Corta el vecino izquierdo\"); "
+            ("deal.cut", "The Spanish guide quoted in Spanish (002 §02 ¶1 s3); "
                          "our translation marked as ours."),
             ("deal.dealer-check", "States the sources' rule (the dealer's last packet) as theirs "
                                   "and marks the judging of every packet as the project's "

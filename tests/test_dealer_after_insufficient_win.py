@@ -23,7 +23,7 @@ CLOCKWISE = "NESW"
 def rotation(dealer: str, ns: int, ew: int, order: str = CLOCKWISE) -> str:
     """The next dealer from a deal's trick counts, by the sources' words only."""
     if ns == ew:
-        return dealer  # after a draw the same dealer remains
+        return dealer  # after a draw, the dealer deals again (000 §05 ¶1 s3)
     winners = "NS" if ns > ew else "EW"
     i = order.index(dealer)
     if dealer in winners:

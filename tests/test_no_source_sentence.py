@@ -90,19 +90,27 @@ def test_no_tracked_file_holds_a_whole_sentence_of_the_sources():
 
 @needs_sources
 def test_a_stored_sentence_is_found_however_it_is_wrapped_or_marked_up():
-    # The sentences the audit found stored, put back as they were written: each is found.
+    # Sentences the audit found stored, read from the sources here (never written down), put
+    # into files as they were stored: wrapped, without the full stop, in a Python string,
+    # lowercased in a comment, with a Markdown emphasis.  Each is found.
     sentences = source_sentences(FOLDER)
-    wrong = {
-        "spec/sources.md": '"Tras empate sigue la misma\n persona": after a draw',
-        "tests/test_sources.py": '== \\\n    "There is no compulsory trumping or overtaking."',
-        "tests/x.py": "return dealer  # after a draw the same dealer remains",
-        "spec/x.md": "the guide: *Dealer’s partnership wins*, If dealer's partnership wins, the "
-                     "opposing partnership deals next",
+    said = {loc: sources.resolve(loc, FOLDER) for loc in
+            ("002 §05 ¶1 s3", "000 §03 ¶1 s3", "000 §05 ¶1 s3", "000 §05 ¶1 s1")}
+    first, second, third, fourth = said.values()
+    words = fourth.split()
+    stored = {
+        "spec/sources.md": '"' + " ".join(first.split()[:3]) + "\n" +
+                           " ".join(first.split()[3:]).rstrip(".") + '": after a draw',
+        "tests/test_sources.py": f'    assert resolve(loc) == \\\n        "{second}"',
+        "tests/x.py": f"return dealer  # {third.lower().rstrip('.')}",
+        "spec/x.md": "the guide: " + " ".join(words[:2] + [f"*{words[2]}*"] + words[3:]),
     }
-    found = stored_sentences(wrong, sentences)
-    assert [name for name, _ in found] == list(wrong)
-    # Our own words about the same rules are not sentences of the sources.
+    found = stored_sentences(stored, sentences)
+    assert [name for name, _ in found] == list(stored), found
+    # Our own words about the same rules are not sentences of the sources, nor is a
+    # sentence shorter than MIN_WORDS.
     ours = {"spec/play.md": "A player void in the led suit may trump or discard; neither is "
                             "compulsory.",
-            "x.md": "Remove jokers."}
+            "x.md": sources.resolve("000 §01 ¶1 s4", FOLDER)}
+    assert len(ours["x.md"].split()) < MIN_WORDS
     assert stored_sentences(ours, sentences) == []
