@@ -502,6 +502,57 @@ RELEASES: Final = (
             ("context.name", "Title and text quote the brief exactly: \"four [packs of] cards\"."),
         ),
     ),
+    Release(
+        "1.2.0", "2026-12-02",
+        "Every word in its sense: glossary links that mean what the sentence means, no source "
+        "sentence stored, every addition marked; the pages' prose and the glossary versioned "
+        "with the clauses (#34).",
+        added=("term:trick winner", "term:dealing", "term:card draw", "term:void deal",
+               "page:changelog", "page:clause-index"),
+        changed=(
+            ("pack.suits-equal", "The card draw for the first dealer marked as such "
+                                 "({sense}), not linked to a deal's draw."),
+            ("pack.card-notation", "'draw' (to picture) no longer linked to a deal's draw."),
+            ("table.rule-options", "'closed list' no longer linked to closing a deal."),
+            ("table.left-of-dealer", "'the physical side' no longer linked to a partnership."),
+            ("dealer.first-draw", "'deals' (the verb) linked to dealing, not to a deal."),
+            ("dealer.first-draw-ties", "The card draw linked to its own entry, not to a deal's draw."),
+            ("deal.cut", "The Spanish sentence cited by locator (002 §02 ¶1 s3), read from the "
+                         "source at build time instead of stored; how the cut is made (the top "
+                         "part under the rest) marked as the project's addition in a note of "
+                         "its own."),
+            ("trick.highest-trump", "A card that wins the trick linked to 'trick winner', not "
+                                    "to a deal's win."),
+            ("trick.highest-led", "A card that wins the trick linked to 'trick winner'."),
+            ("trick.earliest-identical", "A card that wins the trick linked to 'trick winner'; "
+                                         "the translation of \"gana\" in single quotes (ours), "
+                                         "no longer in double quotes as if the sources' word."),
+            ("signal.kinds", "'closed list' no longer linked to closing a deal."),
+            ("stake.traditional", "'winning the match' linked to the contest, not to a deal's "
+                                  "win."),
+            ("sheet.one-deal-per-row", "Sources: agree (the brief states it); the engine's "
+                                       "extra columns stay marked as the project's addition."),
+            ("advice.whole-deal", "A trick 'won' linked to 'trick winner'."),
+            ("advice.lead-twins-first", "The first of two twins 'is the higher' (the sources: "
+                                        "\"ranks higher\"), no longer 'wins'."),
+            ("advice.agree-beforehand", "'how the stake is won' no longer linked to a deal's "
+                                        "win."),
+            ("context.vocabulary", "Our own words in single quotes (‘deal’, ‘contest’, "
+                                   "‘sitting’), the sources' in double."),
+            ("page:index", "The quotation convention stated (double quotes: the sources' words; "
+                           "single: ours); the changelog and the clause index listed (1.1.0)."),
+            ("page:open-questions", "The table at the end lists every clause that goes beyond "
+                                    "the sources, generated from the registry (it listed only "
+                                    "those where the sources are silent or disagree, and missed "
+                                    "the every-packet dealer check); the Spanish \"gana\" "
+                                    "translated in single quotes; the cutter in our words."),
+            ("page:sources", "The Spanish guide's §05 sentence cited by locator instead of "
+                             "stored; \"gana\" translated in single quotes; the audit's "
+                             "faithfulness fixes (1.1.0)."),
+            ("page:table", "No 'square table': the sources give the table no shape."),
+            ("term:draw", "Also a deal closed early, by default (1.1.0)."),
+        ),
+    ),
 )
 
 #: The specification's version: the last release's (shown on every page of the site, by

@@ -337,7 +337,7 @@ def said_role(name, rawtext, text, lineno, inliner, options=None, content=None):
 def write_term_links(app: Sphinx, exception) -> None:
     """``term-links.txt`` in the built site: every glossary link of the clauses' own text,
     one a line (page, clause, the entry, the word, its sentence with the word in ⟦⟧), so
-    that a word linked in the wrong sense is seen in review (``tests/test_term_senses.py``
+    that a word linked in the wrong sense is seen in review (``tests/test_site_words.py``
     reads it).  An incremental build keeps the lines of the pages it did not write again."""
     if exception is not None or app.builder.format != "html" or not app.config.turub_link_terms:
         return

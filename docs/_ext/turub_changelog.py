@@ -8,6 +8,9 @@
   holds each clause's digest at a frozen release.  ``tests/test_spec_clauses.py`` refuses a
   clause whose text differs from the last frozen digest without a changelog entry.
   Freeze a release (after its last entry): ``python docs/_ext/turub_changelog.py freeze``.
+* :func:`text_digests`: the pages' prose (``page:NAME``) and the glossary's entries
+  (``term:WORD``) are versioned like the clauses: ``VERSION.texts.json`` holds their digests,
+  and a change needs its entry in ``changed`` (or ``added``) of a later release.
 * :func:`misquotes`: every phrase in double quotes in the spec's prose is a quotation of a
   source and must be found verbatim in one (spacing, apostrophes and case aside) when the
   source files are at hand; the build warns (fails under ``-W``) on any that is not.  Our own
@@ -54,14 +57,52 @@ def digests(clauses: dict, root: Path = ROOT) -> dict[str, str]:
             for cid, text in clause_texts(clauses, root).items()}
 
 
+#: The page prose and the glossary are versioned with the clauses (#34): a page's prose is
+#: ``page:NAME`` (``spec/NAME.md`` without its clause items), a glossary entry ``term:WORD``
+#: (its word, meaning and the sources' words).  Their digests at a frozen release are in
+#: ``spec/digests/VERSION.texts.json``, beside the clauses' ``VERSION.json``.
+PAGE, TERM = "page:", "term:"
+
+
+def prose_texts(root: Path = ROOT) -> dict[str, str]:
+    """Each spec page's own prose: the page with its clause items taken out, spacing
+    normalised."""
+    return {f"{PAGE}{page.stem}": " ".join(_ITEM.sub("", page.read_text(encoding="utf-8")).split())
+            for page in sorted((root / "spec").glob("*.md"))}
+
+
+def glossary_texts(vocabulary=None) -> dict[str, str]:
+    """Each glossary entry's text: its word, its meaning and the sources' words for it."""
+    if vocabulary is None:
+        from turub.clauses import VOCABULARY as vocabulary
+    return {f"{TERM}{t.word}": json.dumps([t.word, t.meaning, t.guide, t.spanish, t.brief],
+                                          ensure_ascii=False) for t in vocabulary}
+
+
+def text_digests(clauses: dict, root: Path = ROOT, vocabulary=None) -> dict[str, str]:
+    """The digests of everything versioned: the clauses, the pages' prose, the glossary."""
+    texts = {**prose_texts(root), **glossary_texts(vocabulary)}
+    return {**digests(clauses, root),
+            **{k: hashlib.sha256(v.encode()).hexdigest()[:16] for k, v in texts.items()}}
+
+
+def _kind(key: str) -> str:
+    return key[:5] if key.startswith((PAGE, TERM)) else "clause"
+
+
 def frozen(folder: Path = DIGESTS) -> tuple[str, dict[str, str]] | None:
-    """The last frozen release and its digests (None: nothing frozen)."""
+    """The last frozen release and its digests (None: nothing frozen): its clauses'
+    (``VERSION.json``) and, where recorded, its prose and glossary (``VERSION.texts.json``)."""
     from turub.clauses import RELEASES
 
     for release in reversed(RELEASES):
         path = folder / f"{release.version}.json"
         if path.is_file():
-            return release.version, json.loads(path.read_text(encoding="utf-8"))
+            found = json.loads(path.read_text(encoding="utf-8"))
+            texts = folder / f"{release.version}.texts.json"
+            if texts.is_file():
+                found.update(json.loads(texts.read_text(encoding="utf-8")))
+            return release.version, found
     return None
 
 
@@ -76,6 +117,8 @@ def unexplained_changes(current: dict[str, str], folder: Path = DIGESTS,
     if last is None:
         return ["no release is frozen (spec/digests/VERSION.json)"]
     version, before = last
+    kinds = {_kind(k) for k in current}  # compare like with like: clauses, pages, terms
+    before = {k: v for k, v in before.items() if _kind(k) in kinds}
     later = list(releases)[[r.version for r in releases].index(version) + 1:]
     added = {c for r in later for c in r.added}
     changed = {c for r in later for c, _ in r.changed}
@@ -171,6 +214,17 @@ def withdrawn_ids(config) -> dict[str, tuple[str, str]]:
     return out
 
 
+def _entry(key: str) -> str:
+    """A changelog entry's subject as MyST: a clause, a page's prose or a glossary entry."""
+    if key.startswith(PAGE):
+        return f"the prose of {{doc}}`/spec/{key[len(PAGE):]}`"
+    if key.startswith(TERM):
+        from turub_addresses import term_anchor
+
+        return f"the glossary's {{ref}}`{key[len(TERM):]} <{term_anchor(key[len(TERM):])}>`"
+    return f"{{ref}}`{key}`"
+
+
 class ChangelogDirective(SphinxDirective):
     """``spec-changelog``: one section per release, newest first."""
 
@@ -183,9 +237,9 @@ class ChangelogDirective(SphinxDirective):
         for r in reversed(RELEASES):
             lines += [f"## Version {r.version} ({r.date})", "", r.summary, ""]
             if r.added:
-                lines += ["**Added:**", ""] + [f"- {{ref}}`{c}`" for c in r.added] + [""]
+                lines += ["**Added:**", ""] + [f"- {_entry(c)}" for c in r.added] + [""]
             if r.changed:
-                lines += ["**Changed:**", ""] + [f"- {{ref}}`{c}`: {what}" for c, what in r.changed]
+                lines += ["**Changed:**", ""] + [f"- {_entry(c)}: {what}" for c, what in r.changed]
                 lines.append("")
             if r.withdrawn:
                 lines += ["**Withdrawn:**", ""] + [f"- `{c}`: {why}" for c, why in r.withdrawn]
@@ -237,6 +291,9 @@ def main(argv: list[str]) -> int:
     DIGESTS.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(digests(CLAUSES), indent=1, sort_keys=True) + "\n",
                     encoding="utf-8")
+    texts = {k: v for k, v in text_digests(CLAUSES).items() if _kind(k) != "clause"}
+    (DIGESTS / f"{SPEC_VERSION}.texts.json").write_text(
+        json.dumps(texts, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
     print(path)
     return 0
 

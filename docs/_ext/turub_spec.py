@@ -205,6 +205,12 @@ def _escape(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
+def without_furniture(words: str) -> str:
+    """The sources' words without the page's furniture: the Spanish guide's questions end in
+    the "+" of a control that opens the answer ("¿...?+"), which is no word of theirs."""
+    return re.sub(r"\?\+(?=\s|$)", "?", words)
+
+
 def sources_markdown(env, cid: str) -> str:
     """The clause's citations, each with the cited words when the sources are at hand."""
     from turub.tools import sources
@@ -230,7 +236,7 @@ def sources_markdown(env, cid: str) -> str:
             logger.warning("clause %s: %s", cid, e, type="turub", subtype="citation")
             lines.append(f"- {link}")
             continue
-        lines.append(f"- {link}: \u201c{_escape(words)}\u201d")
+        lines.append(f"- {link}: \u201c{_escape(without_furniture(words))}\u201d")
     said = "What the sources say" if folder is not None else "Where the sources say it"
     return (f"::::{{details}} {said} ({len(clause.cites)} "
             f"citation{'s' if len(clause.cites) > 1 else ''})\n:class: turub-sources\n"
@@ -510,10 +516,15 @@ class VocabularyTableDirective(SphinxDirective):
         body = nodes.tbody()
         from turub_addresses import term_anchor
 
+        std = self.env.domaindata["std"]
         for term in VOCABULARY:
             entry = row((term.word, term.meaning, term.guide, term.spanish, term.brief))
-            entry["ids"].append(term_anchor(term.word))  # glossary.html#term-led-suit
+            anchor = term_anchor(term.word)
+            entry["ids"].append(anchor)  # glossary.html#term-led-suit
             body += entry
+            # a {ref} target (the changelog names a changed entry)
+            std["labels"][anchor] = (self.env.docname, anchor, f"{term.word} (glossary)")
+            std["anonlabels"][anchor] = (self.env.docname, anchor)
         group += head
         group += body
         return [table]
@@ -562,6 +573,33 @@ class ClauseMatrixDirective(SphinxDirective):
             section += holder.children
             out.append(section)
         return out
+
+
+class DecisionsTableDirective(SphinxDirective):
+    """``decisions-table``: every clause whose text goes beyond the sources (our decisions,
+    our readings of a source's wording, the project's additions), generated from the
+    registry and the spec's items (:func:`turub_trace.beyond_the_sources`), so that a new
+    one cannot be missed."""
+
+    def run(self) -> list[nodes.Node]:
+        from docutils.statemachine import StringList
+
+        t = trace(self.env)
+        fields = turub_trace.scan_spec_fields()
+        rows = ["| clause | title | kind | sources | what is ours | rule option |",
+                "|---|---|---|---|---|---|"]
+        for cid, notes in turub_trace.beyond_the_sources(t.clauses).items():
+            f = fields.get(cid, {})
+            ours = "; ".join(notes) if notes else "the clause itself (kind interpretation)"
+            rows.append(f"| {{ref}}`{cid} <{cid}>` | {t.clauses[cid].title} | "
+                        f"{t.clauses[cid].kind} | {f.get('agreement', '')} | {ours} | "
+                        f"{f.get('option', '') or '—'} |")
+        holder = nodes.container()
+        self.state.nested_parse(StringList(rows, source=self.env.docname), self.content_offset,
+                                holder)
+        for table in holder.findall(nodes.table):
+            table["classes"] += ["turub-decisions", "turub-wrap"]
+        return holder.children
 
 
 def pending_xref_doc(target: str):
@@ -691,6 +729,7 @@ def setup(app: Sphinx) -> dict:
     app.add_directive("cited-by", CitedByDirective)
     app.add_directive("vocabulary-table", VocabularyTableDirective)
     app.add_directive("clause-matrix", ClauseMatrixDirective)
+    app.add_directive("decisions-table", DecisionsTableDirective)
     app.connect("build-finished", reset)
     app.connect("env-get-outdated", outdated_by_the_trace)
     app.connect("env-check-consistency", check_consistency)

@@ -328,6 +328,30 @@ def scan_spec_fields(root: Path = ROOT) -> dict[str, dict[str, str]]:
     return found
 
 
+_ITEM_BODY = re.compile(r"^(:{3,})\{spec-clause\}[ ]+(\S+)\n(.*?)^\1[ ]*$", re.M | re.S)
+_NOTE = re.compile(r"^:{3,}\{interpretation\}[ ]*(.*)$", re.M)
+
+
+def beyond_the_sources(clauses: dict, root: Path = ROOT) -> dict[str, tuple[str, ...]]:
+    """Every clause whose text goes beyond the sources, with the titles of its notes: a clause
+    of kind ``interpretation``, one whose sources are silent or disagree, and one that carries
+    an interpretation note (a reading of a source's wording, or the project's addition to a
+    rule the sources agree on).  In the order of the spec's pages."""
+    found: dict[str, tuple[str, ...]] = {}
+    for name in spec_order(root):
+        page = root / SPEC_DIR / name
+        if not page.is_file():
+            continue
+        for m in _ITEM_BODY.finditer(page.read_text(encoding="utf-8")):
+            cid, body = m.group(2), m.group(3)
+            agreement = dict(re.findall(r"^:([\w-]+):\s*(.*)$", body, re.M)).get("agreement")
+            notes = tuple(t.strip() or "Interpretation" for t in _NOTE.findall(body))
+            kind = clauses[cid].kind if cid in clauses else ""
+            if notes or kind == "interpretation" or agreement in ("silent", "disagree"):
+                found[cid] = notes
+    return found
+
+
 def spec_order(root: Path = ROOT) -> list[str]:
     """The spec's pages (``NAME.md``) in the order of its table of contents, then any others."""
     index = (root / SPEC_DIR / "index.md").read_text(encoding="utf-8")

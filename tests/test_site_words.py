@@ -1,4 +1,7 @@
-"""The glossary linker links a word only where it carries the glossary's meaning (#34).
+"""The site true to every word (#34): glossary links in their sense, every decision listed,
+the prose and the glossary versioned with the clauses.
+
+The glossary linker links a word only where it carries the glossary's meaning.
 
 The build writes ``term-links.txt`` beside the site: every link from a clause's own words to
 a glossary entry, one a line (page, clause, entry, the word as written, its sentence with the
@@ -70,14 +73,19 @@ def wrong_senses(links: list[Link]) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def links(tmp_path_factory) -> list[Link]:
+def site(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("site")
     run = subprocess.run([sys.executable, "-m", "sphinx", "-W", "-n", "-q", "-b", "html",
                           str(ROOT / "docs"), str(out / "html"), "-d", str(out / "doctrees")],
                          capture_output=True, text=True, cwd=ROOT, timeout=600,
                          env={**os.environ, "PYTHONHASHSEED": "0"})
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    return read_links(out / "html" / "term-links.txt")
+    return out / "html"
+
+
+@pytest.fixture(scope="module")
+def links(site) -> list[Link]:
+    return read_links(site / "term-links.txt")
 
 
 def test_every_link_is_listed_with_its_sentence_and_none_is_in_a_wrong_sense(links):
@@ -142,3 +150,98 @@ def test_the_linker_skips_quotations_and_marked_senses():
     found = [turub_addresses._term_of(m) for m in pattern.finditer(
         "won the trick, dealt, led, closed, the winner, the deal is void, twin")]
     assert found == ["trick winner", "dealing", "lead", "close", "win", "void deal", "twins"]
+
+
+# --- every clause that goes beyond the sources is listed (#34) ---------------------------------
+
+_ITEM = re.compile(r"^(:{3,})\{spec-clause\}[ ]+(\S+)\n(.*?)^\1$", re.M | re.S)
+
+
+def beyond_the_sources_as_written(root: Path = ROOT) -> set[str]:
+    """Read from the pages apart from the site's directive: a clause of kind interpretation,
+    one whose sources are silent or disagree, one with an interpretation note."""
+    from turub.clauses import CLAUSES
+
+    found = set()
+    for page in (root / "spec").glob("*.md"):
+        for m in _ITEM.finditer(page.read_text(encoding="utf-8")):
+            cid, body = m.group(2), m.group(3)
+            if (CLAUSES[cid].kind == "interpretation" or "{interpretation}" in body
+                    or re.search(r"^:agreement:\s*(silent|disagree)", body, re.M)):
+                found.add(cid)
+    return found
+
+
+def _listed(html: str) -> set[str]:
+    table = html[html.index("turub-decisions"):]
+    table = table[:table.index("</table>")]
+    return set(re.findall(r'<tr class="row-(?:odd|even)"><td><p><a class="reference internal" '
+                          r'href="[^"]*#([\w.-]+)"', table))
+
+
+def test_the_open_questions_list_every_clause_that_goes_beyond_the_sources(site):
+    expected = beyond_the_sources_as_written()
+    assert {"deal.dealer-check", "deal.cut", "sheet.one-deal-per-row",
+            "trick.earliest-identical", "table.direction"} <= expected
+    listed = _listed((site / "spec/open-questions.html").read_text(encoding="utf-8"))
+    assert listed == expected, (expected - listed, listed - expected)
+
+
+def test_a_clause_with_a_new_note_is_listed_without_editing_the_page(tmp_path):
+    import turub_trace
+    from turub.clauses import CLAUSES
+
+    (tmp_path / "spec").mkdir()
+    for page in (ROOT / "spec").glob("*.md"):
+        (tmp_path / "spec" / page.name).write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
+    play = tmp_path / "spec/play.md"
+    text = play.read_text(encoding="utf-8")
+    assert "play.follow-suit" not in turub_trace.beyond_the_sources(CLAUSES, tmp_path)
+    marker = "::::{spec-clause} play.follow-suit\n:agreement: agree\n"
+    assert marker in text
+    play.write_text(text.replace(marker, marker + "\n:::{interpretation} The project's addition\n"
+                                 "A made-up addition.\n:::\n"), encoding="utf-8")
+    found = turub_trace.beyond_the_sources(CLAUSES, tmp_path)
+    assert found["play.follow-suit"] == ("The project's addition",)
+    assert set(found) == beyond_the_sources_as_written(tmp_path)
+
+
+# --- the pages' prose and the glossary are versioned with the clauses (#34) ---------------------
+
+def test_a_change_to_a_page_or_a_glossary_meaning_needs_a_changelog_entry(tmp_path):
+    import turub_changelog
+    from turub.clauses import CLAUSES, VOCABULARY
+
+    assert turub_changelog.unexplained_changes(turub_changelog.text_digests(CLAUSES)) == []
+    (tmp_path / "spec").mkdir()
+    for page in (ROOT / "spec").glob("*.md"):
+        (tmp_path / "spec" / page.name).write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
+    pack = tmp_path / "spec/pack.md"
+    text = pack.read_text(encoding="utf-8")
+    pack.write_text(text.replace("one large pack made of four ordinary packs", "one large pack "
+                                 "made of four square packs"), encoding="utf-8")
+    vocabulary = [t._replace(meaning="a deal one side took") if t.word == "win" else t
+                  for t in VOCABULARY]
+    now = turub_changelog.text_digests(CLAUSES, tmp_path, vocabulary)
+    problems = turub_changelog.unexplained_changes(now)
+    assert [p.split(": ")[0] for p in problems] == ["page:pack", "term:win"], problems
+    assert all("without an entry in 'changed'" in p for p in problems)
+    # Re-wrapping the prose is not a change.
+    pack.write_text(text.replace("one large pack made of", "one large\npack made of"),
+                    encoding="utf-8")
+    assert turub_changelog.unexplained_changes(turub_changelog.text_digests(CLAUSES, tmp_path)) == []
+
+
+def test_the_changelog_names_the_changed_pages_and_glossary_entries(site):
+    from turub.clauses import RELEASES
+
+    changelog = (site / "spec/changelog.html").read_text(encoding="utf-8")
+    keys = [k for r in RELEASES for k in (*r.added, *(c for c, _ in r.changed))]
+    assert any(k.startswith("page:") for k in keys) and any(k.startswith("term:") for k in keys)
+    for key in keys:
+        if key.startswith("term:"):
+            from turub_addresses import term_anchor
+
+            assert f'glossary.html#{term_anchor(key[5:])}"' in changelog, key
+        elif key.startswith("page:") and key != "page:changelog":  # not a link to itself
+            assert f'href="{key[5:]}.html"' in changelog, key
