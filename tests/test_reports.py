@@ -206,11 +206,12 @@ def test_html_report_groups_clauses_by_part_and_links_each_to_the_spec(tmp_path)
     assert [t for t in titles if t in {p.title for p in PARTS}] == [p.title for p in PARTS
                                                                       if p.title in titles]
     assert "Playing the tricks" in titles and "The pack and the cards" in titles
-    # the failure names its blamed clause, linked to the clause's item on its part's page
-    assert 'href="https://spec.example/turub/spec/play.html#play:follow-suit"' in page
+    # the failure names its blamed clause, linked to the clause's item on its part's page at
+    # its documented address (the clause's ID is its anchor, #34; it was #play:follow-suit)
+    assert 'href="https://spec.example/turub/spec/play.html#play.follow-suit"' in page
     for cid in json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["clauses"]:
         part = part_of(cid)
-        assert f'href="https://spec.example/turub/spec/{part.page}.html#{cid.replace(".", ":")}"' in page
+        assert f'href="https://spec.example/turub/spec/{part.page}.html#{cid}"' in page
     # the failure, its detail and its smallest situation
     assert "illegal-action-accepted" in page and "blames" in page and "expected legal" in page
 
@@ -220,7 +221,7 @@ def test_spec_url_default_is_the_built_site_relative_to_the_report(tmp_path, mon
     (tmp_path / "out").mkdir()
     check("--quiet", *SMALL, "--html", "out/html", "--", sys.executable, str(PROG), "wrong-type")
     page = (tmp_path / "out" / "html" / "index.html").read_text(encoding="utf-8")
-    assert 'href="../../docs/_build/html/spec/play.html#trick:highest-led"' in page
+    assert 'href="../../docs/_build/html/spec/play.html#trick.highest-led"' in page
 
 
 # --- turub report --------------------------------------------------------------------------------

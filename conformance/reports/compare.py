@@ -79,11 +79,16 @@ def compare(paths: list[str]) -> dict:
         version = safe_text(impl.get("version"), 40)
         rows = r["clauses"]
         passed = sum(1 for x in rows.values() if isinstance(x, dict) and x.get("status") == "passed")
+        command = impl.get("command") or impl.get("python") or ""
+        if isinstance(command, list):
+            command = " ".join(str(part) for part in command)
         implementations.append({
             "file": safe_text(path, 300), "name": name, "version": version, "verdict": safe_text(r.get("verdict"), 40),
+            "command": safe_text(command, 300), "seed": safe_text(r.get("seed"), 40),
             "clauses_passed": passed, "clauses": len(rows),
             "badge": f"badges/{n}-{re.sub(r'[^A-Za-z0-9_.-]+', '-', name).strip('-.') or 'implementation'}.svg",
             "svg": report_badge(r)})
+    _label(implementations)
     ids = list(dict.fromkeys(cid for _, r in reports for cid in r["clauses"]))
     # Everything below came from files someone else wrote: escaped once, here (clause IDs,
     # statuses, the option set, the kit's version, the files' names).
@@ -99,8 +104,26 @@ def _status(row: Any) -> str:
     return safe_text((row if isinstance(row, dict) else {}).get("status", "absent"), 40)
 
 
+def _label(implementations: list[dict]) -> None:
+    """Give each report its ``label``: its name and version, and where two reports share
+    them (two runs of one program), what tells them apart: the seed, else the command, else
+    the file (the first of these that differs for each of them), else its place in the list."""
+    names = [f"{i['name']} {i['version']}".strip() for i in implementations]
+    for n, (i, name) in enumerate(zip(implementations, names), 1):
+        twins = [j for j, other in zip(implementations, names) if other == name]
+        if len(twins) == 1:
+            i["label"] = name
+            continue
+        apart = [key for key in ("seed", "command", "file") if len({j[key] for j in twins}) == len(twins)]
+        differ = [key for key in ("seed", "command", "file") if len({j[key] for j in twins}) > 1]
+        keys = apart[:1] or differ
+        extra = ", ".join(f"{key} {i[key]}" for key in keys) if keys else f"report {n}"
+        i["label"] = f"{name} ({extra})"
+
+
 def _heading(impl: dict) -> str:
-    return f"{impl['name']} {impl['version']}".strip()
+    """The report's label: what distinguishes it from the others compared."""
+    return impl.get("label") or f"{impl['name']} {impl['version']}".strip()
 
 
 def render_text(d: dict) -> str:

@@ -39,9 +39,11 @@ SHOWN_FAILURES: Final = 200
 _STYLE: Final = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; padding: 0 1em; color: #222; }
 h1 { font-size: 1.5em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; } h3 { margin-bottom: .3em; }
-table { border-collapse: collapse; margin: .5em 0; } td, th { padding: .2em .6em; border: 1px solid #ddd; text-align: left; }
+table { border-collapse: collapse; margin: .5em 0; } td, th { padding: .2em .6em; border: 1px solid #ddd; text-align: left; vertical-align: top; }
+.frame { overflow-x: auto; max-width: 100%; } .frame > table { margin: 0; }
+th { white-space: nowrap; } .about td { overflow-wrap: anywhere; } h1, h3, p { overflow-wrap: anywhere; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
-pre { background: #f6f6f6; padding: .6em; overflow-x: auto; white-space: pre-wrap; }
+pre { background: #f6f6f6; padding: .6em; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; }
 .verdict { display: inline-block; padding: .3em .8em; font-weight: bold; color: #fff; border-radius: 3px; }
 .v-CONFORMS { background: #2e7d32; } .v-DOES-NOT-CONFORM, .v-COULD-NOT-START { background: #c62828; }
 .v-other { background: #757575; }
@@ -49,8 +51,10 @@ pre { background: #f6f6f6; padding: .6em; overflow-x: auto; white-space: pre-wra
 .s-xfail { background: #f3e5f5; } .s-unsupported, .s-not-run, .s-absent { color: #777; }
 .failure { border-left: 4px solid #c62828; padding-left: 1em; margin: 1.2em 0; }
 .muted { color: #777; }
-table.matrix { width: 100%; table-layout: fixed; } .matrix th:nth-child(1) { width: 17em; }
-.matrix th:nth-child(2) { width: 40%; } .matrix code { white-space: nowrap; }
+table.matrix { min-width: 100%; } .matrix td:nth-child(2) { min-width: 12em; } .matrix code { white-space: nowrap; }
+details.clause-failures { margin: 1em 0; } details.clause-failures > summary { cursor: pointer; font-weight: bold; }
+details.more { margin-left: 1em; }
+@media (max-width: 600px) { body { margin: 1em auto; padding: 0 .5em; } }
 """
 
 
@@ -67,11 +71,12 @@ def spec_base(spec_url: str, out_dir: str | Path) -> str:
 
 
 def clause_url(clause_id: str, base: str) -> str | None:
-    """The clause's item in the specification site (None: not a standard clause)."""
+    """The clause's item in the specification site (None: not a standard clause), at its
+    documented address: the clause's ID is its anchor (``spec/play.html#play.follow-suit``)."""
     part = part_of(clause_id)
     if part is None:
         return None
-    return f"{base}/spec/{part.page}.html#{clause_id.replace('.', ':')}"
+    return f"{base}/spec/{part.page}.html#{clause_id}"
 
 
 def clause_title(clause_id: str) -> str:
@@ -102,8 +107,11 @@ def clause_groups(ids: Iterable[str]) -> list[tuple[str, list[str]]]:
 
 
 def page(title: str, body: str) -> str:
+    """The HTML page: every table in a frame of its own that scrolls sideways when the table
+    is wider than the screen (a phone), so the page itself never does."""
+    body = body.replace("<table", '<div class="frame"><table').replace("</table>", "</table></div>")
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<meta name=\"viewport\" content=\"width=device-width\">\n<title>{e(title, 300)}</title>\n"
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{e(title, 300)}</title>\n"
             f"<style>{_STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")
 
 
@@ -161,7 +169,7 @@ def _about(report: dict) -> str:
         rows.append(("note", "the whole-run time limit cut this run: what was not checked is 'not run'"))
     if report.get("interrupted"):
         rows.append(("note", "interrupted by a signal: what was not checked is 'not run'"))
-    return "<table>\n" + "\n".join(f"<tr><th>{k}</th><td>{e(v, 1000)}</td></tr>" for k, v in rows) + "\n</table>"
+    return "<table class=\"about\">\n" + "\n".join(f"<tr><th>{k}</th><td>{e(v, 1000)}</td></tr>" for k, v in rows) + "\n</table>"
 
 
 def _summary(report: dict) -> str:
@@ -228,24 +236,57 @@ def _value(label: str, c: dict, key: str) -> str:
     return f"<details><summary>{label}</summary><pre>{e(text, 8000)}</pre></details>"
 
 
+#: Of each clause's failures, how many are shown open (the rest are folded).
+OPEN_PER_CLAUSE: Final = 1
+
+
+def _failure(c: dict, base: str) -> str:
+    blamed = c.get("blamed")
+    if blamed:
+        blame = f"blames {clause_link(blamed, base)} ({e(clause_title(blamed))})"
+    elif c.get("consequence_of"):
+        blame = f"a consequence of {e(c['consequence_of'], 300)}"
+    else:
+        blame = "names no clause"
+    return (f"<div class=\"failure\">\n<h3><code>{e(c['id'], 300)}</code></h3>\n"
+            f"<p>{e(c.get('outcome', c['status']), 100)}; {blame}</p>\n"
+            f"<p>{e(c.get('detail', ''), 2000)}</p>\n{_situation(c)}\n"
+            + _value("the question", c, "args") + _value("expected", c, "expected")
+            + _value("the implementation's answer", c, "got") + "\n</div>")
+
+
 def _failures(report: dict, base: str) -> str:
-    out: list[str] = []
+    """The failures grouped by the clause they blame, in the specification's order: each
+    clause a fold of its own (the first clause's open), its first failure shown, the rest
+    folded under it; at most :data:`SHOWN_FAILURES` in all (the JSON report has them all)."""
     failing = failing_cases(report)
-    for c in failing[:SHOWN_FAILURES]:
-        blamed = c.get("blamed")
-        if blamed:
-            blame = f"blames {clause_link(blamed, base)} ({e(clause_title(blamed))})"
-        elif c.get("consequence_of"):
-            blame = f"a consequence of {e(c['consequence_of'], 300)}"
-        else:
-            blame = "names no clause"
-        out.append(f"<div class=\"failure\">\n<h3><code>{e(c['id'], 300)}</code></h3>\n"
-                   f"<p>{e(c.get('outcome', c['status']), 100)}; {blame}</p>\n"
-                   f"<p>{e(c.get('detail', ''), 2000)}</p>\n{_situation(c)}\n"
-                   + _value("the question", c, "args") + _value("expected", c, "expected")
-                   + _value("the implementation's answer", c, "got") + "\n</div>")
     if not failing:
         return ""
+    shown = failing[:SHOWN_FAILURES]
+    by_clause: dict[str, list[dict]] = {}
+    for c in shown:
+        by_clause.setdefault(str(c.get("blamed") or ""), []).append(c)
+    total = {}
+    for c in failing:
+        key = str(c.get("blamed") or "")
+        total[key] = total.get(key, 0) + 1
+    out: list[str] = []
+    groups = [cid for _, ids in clause_groups([k for k in by_clause if k]) for cid in ids]
+    for n, cid in enumerate(groups + ([""] if "" in by_clause else [])):
+        cases = by_clause[cid]
+        label = (f"{clause_link(cid, base)} {e(clause_title(cid))}" if cid
+                 else "failures that blame no clause")
+        count = total[cid]
+        body = "\n".join(_failure(c, base) for c in cases[:OPEN_PER_CLAUSE])
+        rest = cases[OPEN_PER_CLAUSE:]
+        if rest:
+            body += (f"\n<details class=\"more\"><summary>{len(rest)} more failure"
+                     f"{'s' if len(rest) != 1 else ''} of this clause</summary>\n"
+                     + "\n".join(_failure(c, base) for c in rest) + "\n</details>")
+        out.append(f"<details class=\"clause-failures\"{' open' if n == 0 else ''}><summary>{label}: "
+                   f"{count} failure{'s' if count != 1 else ''}</summary>\n{body}\n</details>")
     more = (f"<p>… {len(failing) - SHOWN_FAILURES} more failures (the JSON report has them all).</p>"
             if len(failing) > SHOWN_FAILURES else "")
-    return f"<h2>Failures ({len(failing)})</h2>\n" + "\n".join(out) + more
+    return (f"<h2>Failures ({len(failing)})</h2>\n<p class=\"muted\">By the clause each blames, "
+            "in the specification's order; open a clause to see its failures.</p>\n"
+            + "\n".join(out) + more)
