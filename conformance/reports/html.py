@@ -266,7 +266,7 @@ def _failures(report: dict, base: str) -> str:
     by_clause: dict[str, list[dict]] = {}
     for c in shown:
         by_clause.setdefault(str(c.get("blamed") or ""), []).append(c)
-    total = {}
+    total: dict[str, int] = {}
     for c in failing:
         key = str(c.get("blamed") or "")
         total[key] = total.get(key, 0) + 1
