@@ -349,6 +349,9 @@ def write_term_links(app: Sphinx, exception) -> None:
                   if line and line.split("\t", 1)[0] not in written
                   and line.split("\t", 1)[0] in app.env.found_docs}
     path.write_text("\n".join(sorted(lines)) + "\n", encoding="utf-8")
+    for name in ("_turub_term_links", "_turub_linked_docs"):  # a process may build again
+        if hasattr(app, name):
+            delattr(app, name)
 
 
 def _clause_of(node: nodes.Node) -> str:
