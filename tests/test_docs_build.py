@@ -380,7 +380,8 @@ def test_the_version_is_on_every_page_and_the_changelog_names_the_changed_clause
     changelog = (html / "spec/changelog.html").read_text(encoding="utf-8")
     for release in RELEASES:
         assert f"Version {release.version}" in changelog
-    changed = [cid for release in RELEASES[1:] for cid, _ in release.changed]
+    # (a page's prose and a glossary entry: tests/test_site_words.py)
+    changed = [cid for release in RELEASES[1:] for cid, _ in release.changed if cid in CLAUSES]
     assert changed
     for cid in changed:
         assert f'#{cid}"' in changelog, cid
