@@ -100,8 +100,8 @@ frame.onload = () => {
   }
   for (const f of d.querySelectorAll(".frame"))
     res.frames.push([f.scrollWidth, f.clientWidth, getComputedStyle(f).overflowX]);
-  res.matrices = d.querySelectorAll("table.matrix").length;
-  res.inFrames = d.querySelectorAll(".frame > table.matrix").length;
+  res.matrices = d.querySelectorAll(".matrix").length;
+  res.inFrames = d.querySelectorAll(".frame > .matrix").length;
   document.getElementById("out").textContent = "RESULT" + JSON.stringify(res) + "END";
 };
 frame.src = %s;
