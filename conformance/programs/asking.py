@@ -119,7 +119,8 @@ class Round:
             if not self.may_go_on():
                 return
             pipes = self.target.proc
-            assert pipes is not None
+            if pipes is None:
+                raise RuntimeError("no program running after may_go_on")
             if self.queue and len(self.inflight) < self.target.window:
                 self.send(pipes)
                 if not self.inflight:

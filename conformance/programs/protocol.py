@@ -149,7 +149,8 @@ class ProtocolTarget(Target):
         if self.deadline is not None:
             limit = min(limit, self.deadline)
         while True:
-            assert self.proc is not None
+            if self.proc is None:
+                raise RuntimeError("no program to read the handshake of")
             left = limit - time.monotonic()
             if left <= 0:
                 partial = self.partial()
@@ -200,7 +201,8 @@ class ProtocolTarget(Target):
 
     def ended(self) -> str:
         """The program has exited: stop what is left of it; how it ended, in words."""
-        assert self.proc is not None
+        if self.proc is None:
+            raise RuntimeError("no program has ended")
         # its output is closed, so it is on its way out: a loaded machine may take a while to
         # reap it, and its status decides the verdict (a shim that could not load: usage, 2)
         status = self.proc.exit_status(2.0)
