@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .messages import decode, malformed, overflowed, plain, request_line
 from .pipes import Pipes, snippet
+from .process import clock_start
 from .targets import NOT_RUN, UNSUPPORTED, Answer, Request, result_answer
 from ..text import safe_text
 
@@ -183,9 +184,10 @@ class Round:
     # --- 3. reading ----------------------------------------------------------------------------
 
     def clock_of_oldest(self) -> float:
-        """When the oldest request's time started: sent, or the answer before it came."""
+        """When the oldest request's time started: sent, or the answer before it came, or the
+        kit went on after being stopped (:func:`~.process.clock_start`)."""
         sent = self.sent[next(iter(self.inflight))]
-        return sent if sent > self.anchor else self.anchor
+        return clock_start(sent if sent > self.anchor else self.anchor)
 
     def read(self, pipes: Pipes) -> None:
         """The lines that come before the oldest request's deadline, each taken in turn."""
@@ -274,6 +276,11 @@ class Round:
                 target.diagnose(f"the implementation exited between requests: {detail}")
             self.restart("it exited")
         elif self.inflight and time.monotonic() - self.clock_of_oldest() > target.timeout:
+            oldest = next(iter(self.inflight))
+            for line in pipes.pump(0.0):  # what came while the kit was not looking counts
+                self.take(line)
+            if oldest not in self.inflight or pipes.overflow or pipes.eof:
+                return  # answered after all (or the next turn judges the line or the exit)
             self.blame_oldest(Answer(TIMEOUT, None, f"no answer within {target.timeout:g} s{target.partial()}"))
             self.restart("a timeout")
 
