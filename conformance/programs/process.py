@@ -24,6 +24,7 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
+from types import FrameType
 from typing import Final
 
 __all__ = ["spawn", "stop", "stop_all", "MARKER_VARIABLE", "live_groups", "resumed_at", "clock_start"]
@@ -64,7 +65,7 @@ def _watch_resumes() -> None:
     except (AttributeError, ValueError):  # no SIGCONT here
         return
 
-    def resumed(signum: int, frame: object) -> None:
+    def resumed(signum: int, frame: FrameType | None) -> None:
         _RESUMED[0] = time.monotonic()
         if callable(before):
             before(signum, frame)
