@@ -140,7 +140,8 @@ class Round:
         if target.past_deadline():
             target.cut = True
             target.drop()
-            return self.finish_all(Answer(NOT_RUN, None, "not answered before the whole-run time limit"))
+            return self.finish_all(Answer(NOT_RUN, None, "not answered before the whole-run time limit "
+                                              "(--time-limit raises it)"))
         if target.proc is None:
             if target.restarts >= target.max_restarts:
                 return self.finish_all(Answer(NOT_RUN, None, f"not asked: the implementation failed and "

@@ -165,7 +165,8 @@ class ProtocolTarget(Target):
                 partial = self.partial()
                 self.drop()
                 cut = self.past_deadline() and limit == self.deadline
-                raise _StartFailure(Answer(NOT_RUN, None, "the whole-run time limit came before the handshake")
+                raise _StartFailure(Answer(NOT_RUN, None, "the whole-run time limit came before the handshake "
+                                                                 "(--time-limit raises it)")
                                     if cut else Answer(TIMEOUT, None, f"the handshake got no answer within "
                                                        f"{self.start_timeout:g} s{partial}"))
             lines = self.proc.pump(left)
