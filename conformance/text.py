@@ -19,32 +19,68 @@ import re
 from typing import Any, Final
 
 __all__ = ["safe_text", "safe_value", "bounded", "shorten", "needs_cleaning", "TRUNCATED", "show", "readable",
-           "options_text"]
+           "options_text", "UNSAFE_RANGES"]
 
 #: What a shortened text ends with (followed by how much was left out).
 TRUNCATED: Final = "…[truncated"
 
-# C0 controls, DEL, C1 controls, surrogates, bidi embeddings/overrides/isolates and marks,
-# line/paragraph separators, BOM-like zero-width no-break space, non-characters at plane ends.
-_UNSAFE: Final = re.compile(
-    "[\x00-\x1f\x7f-\x9f\ud800-\udfff\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
-    "\u2066-\u2069\ufeff\ufff9-\ufffb\ufffe\uffff]")
+#: Code points never shown raw, as inclusive ranges: C0 controls, DEL, C1 controls,
+#: surrogates, line and paragraph separators, interlinear annotation marks, non-characters at
+#: the BMP's end, and every default-ignorable code point of Unicode (DerivedCoreProperties'
+#: ``Default_Ignorable_Code_Point``: the soft hyphen, zero-width spaces and joiners, word
+#: joiners and invisible operators, bidi marks, embeddings, overrides and isolates, Hangul
+#: fillers, variation selectors, the BOM, tag characters...): a text made only of them, or
+#: holding them, can read as another on a terminal or a page (a name that shows as
+#: "reference").
+UNSAFE_RANGES: Final = (
+    (0x00, 0x1F), (0x7F, 0x9F), (0xAD, 0xAD), (0x34F, 0x34F), (0x61C, 0x61C), (0x115F, 0x1160),
+    (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x2028, 0x202E), (0x2060, 0x206F),
+    (0x3164, 0x3164), (0xD800, 0xDFFF), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFFB), (0xFFFE, 0xFFFF), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+
+
+def _character_class(ranges: tuple[tuple[int, int], ...]) -> str:
+    return "".join(chr(lo) if lo == hi else f"{chr(lo)}-{chr(hi)}" for lo, hi in ranges)
+
+
+def _raw_forms(ranges: tuple[tuple[int, int], ...]) -> bytes:
+    """An alternation matching the UTF-8 bytes of every code point in ``ranges`` that may
+    come raw in a JSON line (C0 controls and surrogates cannot: they come as escapes)."""
+    tails: dict[bytes, list[int]] = {}
+    for lo, hi in ranges:
+        for code in range(max(lo, 0x20), hi + 1):
+            if 0xD800 <= code <= 0xDFFF:
+                continue
+            raw = chr(code).encode("utf-8")
+            tails.setdefault(raw[:-1], []).append(raw[-1])
+    parts = []
+    for head, last in tails.items():
+        spans, start = [], last[0]
+        for a, b in zip(last, last[1:] + [-1]):
+            if b != a + 1:
+                spans.append(re.escape(bytes([start])) if start == a
+                             else re.escape(bytes([start])) + b"-" + re.escape(bytes([a])))
+                start = b
+        parts.append(re.escape(head) + b"[" + b"".join(spans) + b"]")
+    return b"|".join(parts)
+
+
+_UNSAFE: Final = re.compile(f"[{_character_class(UNSAFE_RANGES)}]")
 # The same, with newline and tab allowed (multi-line text such as a stderr tail).
 _UNSAFE_KEEP_LINES: Final = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u061c\u200e\u200f\u2028\u2029\u202a-\u202e"
-    "\u2066-\u2069\ufeff\ufff9-\ufffb\ufffe\uffff]")
+    f"[{_character_class(((0x00, 0x08), (0x0B, 0x1F)) + UNSAFE_RANGES[1:])}]")
 
 # In a raw JSON line (bytes): anything that can decode to an unsafe character.  JSON forbids
 # raw C0 controls inside strings, so those arrive as escapes (\u001b, and the short \b \f \n
 # \r \t); the others may come raw.
-_RAW_SUSPECT: Final = re.compile(
-    rb"\\[bfnrtu]|\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]"
-    rb"|\xef\xbb\xbf|\xef\xbf[\xb9-\xbb\xbe\xbf]")
+_RAW_SUSPECT: Final = re.compile(rb"\\[bfnrtu]|" + _raw_forms(UNSAFE_RANGES))
 
 
 def _escape(match: re.Match) -> str:
     code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def shorten(text: str, limit: int) -> str:

@@ -3,7 +3,9 @@
 Each ``check_*(impl, ...)`` takes an implementation of the interface in
 ``turub.conformance.adapter`` (any object with its methods: the reference, an adapter
 around another program, a deliberately wrong engine) and one case in the interface's
-plain data, and raises ``AssertionError`` saying what went wrong, or returns ``None``.
+plain data, and raises :class:`Falsified` (an ``AssertionError``) saying what went wrong, or
+returns ``None``.  No check rests on an ``assert`` statement, which ``python -O`` and
+``PYTHONOPTIMIZE`` remove: a property judged with one would hold for any answer.
 The expected answers come from :mod:`turub.properties.oracles`, never from the engine.
 
 The property suites (``properties/test_*.py``) wrap these in ``@given`` tests; to run one
@@ -40,8 +42,13 @@ __all__ = [
     "check_contest_other_side_resets", "check_contest_decided_exactly_when_due",
     "check_contest_unbeatable_mark", "check_stake_per_deal",
     "check_referee", "check_referee_mirror",
-    "requires", "search", "interface_properties", "INTERFACE_SUITES",
+    "requires", "search", "interface_properties", "INTERFACE_SUITES", "Falsified",
 ]
+
+
+class Falsified(AssertionError):
+    """A property does not hold for the implementation checked (the message says how).
+    Raised, never asserted: the interpreter's flags cannot turn a check off."""
 
 
 def _same_cards(got: Sequence[str], expected: Sequence[str]) -> bool:
@@ -54,17 +61,19 @@ def check_trick_winner(impl, cards: list[str], trump: str) -> None:
     """Exactly one card wins; it is a trump or of the led suit; no other card outranks it;
     and it is the card the declarative rule picks."""
     got = impl.trick_winner(list(cards), trump)
-    assert isinstance(got, int) and not isinstance(got, bool) and 0 <= got < len(cards), (
-        f"trick {cards} trump {trump}: the winner must be one position 0..{len(cards) - 1}, got {got!r}")
+    if not (isinstance(got, int) and not isinstance(got, bool) and 0 <= got < len(cards)):
+        raise Falsified(f"trick {cards} trump {trump}: the winner must be one position 0..{len(cards) - 1}, got {got!r}")
     # The winner is a trump or of the led suit.
-    assert O.suit_of(cards[got]) in (trump, O.suit_of(cards[0])), (
-        f"trick {cards} trump {trump}: {cards[got]} (position {got}) is neither trump nor the led suit")
+    if O.suit_of(cards[got]) not in (trump, O.suit_of(cards[0])):
+        raise Falsified(f"trick {cards} trump {trump}: {cards[got]} (position {got}) is neither trump nor the led suit")
     # No other card in the trick outranks it.
     better = [j for j in range(len(cards)) if j != got and O.outranks(cards, trump, j, got)]
-    assert not better, (f"trick {cards} trump {trump}: position {got} ({cards[got]}) won but "
+    if better:
+        raise Falsified(f"trick {cards} trump {trump}: position {got} ({cards[got]}) won but "
                         f"position {better[0]} ({cards[better[0]]}) outranks it")
     expected = O.trick_winner(cards, trump)
-    assert got == expected, f"trick {cards} trump {trump}: winner {got}, the rule says {expected}"
+    if got != expected:
+        raise Falsified(f"trick {cards} trump {trump}: winner {got}, the rule says {expected}")
 
 
 _SUIT_RENAMINGS_NOTE = "a renaming of suits maps each suit letter to another, one to one"
@@ -79,31 +88,35 @@ def check_trick_winner_invariances(impl, cards: list[str], trump: str, renaming:
     positions after the lead; ``rank_seed`` picks new ranks for the ranks in the trick,
     in the same order (the rule only compares ranks).
     """
-    assert sorted(renaming) == sorted(renaming.values()) == sorted(O.SUIT_LETTERS), _SUIT_RENAMINGS_NOTE
+    if not (sorted(renaming) == sorted(renaming.values()) == sorted(O.SUIT_LETTERS)):
+        raise Falsified(_SUIT_RENAMINGS_NOTE)
     base = impl.trick_winner(list(cards), trump)
 
     renamed = [O.RANK_TEXTS[O.rank_of(c)] + renaming[O.suit_of(c)] for c in cards]
     got = impl.trick_winner(renamed, renaming[trump])
-    assert got == base, (f"renaming suits {renaming} changed the winner of {cards} (trump {trump}) "
-                         f"from {base} to {got}")
+    if got != base:
+        raise Falsified(f"renaming suits {renaming} changed the winner of {cards} (trump {trump}) "
+                        f"from {base} to {got}")
 
     rest = [cards[1:][i] for i in order]
     reordered = [cards[0]] + rest
     got = impl.trick_winner(reordered, trump)
-    assert O.canonical(reordered[got]) == O.canonical(cards[base]), (
-        f"reordering the cards after the lead changed the winning card: {cards} → {cards[base]}, "
-        f"{reordered} → {reordered[got]} (trump {trump})")
+    if O.canonical(reordered[got]) != O.canonical(cards[base]):
+        raise Falsified(f"reordering the cards after the lead changed the winning card: {cards} → {cards[base]}, "
+                        f"{reordered} → {reordered[got]} (trump {trump})")
     first_copy = [O.canonical(c) for c in reordered].index(O.canonical(cards[base]))
-    assert got == first_copy, (f"{reordered} (trump {trump}): {reordered[got]} won at {got}, "
-                               f"but an identical card was played earlier, at {first_copy}")
+    if got != first_copy:
+        raise Falsified(f"{reordered} (trump {trump}): {reordered[got]} won at {got}, "
+                        f"but an identical card was played earlier, at {first_copy}")
 
     present = sorted({O.rank_of(c) for c in cards})
     new = sorted(random.Random(rank_seed).sample(range(len(O.RANK_TEXTS)), len(present)))
     ranks = dict(zip(present, new))
     relabelled = [O.RANK_TEXTS[ranks[O.rank_of(c)]] + O.suit_of(c) for c in cards]
     got = impl.trick_winner(relabelled, trump)
-    assert got == base, (f"relabelling ranks in order changed the winner: {cards} → {base}, "
-                         f"{relabelled} → {got} (trump {trump})")
+    if got != base:
+        raise Falsified(f"relabelling ranks in order changed the winner: {cards} → {base}, "
+                        f"{relabelled} → {got} (trump {trump})")
 
 
 def check_identical_cards(impl, cards: list[str], trump: str) -> None:
@@ -112,13 +125,15 @@ def check_identical_cards(impl, cards: list[str], trump: str) -> None:
     winning card after it changes nothing."""
     got = impl.trick_winner(list(cards), trump)
     earlier = [i for i in range(got) if O.canonical(cards[i]) == O.canonical(cards[got])]
-    assert not earlier, (f"trick {cards} trump {trump}: the copy of {cards[got]} at {got} won, "
-                         f"though the same card was played earlier at {earlier[0]}")
+    if earlier:
+        raise Falsified(f"trick {cards} trump {trump}: the copy of {cards[got]} at {got} won, "
+                        f"though the same card was played earlier at {earlier[0]}")
     if len(cards) < 4:
         more = list(cards) + [cards[got]]
         again = impl.trick_winner(more, trump)
-        assert again == got, (f"a later copy of the winning card took the trick: {cards} → {got}, "
-                              f"{more} → {again} (trump {trump})")
+        if again != got:
+            raise Falsified(f"a later copy of the winning card took the trick: {cards} → {got}, "
+                            f"{more} → {again} (trump {trump})")
 
 
 # --- legal plays ----------------------------------------------------------------------------
@@ -128,16 +143,19 @@ def check_legal_plays(impl, hand: list[str], trick: list[str]) -> None:
     once; holding the led suit, only that suit; void in it (or leading), every card."""
     got = impl.legal_plays(list(hand), list(trick))
     names = [O.canonical(c) for c in got]
-    assert len(names) == len(set(names)), f"hand {hand}, trick {trick}: a card offered twice in {got}"
+    if len(names) != len(set(names)):
+        raise Falsified(f"hand {hand}, trick {trick}: a card offered twice in {got}")
     expected = O.legal_plays(hand, trick)
     missing, extra = expected - set(names), set(names) - expected
-    assert not extra, (f"hand {hand}, trick {trick}: {sorted(extra)} offered, but "
-                       + ("not held" if extra - {O.canonical(c) for c in hand} else
-                          "the hand holds the led suit and must follow it"))
-    assert not missing, (f"hand {hand}, trick {trick}: {sorted(missing)} refused, but "
-                         + ("the player is void in the led suit and may play any card"
-                            if trick and all(O.suit_of(c) != O.suit_of(trick[0]) for c in hand)
-                            else "it follows suit (there is no duty to play higher)"))
+    if extra:
+        raise Falsified(f"hand {hand}, trick {trick}: {sorted(extra)} offered, but "
+                        + ("not held" if extra - {O.canonical(c) for c in hand} else
+                           "the hand holds the led suit and must follow it"))
+    if missing:
+        raise Falsified(f"hand {hand}, trick {trick}: {sorted(missing)} refused, but "
+                        + ("the player is void in the led suit and may play any card"
+                           if trick and all(O.suit_of(c) != O.suit_of(trick[0]) for c in hand)
+                           else "it follows suit (there is no duty to play higher)"))
 
 
 def check_no_obligation_to_overtake(impl, hand: list[str], trick: list[str]) -> None:
@@ -151,8 +169,9 @@ def check_no_obligation_to_overtake(impl, hand: list[str], trick: list[str]) -> 
         return
     lowest = min(following, key=O.rank_of)
     got = {O.canonical(c) for c in impl.legal_plays(list(hand), list(trick))}
-    assert lowest in got, (f"hand {hand}, trick {trick}: the lowest card of the led suit, "
-                           f"{lowest}, must be allowed (no duty to overtake); offered {sorted(got)}")
+    if lowest not in got:
+        raise Falsified(f"hand {hand}, trick {trick}: the lowest card of the led suit, "
+                        f"{lowest}, must be allowed (no duty to overtake); offered {sorted(got)}")
 
 
 # --- dealing -----------------------------------------------------------------------------------
@@ -162,14 +181,18 @@ def check_deal(impl, pack: list[str], dealer: str, cut: int, rules: dict[str, st
     card of the pack is in exactly one hand."""
     got = impl.deal(list(pack), dealer, cut, dict(rules))
     caller, _, hands = O.dealing(pack, dealer, cut, O.rules_in_full(rules)["direction"])
-    assert got["caller"] == caller, f"dealer {dealer}, {rules}: caller {got['caller']}, expected {caller}"
-    assert sorted(got["hands"]) == sorted(O.SEAT_LETTERS), f"hands for {sorted(got['hands'])}"
+    if got["caller"] != caller:
+        raise Falsified(f"dealer {dealer}, {rules}: caller {got['caller']}, expected {caller}")
+    if sorted(got["hands"]) != sorted(O.SEAT_LETTERS):
+        raise Falsified(f"hands for {sorted(got['hands'])}")
     for seat in O.SEAT_LETTERS:
-        assert len(got["hands"][seat]) == 36, f"{seat} holds {len(got['hands'][seat])} cards, not 36"
-        assert _same_cards(got["hands"][seat], hands[seat]), (
-            f"{seat}'s hand is not the packets dealt to {seat} (dealer {dealer}, cut {cut}, {rules})")
+        if len(got["hands"][seat]) != 36:
+            raise Falsified(f"{seat} holds {len(got['hands'][seat])} cards, not 36")
+        if not (_same_cards(got["hands"][seat], hands[seat])):
+            raise Falsified(f"{seat}'s hand is not the packets dealt to {seat} (dealer {dealer}, cut {cut}, {rules})")
     everything = Counter(O.canonical(c) for h in got["hands"].values() for c in h)
-    assert everything == Counter(map(O.canonical, pack)), "the hands together are not the pack"
+    if everything != Counter(map(O.canonical, pack)):
+        raise Falsified("the hands together are not the pack")
 
 
 def check_trump_call_sees_first_packet(impl, pack: list[str], dealer: str, cut: int,
@@ -177,17 +200,19 @@ def check_trump_call_sees_first_packet(impl, pack: list[str], dealer: str, cut: 
     """The caller names trump having seen exactly three cards: the first packet after the cut."""
     got = impl.deal(list(pack), dealer, cut, dict(rules))
     _, saw, _ = O.dealing(pack, dealer, cut, O.rules_in_full(rules)["direction"])
-    assert len(got["caller_saw"]) == 3, f"the caller saw {len(got['caller_saw'])} cards, not 3"
-    assert _same_cards(got["caller_saw"], saw), (
-        f"the caller saw {got['caller_saw']}, but the first packet after a cut of {cut} is {saw}")
+    if len(got["caller_saw"]) != 3:
+        raise Falsified(f"the caller saw {len(got['caller_saw'])} cards, not 3")
+    if not (_same_cards(got["caller_saw"], saw)):
+        raise Falsified(f"the caller saw {got['caller_saw']}, but the first packet after a cut of {cut} is {saw}")
 
 
 def check_packets(impl, packets: list[list], dealer: str) -> None:
     """The deal stands exactly when the dealer's last packet held three cards."""
     got = impl.check_packets([list(p) for p in packets], dealer)
     expected = O.packet_check_stands(packets, dealer)
-    assert got["stands"] is expected, (f"dealer {dealer}, packets {packets}: stands={got['stands']}, "
-                                       f"the dealer's last packet says {expected}")
+    if got["stands"] is not expected:
+        raise Falsified(f"dealer {dealer}, packets {packets}: stands={got['stands']}, "
+                        f"the dealer's last packet says {expected}")
 
 
 # --- results and dealers --------------------------------------------------------------------------
@@ -198,10 +223,11 @@ def check_deal_result(impl, ns: int, ew: int, closed_early: bool) -> None:
     got = impl.deal_result(ns, ew, closed_early)
     expected = O.deal_outcome(ns, ew, closed_early)
     if expected is None:
-        assert "refused" in got, f"{ns}-{ew} (closed early: {closed_early}) is impossible, got {got}"
+        if "refused" not in got:
+            raise Falsified(f"{ns}-{ew} (closed early: {closed_early}) is impossible, got {got}")
     else:
-        assert got.get("outcome") == expected, (
-            f"{ns}-{ew} (closed early: {closed_early}): {got}, expected {expected}")
+        if got.get("outcome") != expected:
+            raise Falsified(f"{ns}-{ew} (closed early: {closed_early}): {got}, expected {expected}")
 
 
 def check_next_dealer(impl, dealer: str, outcome: str, rules: dict[str, str]) -> None:
@@ -210,15 +236,19 @@ def check_next_dealer(impl, dealer: str, outcome: str, rules: dict[str, str]) ->
     got = impl.next_dealer(dealer, outcome, dict(rules))
     r = O.rules_in_full(rules)
     if outcome == "draw":
-        assert got == dealer, f"after a draw {dealer} deals again, not {got}"
+        if got != dealer:
+            raise Falsified(f"after a draw {dealer} deals again, not {got}")
     elif outcome != O.side_of(dealer):
-        assert got == O.partner_of(dealer), f"{dealer}'s side lost: the partner deals, not {got}"
+        if got != O.partner_of(dealer):
+            raise Falsified(f"{dealer}'s side lost: the partner deals, not {got}")
     else:
-        assert O.side_of(got) != O.side_of(dealer), f"{dealer}'s side won: an opponent deals, not {got}"
+        if O.side_of(got) == O.side_of(dealer):
+            raise Falsified(f"{dealer}'s side won: an opponent deals, not {got}")
         following = O.seat_after(dealer, r["direction"])
         want = following if r["opponent-dealer"] == "next" else O.partner_of(following)
-        assert got == want, (f"{dealer}'s side won ({r['direction']}, opponent-dealer="
-                             f"{r['opponent-dealer']}): {want} deals, not {got}")
+        if got != want:
+            raise Falsified(f"{dealer}'s side won ({r['direction']}, opponent-dealer="
+                            f"{r['opponent-dealer']}): {want} deals, not {got}")
 
 
 def check_dealer_sequence(impl, first: str, outcomes: list[str], rules: dict[str, str]) -> None:
@@ -227,7 +257,8 @@ def check_dealer_sequence(impl, first: str, outcomes: list[str], rules: dict[str
     for outcome in outcomes:
         seats.append(impl.next_dealer(seats[-1], outcome, dict(rules)))
     expected = O.dealers_over(first, outcomes, rules)
-    assert seats == expected, f"dealers {seats} after {outcomes}, expected {expected} ({rules})"
+    if seats != expected:
+        raise Falsified(f"dealers {seats} after {outcomes}, expected {expected} ({rules})")
 
 
 def check_first_dealer(impl, rounds: list[dict[str, str]]) -> None:
@@ -235,9 +266,11 @@ def check_first_dealer(impl, rounds: list[dict[str, str]]) -> None:
     got = impl.first_dealer([dict(r) for r in rounds])
     expected = O.first_dealer(rounds)
     if expected is None:
-        assert "refused" in got, f"draw {rounds}: no dealer can be chosen, got {got}"
+        if "refused" not in got:
+            raise Falsified(f"draw {rounds}: no dealer can be chosen, got {got}")
     else:
-        assert got.get("dealer") == expected, f"draw {rounds}: {got}, expected {expected}"
+        if got.get("dealer") != expected:
+            raise Falsified(f"draw {rounds}: {got}, expected {expected}")
 
 
 def check_first_dealer_ignores_suits(impl, rounds: list[dict[str, str]],
@@ -246,14 +279,16 @@ def check_first_dealer_ignores_suits(impl, rounds: list[dict[str, str]],
     moved = [{s: O.RANK_TEXTS[O.rank_of(c)] + renaming[O.suit_of(c)] for s, c in r.items()}
              for r in rounds]
     a, b = impl.first_dealer([dict(r) for r in rounds]), impl.first_dealer(moved)
-    assert a.get("dealer") == b.get("dealer"), f"suits changed the first dealer: {rounds} {a}, {moved} {b}"
+    if a.get("dealer") != b.get("dealer"):
+        raise Falsified(f"suits changed the first dealer: {rounds} {a}, {moved} {b}")
 
 
 # --- the contest --------------------------------------------------------------------------------
 
 def _states(impl, results: list[list], rules: dict[str, str]) -> list[dict[str, Any]]:
     states = impl.contest([list(r) for r in results], dict(rules))
-    assert len(states) == len(results), f"{len(states)} states for {len(results)} results"
+    if len(states) != len(results):
+        raise Falsified(f"{len(states)} states for {len(results)} results")
     return states
 
 
@@ -268,9 +303,11 @@ def check_contest(impl, results: list[list], rules: dict[str, str]) -> None:
     for k, (g, e) in enumerate(zip(got, expected)):
         where = f"after deal {k + 1} of [{_fmt(results)}] ({rules})"
         if "refused" in e:
-            assert g.get("refused") in e["refused"], f"{where}: {g}, expected a refusal as {sorted(e['refused'])}"
+            if g.get("refused") not in e["refused"]:
+                raise Falsified(f"{where}: {g}, expected a refusal as {sorted(e['refused'])}")
         else:
-            assert g == e, f"{where}: {g}, expected {e}"
+            if g != e:
+                raise Falsified(f"{where}: {g}, expected {e}")
 
 
 def _open_steps(impl, results, rules):
@@ -290,9 +327,9 @@ def check_contest_mark_holds(impl, results: list[list], rules: dict[str, str]) -
     """While one side's sequence lasts the mark never moves: not up, and never down."""
     for before, result, after in _open_steps(impl, results, rules):
         if before["holder"] is not None and after["holder"] == before["holder"]:
-            assert after["mark"] == before["mark"], (
-                f"[{_fmt(results)}]: {result} moved {before['holder']}'s mark from "
-                f"{before['mark']} to {after['mark']} during its sequence")
+            if after["mark"] != before["mark"]:
+                raise Falsified(f"[{_fmt(results)}]: {result} moved {before['holder']}'s mark from "
+                                f"{before['mark']} to {after['mark']} during its sequence")
 
 
 def check_contest_draws_and_short_wins_change_nothing(impl, results: list[list],
@@ -306,9 +343,10 @@ def check_contest_draws_and_short_wins_change_nothing(impl, results: list[list],
         short = (outcome == before["holder"] and outcome is not None
                  and result[0 if outcome == "NS" else 1] <= before["mark"])
         if outcome == "draw" or short:
-            assert after == before, (f"[{_fmt(results)}]: {_fmt([result])} "
-                                     f"({'a draw' if outcome == 'draw' else 'a short win'}) "
-                                     f"changed the contest from {before} to {after}")
+            if after != before:
+                raise Falsified(f"[{_fmt(results)}]: {_fmt([result])} "
+                                f"({'a draw' if outcome == 'draw' else 'a short win'}) "
+                                f"changed the contest from {before} to {after}")
 
 
 def check_contest_other_side_resets(impl, results: list[list], rules: dict[str, str]) -> None:
@@ -319,9 +357,9 @@ def check_contest_other_side_resets(impl, results: list[list], rules: dict[str, 
         outcome = O.deal_outcome(*result, rules)
         if outcome in ("NS", "EW") and outcome != before["holder"]:
             count = result[0 if outcome == "NS" else 1]
-            assert (after["holder"], after["mark"], after["winner"]) == (outcome, count, None), (
-                f"[{_fmt(results)}]: {_fmt([result])} won by {outcome} should start its sequence "
-                f"with mark {count}, got {after}")
+            if (after["holder"], after["mark"], after["winner"]) != (outcome, count, None):
+                raise Falsified(f"[{_fmt(results)}]: {_fmt([result])} won by {outcome} should start its sequence "
+                                f"with mark {count}, got {after}")
 
 
 def check_contest_decided_exactly_when_due(impl, results: list[list], rules: dict[str, str]) -> None:
@@ -331,28 +369,30 @@ def check_contest_decided_exactly_when_due(impl, results: list[list], rules: dic
     due = O.contest_decided_at(results, rules)
     for k, state in enumerate(states):
         if due is None or k < due:
-            assert state.get("winner") is None, (
-                f"[{_fmt(results)}] ({rules}): decided at deal {k + 1}, "
-                + ("but no deal wins it" if due is None else f"but the rule decides it at deal {due + 1}"))
+            if state.get("winner") is not None:
+                raise Falsified(f"[{_fmt(results)}] ({rules}): decided at deal {k + 1}, "
+                                + ("but no deal wins it" if due is None else f"but the rule decides it at deal {due + 1}"))
         elif k == due:
             winner = O.deal_outcome(*results[k], rules)
-            assert state.get("winner") == winner, (
-                f"[{_fmt(results)}] ({rules}): deal {k + 1} decides the contest for {winner}, got {state}")
+            if state.get("winner") != winner:
+                raise Falsified(f"[{_fmt(results)}] ({rules}): deal {k + 1} decides the contest for {winner}, got {state}")
         else:
             fresh = O.contest_states(results[due + 1:k + 1], rules)[-1]
             if "refused" in fresh:
-                assert state.get("refused") in fresh["refused"], f"[{_fmt(results)}]: deal {k + 1}: {state}"
+                if state.get("refused") not in fresh["refused"]:
+                    raise Falsified(f"[{_fmt(results)}]: deal {k + 1}: {state}")
                 continue
-            assert state == fresh, (f"[{_fmt(results)}]: the contest was decided at deal {due + 1}; "
-                                    f"deal {k + 1} belongs to a new contest ({fresh}), got {state}")
+            if state != fresh:
+                raise Falsified(f"[{_fmt(results)}]: the contest was decided at deal {due + 1}; "
+                                f"deal {k + 1} belongs to a new contest ({fresh}), got {state}")
 
 
 def check_contest_unbeatable_mark(impl, results: list[list], rules: dict[str, str]) -> None:
     """A first win of 36 can never be beaten: only the other side can end that sequence."""
     for before, result, after in _open_steps(impl, results, rules):
         if before["mark"] == 36 and after["winner"] is not None:
-            assert after["winner"] != before["holder"], (
-                f"[{_fmt(results)}]: {before['holder']} won the contest over a mark of 36")
+            if after["winner"] == before["holder"]:
+                raise Falsified(f"[{_fmt(results)}]: {before['holder']} won the contest over a mark of 36")
 
 
 def check_stake_per_deal(impl, results: list[list]) -> None:
@@ -365,9 +405,9 @@ def check_stake_per_deal(impl, results: list[list]) -> None:
         if outcome is None:
             continue
         want = None if outcome == "draw" else outcome
-        assert state == {"holder": None, "mark": None, "winner": want}, (
-            f"[{_fmt(results)}] per deal: deal {k + 1} ({outcome}) settles "
-            f"{'nothing' if want is None else 'a stake for ' + want}, with no sequence and no mark; got {state}")
+        if state != {"holder": None, "mark": None, "winner": want}:
+            raise Falsified(f"[{_fmt(results)}] per deal: deal {k + 1} ({outcome}) settles "
+                            f"{'nothing' if want is None else 'a stake for ' + want}, with no sequence and no mark; got {state}")
 
 
 # --- the referee ---------------------------------------------------------------------------------
@@ -386,23 +426,31 @@ def check_referee(impl, pack: list[str], dealer: str, cut: int, rules: dict[str,
     deal with the right count (36 tricks in all unless closed early) and outcome."""
     got = impl.referee(list(pack), dealer, cut, dict(rules), [dict(a) for a in actions])
     want = O.TableModel(pack, dealer, cut, rules).referee(actions)
-    assert len(got["responses"]) == len(actions), "one response per action"
+    if len(got["responses"]) != len(actions):
+        raise Falsified("one response per action")
     for k, (g, w) in enumerate(zip(got["responses"], want["responses"])):
         if g == w == {"ok": True}:
             continue  # accepted, as the rules allow
         where = f"action {k} ({_describe(actions, k)}), dealer {dealer}, cut {cut}, {rules}"
         if w == {"ok": True}:
-            assert g == {"ok": True}, f"{where}: refused with {g}, but the rules allow it"
+            if g != {"ok": True}:
+                raise Falsified(f"{where}: refused with {g}, but the rules allow it")
         else:
-            assert "refused" in g, f"{where}: accepted, but it breaks {sorted(w)}"
-            assert g["refused"] in w, f"{where}: refused as {g['refused']}, but it breaks {sorted(w)}"
-    assert got["winners"] == want["winners"], _first_difference(got["winners"], want["winners"])
-    assert list(got["tricks"]) == want["tricks"], f"tricks {got['tricks']}, expected {want['tricks']}"
-    assert sum(got["tricks"]) == len(got["winners"]) <= 36, (
-        f"tricks {got['tricks']} do not add up to the {len(got['winners'])} tricks won")
+            if "refused" not in g:
+                raise Falsified(f"{where}: accepted, but it breaks {sorted(w)}")
+            if g["refused"] not in w:
+                raise Falsified(f"{where}: refused as {g['refused']}, but it breaks {sorted(w)}")
+    if got["winners"] != want["winners"]:
+        raise Falsified(_first_difference(got["winners"], want["winners"]))
+    if list(got["tricks"]) != want["tricks"]:
+        raise Falsified(f"tricks {got['tricks']}, expected {want['tricks']}")
+    if not (sum(got["tricks"]) == len(got["winners"]) <= 36):
+        raise Falsified(f"tricks {got['tricks']} do not add up to the {len(got['winners'])} tricks won")
     if want["outcome"] is not None and sum(want["tricks"]) == 36:
-        assert len(got["winners"]) == 36, "a deal played out has 36 tricks"
-    assert got["outcome"] == want["outcome"], f"outcome {got['outcome']}, expected {want['outcome']}"
+        if len(got["winners"]) != 36:
+            raise Falsified("a deal played out has 36 tricks")
+    if got["outcome"] != want["outcome"]:
+        raise Falsified(f"outcome {got['outcome']}, expected {want['outcome']}")
 
 
 def _first_difference(got: list[str], want: list[str]) -> str:
@@ -421,9 +469,12 @@ def check_referee_mirror(impl, pack: list[str], dealer: str, cut: int, rules: di
     mirrored = [dict(a, seat=O.mirror_seat(a["seat"])) for a in actions]
     a = impl.referee(list(pack), dealer, cut, dict(r), [dict(x) for x in actions])
     b = impl.referee(list(pack), O.mirror_seat(dealer), cut, flipped, mirrored)
-    assert a["responses"] == b["responses"], "mirroring the table changed what is accepted"
-    assert [O.mirror_seat(s) for s in a["winners"]] == b["winners"], "mirroring changed who won tricks"
-    assert (a["tricks"], a["outcome"]) == (b["tricks"], b["outcome"]), "mirroring changed the result"
+    if a["responses"] != b["responses"]:
+        raise Falsified("mirroring the table changed what is accepted")
+    if [O.mirror_seat(s) for s in a["winners"]] != b["winners"]:
+        raise Falsified("mirroring changed who won tricks")
+    if (a["tricks"], a["outcome"]) != (b["tricks"], b["outcome"]):
+        raise Falsified("mirroring changed the result")
 
 
 def requires(impl, *operations: str) -> None:

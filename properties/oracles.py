@@ -137,7 +137,8 @@ def trick_winner(cards: Sequence[str], trump: str) -> int:
     may_win = [i for i, c in enumerate(cards) if suit_of(c) in (trump, led)]
     unbeaten = [i for i in may_win if not any(outranks(cards, trump, j, i)
                                               for j in range(len(cards)) if j != i)]
-    assert len(unbeaten) == 1, (cards, trump, unbeaten)
+    if len(unbeaten) != 1:  # the rule as stated here always picks one: never an assert (python -O)
+        raise RuntimeError(f"the oracle found {len(unbeaten)} unbeaten cards in {cards} (trump {trump})")
     return unbeaten[0]
 
 
@@ -433,7 +434,8 @@ class TableModel:
                 self.to_act = seat_after(seat, self.direction)
                 return
             cards = [c for _, c in self.trick]
-            assert self.trump is not None
+            if self.trump is None:
+                raise RuntimeError("the oracle's deal is in play with no trump")
             winner = self.trick[trick_winner(cards, self.trump)][0]
             self.winners.append(winner)
             self.won[side_of(winner)] += 1

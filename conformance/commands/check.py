@@ -62,7 +62,9 @@ class CheckOptions:
     """What to run.  ``scale`` multiplies the generated cases; ``examples`` is per
     differential property; ``budget`` bounds each property's search and shrinking;
     ``properties`` is the number of examples for each property of :mod:`turub.properties`
-    run against the implementation, within ``properties_budget`` seconds in all."""
+    run against the implementation, within ``properties_budget`` seconds in all (none by
+    default: the searches are sized by examples, and only the whole-run time limit cuts them,
+    so a slow machine never makes a correct program incomplete)."""
 
     rules: Rules = Rules()  # or a turub.variants.Variant: the variant's expected answers
     vectors: bool = True
@@ -72,7 +74,7 @@ class CheckOptions:
     budget: float = 8.0
     progress: bool = False
     properties: int = 0  # examples per property of turub.properties (0: don't; the CLI asks 25)
-    properties_budget: float = 30.0
+    properties_budget: float = math.inf
     selection: Selection = Selection()  # -k, --clause, --op (turub.conformance.questions.select)
     exitfirst: bool = False  # -x: stop at the first failure
     #: run the property suites in a forked second process while the other checks run, when
@@ -152,6 +154,13 @@ class _Run:
     def left(self, budget: float) -> float:
         return budget if self.deadline is None else max(0.0, min(budget, self.deadline - time.monotonic()))
 
+    def raised_by(self, budget: float) -> str:
+        """The option that raises a budget of ``budget`` seconds as :meth:`left` gives it:
+        the suites' own, or the whole run's limit when that comes first."""
+        if self.deadline is not None and self.deadline - time.monotonic() < budget:
+            return "--time-limit"
+        return "--properties-budget"
+
 
 def run_check(target: Target, options: CheckOptions, *, describe: dict | None = None,
               progress_stream: TextIO | None = None, deadline: float | None = None,
@@ -199,7 +208,8 @@ def _start(target: Target, options: CheckOptions, run: _Run) -> tuple[Any, bool]
         target.variant = request_variant(rules, target)  # named in every request
         if options.second_process and options.properties > 0 and variant_ok \
                 and not options.exitfirst and isinstance(target, PythonTarget):
-            run.lane, run.lane_ends = _property_lane(target, options, rules, run.left(options.properties_budget))
+            run.lane, run.lane_ends = _property_lane(target, options, rules, run.left(options.properties_budget),
+                                                     run.raised_by(options.properties_budget))
             run.where = "a second process" if isinstance(run.lane, Lane) else f"this process ({run.lane})"
     return failure, variant_ok
 
@@ -316,7 +326,7 @@ def _properties(target: Target, options: CheckOptions, run: _Run, variant_ok: bo
     try:
         property_results(target, options.properties, budget, options.rules,
                          select=options.selection.matches, exitfirst=options.exitfirst,
-                         on_result=keep, known=known)
+                         on_result=keep, known=known, budget_option=run.raised_by(options.properties_budget))
     except Interrupted:
         raise
     except BaseException as e:  # noqa: BLE001 - a kit bug or user code must not lose the report
@@ -384,16 +394,16 @@ def _assemble(target: Target, options: CheckOptions, run: _Run, failure: Any, de
 
 
 def _property_lane(target: Target, options: CheckOptions, rules: Any,
-                   budget: float) -> tuple[Lane | str, float]:
+                   budget: float, budget_option: str) -> tuple[Lane | str, float]:
     """The property suites started in a forked second process (:mod:`.lane`), and when
-    their ``budget`` ends; or why they will run in this process."""
+    their ``budget`` ends (raised by ``budget_option``); or why they will run in this process."""
     import hypothesis  # noqa: F401 - imported once, before the fork, for both processes
 
     from ..questions.properties import property_results
 
     def work(emit: Callable[[dict], None]) -> None:
         property_results(target, options.properties, budget, rules,
-                         select=options.selection.matches, on_result=emit)
+                         select=options.selection.matches, on_result=emit, budget_option=budget_option)
     return Lane.fork(work), time.monotonic() + budget
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import signal
 import sys
 import time
@@ -148,6 +149,7 @@ def _plan(args: argparse.Namespace) -> tuple[Any, list[dict]]:
     options = CheckOptions(rules=rules, vectors=not args.no_vectors,
                            seed=None if args.no_generated else args.seed, scale=args.scale,
                            examples=args.examples, budget=args.budget, properties=args.properties,
+                           properties_budget=math.inf if args.properties_budget is None else args.properties_budget,
                            selection=selection, exitfirst=args.exitfirst,
                            second_process=not args.one_process)
     if args.quick:
@@ -162,6 +164,8 @@ def _validate(args: argparse.Namespace) -> None:
     args.time_limit = checks.number("--time-limit", args.time_limit, high=30 * 86_400)
     args.scale = checks.number("--scale", args.scale, low_inclusive=True, high=10_000)
     args.budget = checks.number("--budget", args.budget, high=86_400)
+    if args.properties_budget is not None:
+        args.properties_budget = checks.number("--properties-budget", args.properties_budget, high=30 * 86_400)
     checks.integer("--max-restarts", args.max_restarts, high=1000)
     checks.integer("--examples", args.examples, high=10_000_000)
     checks.integer("--properties", args.properties, high=1_000_000)
@@ -348,7 +352,12 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scale", type=float, default=1.0, help="multiply the number of generated cases")
     p.add_argument("--examples", type=int, default=300, help="the budget of differential play: two thirds as many deals are drawn, half of them "
                         "played out, and a third as many sittings of up to 15 deals")
-    p.add_argument("--budget", type=float, default=8.0, help="seconds for each differential search and shrink")
+    p.add_argument("--budget", type=float, default=8.0, help="seconds for each differential search's "
+                   "shrinking (the search itself is sized by --examples); a counterexample found "
+                   "past it is reported as found, unshrunk")
+    p.add_argument("--properties-budget", type=float, default=None, metavar="SECONDS",
+                   help="seconds for the property suites in all (default: no limit of their own: their "
+                        "searches are sized by --properties, and only --time-limit cuts them)")
     p.add_argument("--properties", type=int, default=25, metavar="N",
                    help="examples for each property of the project's property suites (the costlier "
                         "ones, which play whole deals, their declared share of N, at least 5; 0: skip them)")

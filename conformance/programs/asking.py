@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .messages import decode, malformed, overflowed, plain, request_line
 from .pipes import Pipes, snippet
+from .process import clock_start
 from .targets import NOT_RUN, UNSUPPORTED, Answer, Request, result_answer
 from ..text import safe_text
 
@@ -119,7 +120,8 @@ class Round:
             if not self.may_go_on():
                 return
             pipes = self.target.proc
-            assert pipes is not None
+            if pipes is None:
+                raise RuntimeError("no program running after may_go_on")
             if self.queue and len(self.inflight) < self.target.window:
                 self.send(pipes)
                 if not self.inflight:
@@ -138,7 +140,8 @@ class Round:
         if target.past_deadline():
             target.cut = True
             target.drop()
-            return self.finish_all(Answer(NOT_RUN, None, "not answered before the whole-run time limit"))
+            return self.finish_all(Answer(NOT_RUN, None, "not answered before the whole-run time limit "
+                                              "(--time-limit raises it)"))
         if target.proc is None:
             if target.restarts >= target.max_restarts:
                 return self.finish_all(Answer(NOT_RUN, None, f"not asked: the implementation failed and "
@@ -182,9 +185,10 @@ class Round:
     # --- 3. reading ----------------------------------------------------------------------------
 
     def clock_of_oldest(self) -> float:
-        """When the oldest request's time started: sent, or the answer before it came."""
+        """When the oldest request's time started: sent, or the answer before it came, or the
+        kit went on after being stopped (:func:`~.process.clock_start`)."""
         sent = self.sent[next(iter(self.inflight))]
-        return sent if sent > self.anchor else self.anchor
+        return clock_start(sent if sent > self.anchor else self.anchor)
 
     def read(self, pipes: Pipes) -> None:
         """The lines that come before the oldest request's deadline, each taken in turn."""
@@ -273,6 +277,11 @@ class Round:
                 target.diagnose(f"the implementation exited between requests: {detail}")
             self.restart("it exited")
         elif self.inflight and time.monotonic() - self.clock_of_oldest() > target.timeout:
+            oldest = next(iter(self.inflight))
+            for line in pipes.pump(0.0):  # what came while the kit was not looking counts
+                self.take(line)
+            if oldest not in self.inflight or pipes.overflow or pipes.eof:
+                return  # answered after all (or the next turn judges the line or the exit)
             self.blame_oldest(Answer(TIMEOUT, None, f"no answer within {target.timeout:g} s{target.partial()}"))
             self.restart("a timeout")
 

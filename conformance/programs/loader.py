@@ -49,7 +49,8 @@ def _exec(spec: importlib.machinery.ModuleSpec, name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
-        assert spec.loader is not None
+        if spec.loader is None:
+            raise ImportError(f"cannot load {spec.origin}")
         spec.loader.exec_module(module)
     except BaseException:
         sys.modules.pop(name, None)

@@ -59,6 +59,7 @@ class Pipes:
         self.overflow = False
         self.stdin_closed = False
         self.status: int | None = None
+        self.held: list[bytes] = []  # whole lines read and not yet taken (see :meth:`hold`)
 
     def send(self, data: bytes) -> None:
         if self.stdin_closed:
@@ -106,9 +107,17 @@ class Pipes:
         except OSError:
             pass
 
+    def hold(self, lines: list[bytes]) -> None:
+        """Lines read but not taken (those that came in one read with the handshake): the next
+        :meth:`pump` returns them first, so that every line the program wrote is judged."""
+        self.held.extend(lines)
+
     def pump(self, timeout: float) -> list[bytes]:
         """Whole lines read within ``timeout`` seconds (returns as soon as there is any)."""
-        lines: list[bytes] = []
+        if self.held:
+            lines, self.held = self.held, []
+            return lines
+        lines = []
         if self.eof or self.overflow:
             return lines
         if not self.writing:  # answers already waiting: no need to ask the selector

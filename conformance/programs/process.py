@@ -21,11 +21,13 @@ import secrets
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Sequence
+from types import FrameType
 from typing import Final
 
-__all__ = ["spawn", "stop", "stop_all", "MARKER_VARIABLE", "live_groups"]
+__all__ = ["spawn", "stop", "stop_all", "MARKER_VARIABLE", "live_groups", "resumed_at", "clock_start"]
 
 #: The environment variable that marks every process the kit starts (and their descendants).
 MARKER_VARIABLE: Final = "TURUB_KIT_RUN"
@@ -35,6 +37,42 @@ GRACE: Final = 0.3
 _TOKEN: Final = f"{os.getpid()}-{secrets.token_hex(6)}"
 _LIVE: dict[int, subprocess.Popen] = {}  # process group id -> its leader
 _SUBREAPER = [False]
+_RESUMED = [0.0]  # time.monotonic() of the last SIGCONT the kit got (0.0: none)
+_WATCHING = [False]
+
+
+def resumed_at() -> float:
+    """When the kit last went on after being stopped (SIGSTOP or Ctrl-Z, then SIGCONT or
+    ``fg``): a ``time.monotonic()``, 0.0 if never."""
+    return _RESUMED[0]
+
+
+def clock_start(start: float) -> float:
+    """When a deadline's clock that started at ``start`` counts from: the time the kit was
+    stopped is none of the program's, so a clock restarts when the kit goes on."""
+    resumed = _RESUMED[0]
+    return resumed if resumed > start else start
+
+
+def _watch_resumes() -> None:
+    """Note each SIGCONT (in the main thread only, where Python runs handlers; the handler
+    before is still called)."""
+    if _WATCHING[0] or threading.current_thread() is not threading.main_thread():
+        return
+    _WATCHING[0] = True
+    try:
+        before = signal.getsignal(signal.SIGCONT)
+    except (AttributeError, ValueError):  # no SIGCONT here
+        return
+
+    def resumed(signum: int, frame: FrameType | None) -> None:
+        _RESUMED[0] = time.monotonic()
+        if callable(before):
+            before(signum, frame)
+    try:
+        signal.signal(signal.SIGCONT, resumed)
+    except (ValueError, OSError):
+        pass
 
 
 def live_groups() -> list[int]:
@@ -59,6 +97,7 @@ def _become_subreaper() -> None:
 def spawn(argv: Sequence[str], cwd: str | None = None, env: dict | None = None) -> subprocess.Popen:
     """Start ``argv`` (no shell) with pipes for stdin/stdout/stderr, in a session of its own."""
     _become_subreaper()
+    _watch_resumes()
     environment = dict(os.environ if env is None else env)
     environment[MARKER_VARIABLE] = _TOKEN
     popen = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -57,6 +57,7 @@ from .asking import CRASH, PROTOCOL, TIMEOUT, Feed, Round
 from .handshake import PROTOCOL_VERSION, PROTOCOLS, BadHandshake, hello_args, read_hello
 from .messages import decode, request_line
 from .pipes import STDERR_KEEP, Pipes, exit_text, snippet, stderr_lines
+from .process import clock_start
 from .targets import NOT_RUN, Answer, Request, Target
 from ..text import safe_text
 
@@ -144,22 +145,33 @@ class ProtocolTarget(Target):
         self._handshake(hid, self._hello_line())
 
     def _hello_line(self) -> bytes:
-        """The first line the program writes, within the start time and the whole-run deadline."""
-        limit = time.monotonic() + self.start_timeout
-        if self.deadline is not None:
-            limit = min(limit, self.deadline)
+        """The first line the program writes, within the start time and the whole-run deadline.
+        The lines that came with it are held for the requests (:meth:`Pipes.hold`): a second
+        answer to ``hello`` is judged, never dropped.  The start time counts only the time
+        the kit ran (:func:`~.process.clock_start`), and what is already in the pipe when it
+        is over is read before the program is said not to have answered."""
+        began = time.monotonic()
         while True:
-            assert self.proc is not None
+            if self.proc is None:
+                raise RuntimeError("no program to read the handshake of")
+            limit = clock_start(began) + self.start_timeout
+            if self.deadline is not None:
+                limit = min(limit, self.deadline)
             left = limit - time.monotonic()
+            if left <= 0 and (lines := self.proc.pump(0.0)):
+                self.proc.hold(lines[1:])
+                return lines[0]
             if left <= 0:
                 partial = self.partial()
                 self.drop()
                 cut = self.past_deadline() and limit == self.deadline
-                raise _StartFailure(Answer(NOT_RUN, None, "the whole-run time limit came before the handshake")
+                raise _StartFailure(Answer(NOT_RUN, None, "the whole-run time limit came before the handshake "
+                                                                 "(--time-limit raises it)")
                                     if cut else Answer(TIMEOUT, None, f"the handshake got no answer within "
                                                        f"{self.start_timeout:g} s{partial}"))
             lines = self.proc.pump(left)
             if lines:
+                self.proc.hold(lines[1:])
                 return lines[0]
             if self.proc.overflow:
                 self.drop()
@@ -200,7 +212,8 @@ class ProtocolTarget(Target):
 
     def ended(self) -> str:
         """The program has exited: stop what is left of it; how it ended, in words."""
-        assert self.proc is not None
+        if self.proc is None:
+            raise RuntimeError("no program has ended")
         # its output is closed, so it is on its way out: a loaded machine may take a while to
         # reap it, and its status decides the verdict (a shim that could not load: usage, 2)
         status = self.proc.exit_status(2.0)
@@ -233,7 +246,9 @@ class ProtocolTarget(Target):
         if proc is not None and not proc.eof and not proc.stdin_closed:
             clean = self._goodbye(proc)
             proc.close_stdin()
-            status = proc.exit_status(1.0)
+            end = time.monotonic() + 1.0
+            self._read_to_the_end(proc, end)
+            status = proc.exit_status(max(0.05, end - time.monotonic()))
             if not clean:
                 self.diagnose("shutdown: no answer to 'bye' within 1 s")
             if status is None:
@@ -259,6 +274,13 @@ class ProtocolTarget(Target):
                 else:
                     self.note_noise(line, "after the last request")
         return answered
+
+    def _read_to_the_end(self, proc: Pipes, limit: float) -> None:
+        """What the program writes after its answer to ``bye``, until it closes its output
+        (``limit`` at most): each line is noise, judged as any other, never dropped unread."""
+        while time.monotonic() < limit and not proc.eof and not proc.overflow:
+            for line in proc.pump(limit - time.monotonic()):
+                self.note_noise(line, "after the answer to 'bye'")
 
     def _finish_diagnostics(self) -> None:
         if self.stderr_total:

@@ -260,7 +260,8 @@ def property_results(target: Target, examples: int, budget: float, rules: Any = 
                      select: Callable[[str, str, list[str]], bool] | None = None,
                      exitfirst: bool = False,
                      on_result: Callable[[dict[str, Any]], None] | None = None,
-                     known: dict[str, dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+                     known: dict[str, dict[str, Any]] | None = None,
+                     budget_option: str = "--properties-budget") -> list[dict[str, Any]]:
     """Run every interface property of :mod:`turub.properties` against ``target``.
 
     ``examples`` bounds each property's search; the properties draw their own rule options,
@@ -270,7 +271,8 @@ def property_results(target: Target, examples: int, budget: float, rules: Any = 
     ``exitfirst`` stops after the first that fails.  Each result carries its ``time`` and
     goes to ``on_result`` as soon as it is known.  ``known`` holds results already had
     elsewhere (a second process, :mod:`turub.conformance.programs.lane`), by ID: they take their
-    place in the order and are not run again.
+    place in the order and are not run again.  A row the ``budget`` cuts names the option that
+    raises it (``budget_option``: the suites' own, or the whole run's ``--time-limit``).
     """
     from turub.properties.checks import interface_properties
 
@@ -288,7 +290,9 @@ def property_results(target: Target, examples: int, budget: float, rules: Any = 
         elif time.monotonic() > stop_at:
             results.append({"id": f"property/{name}", "kind": "property", "op": name,
                             "clauses": sorted(getattr(test, "__verifies__", ())),
-                            "status": "not-run", "detail": "not run: out of time budget", "time": 0.0})
+                            "status": "not-run", "time": 0.0,
+                            "detail": f"not run: the property suites' time budget ({budget:g} s) ran out; "
+                                      f"{budget_option} raises it"})
         else:
             began = time.monotonic()
             results.append({**_one_property(target, name, test, examples, impl, rules),

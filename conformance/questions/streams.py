@@ -152,7 +152,8 @@ def _pair_out_of_play(deal: Deal, kind: str, rng: random.Random) -> dict | None:
 def _pair_of_plays(deal: Deal, kind: str, rng: random.Random) -> dict | None:
     """The plays of ``kind`` (turn+held, turn+notation, turn+revoke, held+revoke) in play."""
     to_act, trick = deal.to_act, deal.current_trick
-    assert to_act is not None  # the caller checked: a deal in play has a seat to act
+    if to_act is None:  # the caller checked: a deal in play has a seat to act
+        raise ValueError("no seat to act in a deal in play")
     others = [s for s in Seat if s != to_act]
     if kind == "turn+held":
         seat = rng.choice(others)

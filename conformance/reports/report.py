@@ -310,7 +310,8 @@ def write_text(report: dict, out: TextIO, failures: int = 15) -> None:
     if s["outcomes"]:
         w("failures by outcome: " + ", ".join(f"{o} {n}" for o, n in s["outcomes"].items()) + "\n")
     if report.get("cut"):
-        w("The whole-run time limit cut this run: what was not checked in time is 'not run'.\n")
+        w("The whole-run time limit cut this run: what was not checked in time is 'not run' "
+          "(--time-limit raises it).\n")
     if report.get("interrupted"):
         w(f"Interrupted by {_signal_name(report['interrupted'])}: what was not checked is 'not run'.\n")
     _write_failures(report, out, failures)

@@ -350,9 +350,50 @@ def _stdout_gone() -> int:
     return EXIT_BROKEN_PIPE
 
 
+def _closed_streams_to_null() -> None:
+    """A standard stream the caller closed (``>&-``, ``2>&-``) is the null device: what would
+    be written there is discarded as asked, never an error that changes the exit status, and
+    no file the command opens takes its descriptor."""
+    for fd, name, mode in ((0, "stdin", os.O_RDONLY), (1, "stdout", os.O_WRONLY), (2, "stderr", os.O_WRONLY)):
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                null = os.open(os.devnull, mode)
+                if null != fd:
+                    os.dup2(null, fd)
+                    os.close(null)
+            except OSError:
+                continue
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(fd, "r" if fd == 0 else "w", closefd=False, encoding="utf-8",
+                                    errors="backslashreplace"))
+
+
+def _output_lost(stream: TextIO) -> bool:
+    """Whether ``stream`` is a pipe whose reader went away before the end of the output
+    (``| head -1``): it stopped reading before it could see the end, so what it did not
+    take was lost.  Writes that fit the pipe's buffer raise nothing, so without this look
+    the command would say 0 for a short output cut the same way as a long one."""
+    try:
+        import select
+        import stat
+        fd = stream.fileno()
+        if not stat.S_ISFIFO(os.fstat(fd).st_mode):
+            return False
+        poll = select.poll()
+        poll.register(fd, 0)  # POLLERR is always reported: the pipe has no reader left
+        return any(events & select.POLLERR for _, events in poll.poll(0))
+    except (OSError, ValueError, AttributeError, ImportError):
+        return False
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run ``turub``; returns the exit status (0 ok, 1 failure reported, 2 usage error, 141
     standard output closed early, the kit's own for ``turub check``)."""
+    to_stdout = out is None
+    if to_stdout:
+        _closed_streams_to_null()
     argv = list(sys.argv[1:] if argv is None else argv)
     _load_extensions(_command_of(argv))
     out = printable(out or sys.stdout)
@@ -363,6 +404,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         try:
             status = int(args.run(args, out) or 0)
             out.flush()  # a closed pipe shows here, not in the interpreter's last flush
+            if to_stdout and _output_lost(sys.stdout):
+                return _stdout_gone()
             return status
         except (RuleError, _UsageError, HouseRuleError) as e:  # HouseRuleError: a variant's rule broke
             sys.stderr.write(f"turub {args.command}: error: {e}\n")
