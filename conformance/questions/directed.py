@@ -330,6 +330,15 @@ def _build(rules: Rules) -> Iterator[Case]:
     for case_id, op, args in _notation_cases():
         yield _directed(expected_case(f"directed/{case_id}", op, args, rules), "pack.card-notation",
                         case_id.split("/")[1], "accepted")
+    for ns in range(37):  # each deal's result asked directly (diagnosis.probes reads them, to tell
+        # a result read wrong from the contest step that carries it); and a few closed early
+        yield _directed(expected_case(f"directed/result/{ns}-{36 - ns}", "deal_result",
+                                      {"ns": ns, "ew": 36 - ns, "closed_early": False}, rules),
+                        "result.more-tricks-wins" if ns != 18 else "result.draw-18", "complete", "value")
+    for ns, ew in ((0, 0), (1, 0), (10, 5), (17, 18), (19, 3), (3, 20), (35, 0)):
+        yield _directed(expected_case(f"directed/result/{ns}-{ew}-closed", "deal_result",
+                                      {"ns": ns, "ew": ew, "closed_early": True}, rules),
+                        "result.closed-early", "closed", "value")
     for case_id, clause, way, cell, args in _boundary_streams(rules):
         yield from deal_of(args)
         yield _directed(expected_case(f"directed/{case_id}", "referee", args, rules), clause, way, cell)
