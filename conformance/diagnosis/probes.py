@@ -487,7 +487,45 @@ def _cited(response: Any) -> str | None:
         else None
 
 
-def _refusal_blame(c: dict, void_read_right: bool, seats_read_right: bool) -> tuple[str, str] | None:
+def _play_at(c: dict, i: int, played_by: Any) -> dict | None:
+    """The led suit, the card and the hand of the seat playing at action ``i`` of a refereed
+    deal, replayed by ``played_by`` (the run's rules: a Rules or a house rule's Variant)."""
+    try:
+        from turub import RuleError, Seat, parse_card
+        from turub.cards import card_name
+
+        from ..judging.oracle import new_deal
+        a = c["args"]
+        deal = new_deal(played_by, [parse_card(x) for x in a["pack"]], Seat("NESW".index(a["dealer"])), a["cut"])
+        for action in a["actions"][:i]:
+            try:
+                deal.apply(action)
+            except RuleError:
+                pass
+        seat = Seat("NESW".index(a["actions"][i]["seat"]))
+        trick = deal.current_trick
+        return {"led": card_name(trick[0][1], ascii=True)[-1] if trick else None,
+                "trump": None if deal.trump is None else deal.trump.letter,
+                "card": card_name(parse_card(a["actions"][i]["card"]), ascii=True),
+                "hand": [card_name(x, ascii=True) for x in deal.hand(seat)]}
+    except Exception:  # noqa: BLE001 - a deal the replay cannot follow: no such evidence
+        return None
+
+
+def _played_by(rules: dict, variant: Any):
+    """The run's rules as the engine plays them: the house rule's variant, by its name and
+    version in the table of variants, or the options."""
+    from turub.options import rules_from_dict
+    if isinstance(variant, dict) and variant.get("clauses"):
+        from turub.variant_table import find
+        found = find(str(variant.get("name")), variant.get("version"))
+        if found is not None:
+            return found
+    return rules_from_dict(rules or {})
+
+
+def _refusal_blame(c: dict, void_read_right: bool, seats_read_right: bool, played_by: Any,
+                   house: AbstractSet[str] = frozenset()) -> tuple[str, str] | None:
     """The clause a refereed deal's first differing response points to by the program's own
     refusal, with why: the rule that should have decided (a text the rules read refused
     under another clause: the reading), or the clause it cites at a moment the rules do not
@@ -511,9 +549,14 @@ def _refusal_blame(c: dict, void_read_right: bool, seats_read_right: bool) -> tu
                                       f"the program refuses it (citing {cited})")
     if cited.startswith("result.") and action.get("act") == "close":
         return cited, f"action {i + 1} closes the deal; the program refuses it citing {cited}, which holds here"
+    if cited in house and action.get("act") == "play" and void_read_right:
+        m = _play_at(c, i, played_by)
+        if m and m.get("led") and not any(x[-1:] == m["led"] for x in m.get("hand") or []) and \
+                (m.get("trump") is None or not any(x[-1:] == m["trump"] for x in m.get("hand") or [])):
+            return "play.follow-suit", (f"action {i + 1}: the player holds none of the led suit nor of trump, "
+                                        f"yet the program applies {cited} (its own count of the hand)")
     if cited == "play.follow-suit" and action.get("act") == "play":
-        from ..judging.referee import _moment
-        m = _moment({**c, "rules": c.get("rules") if isinstance(c.get("rules"), dict) else {}}, i)
+        m = _play_at(c, i, played_by)
         if m and m.get("led") and str(m.get("card"))[-1:] == m["led"]:
             return "play.follow-suit", (f"action {i + 1} follows the led suit; the program refuses it "
                                         f"citing play.follow-suit: it holds the player to another suit")
@@ -644,11 +687,14 @@ def _asked_results(failed: Iterable[dict], passed: AbstractSet[str]) -> dict:
 
 
 def reblame_by_evidence(failed: list[dict], passed: AbstractSet[str], rules: dict,
-                        house: frozenset[str] = frozenset()) -> None:
+                        variant: Any = None) -> None:
     """Re-blame ``failed`` by the program's own refusals and by the decisions upstream of the
     first divergence (``passed``: the ids of the cases that passed, among them the direct
-    questions asked of the upstream decisions; ``house``: the clauses of the run's house rule, never moved: they
+    questions asked of the upstream decisions; ``variant``: the run's variant as the report records it, whose
+    house clauses are never moved: they
     are blamed only where the house rule alone decides)."""
+    house = frozenset(variant.get("clauses") or ()) if isinstance(variant, dict) else frozenset()
+    played_by = _played_by(rules, variant)
     mine = [c for c in failed if not c.get("consequence_of") and c.get("blamed") not in house
             and c.get("outcome") in ("wrong-answer", "illegal-action-accepted", "legal-action-refused")]
     for c in mine:
@@ -661,8 +707,14 @@ def reblame_by_evidence(failed: list[dict], passed: AbstractSet[str], rules: dic
     asked = _asked_results(failed, passed)
     # the same deal with every seat by its initial refereed right: the seat's text is the fault
     seats_read_right = "directed/seat/initial/refereed" in passed
+    height = implementation_ranks(failed, passed) if house else None  # (the standard run reads it above)
     for c in mine:
-        found = _refusal_blame(c, void_read_right, seats_read_right) or _contest_refusal(c)
+        if height is not None and c.get("op") in ("trick_winner", "first_dealer", "referee") and \
+                _rank_explains(c, height):
+            _set(c, "pack.rank-order", "the pairwise rank questions give the program's order of the ranks, "
+                 "which explains this answer where the standard rule decides it")
+            continue
+        found = _refusal_blame(c, void_read_right, seats_read_right, played_by, house) or _contest_refusal(c)
         if found is None and str(c.get("blamed") or "").startswith(("contest.", "stake.")):
             found = _contest_upstream(c, rules, asked)
         if found is not None:
