@@ -280,3 +280,11 @@ class _Table:
         self.outcome = self.impl._outcome(self.won[0], self.won[1], closed, self.dealer, self.rules)
         self.stage = "finished"
         self.to_act = None
+
+
+class NineteenIsADraw(Outsider):
+    """``turub check --python outsiders:NineteenIsADraw``: the outsider with a complete 19-17
+    read as a draw (a class the command line makes without arguments)."""
+
+    def __init__(self) -> None:
+        super().__init__("nineteen-is-a-draw")
