@@ -512,6 +512,42 @@ def _play_at(c: dict, i: int, played_by: Any) -> dict | None:
         return None
 
 
+def _trick_replayed(c: dict, played_by: Any) -> tuple[str, str] | None:
+    """A refereed deal whose first divergence is a trick won by another seat, judged again on
+    the trick as ``played_by`` plays the deal to it (a house rule's own replay; seats written
+    in any form the rules read): the clause that decides between the two cards, where the
+    judge's replay could not follow the deal and named the turn."""
+    import re
+    m = re.match(r"trick (\d+) \(completed by action (\d+),.*?: expected (\w+) to win it, got (\w+)",
+                 str(c.get("detail", "")))
+    if c.get("op") != "referee" or m is None:
+        return None
+    end, want, got = int(m.group(2)) - 1, m.group(3), m.group(4)
+    try:
+        from turub import RuleError, Seat, parse_card
+        from turub.cards import card_name
+
+        from ..judging.judge import trick_blame
+        from ..judging.oracle import new_deal
+        a = c["args"]
+        deal = new_deal(played_by, [parse_card(x) for x in a["pack"]], Seat("NESW".index(a["dealer"])), a["cut"])
+        for action in a["actions"][:end]:
+            try:
+                deal.apply(action)
+            except RuleError:
+                pass
+        trick = list(deal.current_trick) + [(deal.to_act, parse_card(a["actions"][end]["card"]))]
+        seats = [s.letter for s, _ in trick]
+        if len(trick) != 4 or want not in seats or got not in seats or deal.trump is None:
+            return None
+        clause = trick_blame([card_name(x, ascii=True) for _, x in trick], deal.trump.letter,
+                             seats.index(want), seats.index(got))
+    except Exception:  # noqa: BLE001 - a deal the replay cannot follow: no such evidence
+        return None
+    return (clause, f"trick {m.group(1)} replayed as the run's rules play it: {clause} decides between "
+            f"{want}'s card and {got}'s") if clause else None
+
+
 def _played_by(rules: dict, variant: Any):
     """The run's rules as the engine plays them: the house rule's variant, by its name and
     version in the table of variants, or the options."""
@@ -715,6 +751,8 @@ def reblame_by_evidence(failed: list[dict], passed: AbstractSet[str], rules: dic
                  "which explains this answer where the standard rule decides it")
             continue
         found = _refusal_blame(c, void_read_right, seats_read_right, played_by, house) or _contest_refusal(c)
+        if found is None and (c.get("blamed") == "play.turn" or (house and str(c.get("blamed")).startswith("trick."))):
+            found = _trick_replayed(c, played_by)
         if found is None and str(c.get("blamed") or "").startswith(("contest.", "stake.")):
             found = _contest_upstream(c, rules, asked)
         if found is not None:

@@ -43,6 +43,7 @@ BUGS = {
     "mid-trick-close-refused": ("sheet.any-player-closes", "a close in the middle of a trick is refused"),
     "jack-above-queen": ("pack.rank-order", "the jack ranks above the queen"),
     "follow-last-card": ("play.follow-suit", "the suit to follow is the last card's, not the led card's"),
+    "later-copy-wins": ("trick.earliest-identical", "of two identical cards the later one played wins"),
 }
 
 #: The house rules it can play, by name: where a bug shows under one.
@@ -96,6 +97,8 @@ class Outsider(independent.Independent):
             if c // 9 == trump:
                 return (2, self._height(c), -i)
             return (1 if c // 9 == cards[0] // 9 else 0, self._height(c), -i)
+        if self.bug == "later-copy-wins":
+            return max(range(len(cards)), key=lambda i: key(i)[:2] + (i,))
         return max(range(len(cards)), key=key)
 
     def _legal(self, hand: list[int], trick: list[int], trump: int | None) -> list[int]:
