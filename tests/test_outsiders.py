@@ -38,7 +38,8 @@ _spec.loader.exec_module(O)
 #: on under it (the house clause is blamed only for what the house rule alone decides).
 CASES = [(bug, None) for bug in O.BUGS] + [
     (bug, house) for house in ("club", "club-nell")
-    for bug in ("nineteen-is-a-draw", "discard-counts-led-suit", "jack-above-queen", "follow-last-card")]
+    for bug in ("nineteen-is-a-draw", "discard-counts-led-suit", "jack-above-queen", "follow-last-card",
+                "later-copy-wins")]
 
 
 def _check(bug, house, **options):

@@ -574,7 +574,10 @@ def _refusal_blame(c: dict, void_read_right: bool, seats_read_right: bool, playe
     cited, due = _cited(g), _cited(e)
     if cited is None:
         return None
-    if due in _READINGS and cited != due and not str(c.get("detail", "")).endswith("decides)"):
+    from turub.errors import REFUSAL_ORDER
+    order = list(REFUSAL_ORDER)
+    earlier = cited in order and due in order and order.index(cited) < order.index(due)  # checked first
+    if due in _READINGS and cited != due and not earlier and not str(c.get("detail", "")).endswith("decides)"):
         return due, (f"action {i + 1} is refused for {due} by the rules; the program cites {cited}, "
                      f"a rule that does not decide a text it cannot read")
     if "ok" not in e:
