@@ -116,6 +116,12 @@ def attribute(report: dict, passed: AbstractSet[str] = frozenset()) -> dict:
         pass
     except Exception as e:  # noqa: BLE001 - a diagnosis is a nicety: the verdict stands without it
         report.setdefault("diagnostics", []).append(f"the follow-up questions could not be read: {e}")
+    try:  # the program's own refusals, and the decisions upstream: under a house rule too
+        from .probes import reblame_by_evidence
+        reblame_by_evidence(failed, set(passed) | {c["id"] for c in cases if c["status"] == "passed"},
+                            report.get("rules") or {}, report.get("variant"))
+    except Exception as e:  # noqa: BLE001 - a diagnosis is a nicety: the verdict stands without it
+        report.setdefault("diagnostics", []).append(f"the program's refusals could not be read: {e}")
     _order_or_rule(failed)
     blamed = Counter(c["blamed"] for c in failed if c.get("blamed"))
     ranked = []

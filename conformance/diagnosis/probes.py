@@ -24,9 +24,9 @@ Each re-blamed failure keeps the judge's blame in ``judge_blamed`` and says why 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import AbstractSet, Any, Final
 
-__all__ = ["reblame", "implementation_ranks"]
+__all__ = ["reblame", "reblame_by_evidence", "implementation_ranks"]
 
 _RANKS: Final = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")
 _CANONICAL_SUITS: Final = "SHDC"
@@ -455,3 +455,308 @@ def _reblame_by_question(c: dict, cid: str, rules: dict, height: dict | None) ->
         _set(c, clause, f"a question asked about {clause}")
     elif clause == "pack.card-notation" and "got refused for pack.card-notation" in c.get("detail", ""):
         _set(c, clause, "a card written in a notation the spec accepts was refused as no card")
+
+
+# --- the program's own refusals and the decisions upstream (issue 35) -----------------------------
+#
+# Run after the judge, the catalogue and the probes above, under the standard rules and under a
+# house rule alike: each step re-blames a failure only where the evidence names one rule.
+
+#: Clauses of reading a text (a card, a seat): a refusal citing another clause for a text
+#: the rules read otherwise is the reading's fault.
+_READINGS: Final = frozenset({"pack.card-notation", "table.partnerships"})
+
+
+def _first_response(c: dict) -> tuple[int, dict, Any, Any] | None:
+    """The first response of a refereed deal the program answered otherwise: its index,
+    the action, the expected response and the program's (None: no response differs)."""
+    expected, got = c.get("expected"), c.get("got")
+    if c.get("op") != "referee" or not (isinstance(expected, dict) and isinstance(got, dict)):
+        return None
+    actions = (c.get("args") or {}).get("actions") or []
+    er, gr = expected.get("responses") or [], got.get("responses") or []
+    for i, (e, g) in enumerate(zip(er, gr)):
+        if e != g:
+            action = actions[i] if i < len(actions) and isinstance(actions[i], dict) else {}
+            return i, action, e, g
+    return None
+
+
+def _cited(response: Any) -> str | None:
+    return response.get("refused") if isinstance(response, dict) and isinstance(response.get("refused"), str) \
+        else None
+
+
+def _play_at(c: dict, i: int, played_by: Any) -> dict | None:
+    """The led suit, the card and the hand of the seat playing at action ``i`` of a refereed
+    deal, replayed by ``played_by`` (the run's rules: a Rules or a house rule's Variant)."""
+    try:
+        from turub import RuleError, Seat, parse_card
+        from turub.cards import card_name
+
+        from ..judging.oracle import new_deal
+        a = c["args"]
+        deal = new_deal(played_by, [parse_card(x) for x in a["pack"]], Seat("NESW".index(a["dealer"])), a["cut"])
+        for action in a["actions"][:i]:
+            try:
+                deal.apply(action)
+            except RuleError:
+                pass
+        seat = Seat("NESW".index(a["actions"][i]["seat"]))
+        trick = deal.current_trick
+        return {"led": card_name(trick[0][1], ascii=True)[-1] if trick else None,
+                "trump": None if deal.trump is None else deal.trump.letter,
+                "card": card_name(parse_card(a["actions"][i]["card"]), ascii=True),
+                "hand": [card_name(x, ascii=True) for x in deal.hand(seat)]}
+    except Exception:  # noqa: BLE001 - a deal the replay cannot follow: no such evidence
+        return None
+
+
+def _trick_replayed(c: dict, played_by: Any) -> tuple[str, str] | None:
+    """A refereed deal whose first divergence is a trick won by another seat, judged again on
+    the trick as ``played_by`` plays the deal to it (a house rule's own replay; seats written
+    in any form the rules read): the clause that decides between the two cards, where the
+    judge's replay could not follow the deal and named the turn."""
+    import re
+    m = re.match(r"trick (\d+) \(completed by action (\d+),.*?: expected (\w+) to win it, got (\w+)",
+                 str(c.get("detail", "")))
+    if c.get("op") != "referee" or m is None:
+        return None
+    end, want, got = int(m.group(2)) - 1, m.group(3), m.group(4)
+    try:
+        from turub import RuleError, Seat, parse_card
+        from turub.cards import card_name
+
+        from ..judging.judge import trick_blame
+        from ..judging.oracle import new_deal
+        a = c["args"]
+        deal = new_deal(played_by, [parse_card(x) for x in a["pack"]], Seat("NESW".index(a["dealer"])), a["cut"])
+        for action in a["actions"][:end]:
+            try:
+                deal.apply(action)
+            except RuleError:
+                pass
+        trick = list(deal.current_trick) + [(deal.to_act, parse_card(a["actions"][end]["card"]))]
+        seats = [s.letter for s, _ in trick]
+        if len(trick) != 4 or want not in seats or got not in seats or deal.trump is None:
+            return None
+        clause = trick_blame([card_name(x, ascii=True) for _, x in trick], deal.trump.letter,
+                             seats.index(want), seats.index(got))
+    except Exception:  # noqa: BLE001 - a deal the replay cannot follow: no such evidence
+        return None
+    return (clause, f"trick {m.group(1)} replayed as the run's rules play it: {clause} decides between "
+            f"{want}'s card and {got}'s") if clause else None
+
+
+def _played_by(rules: dict, variant: Any):
+    """The run's rules as the engine plays them: the house rule's variant, by its name and
+    version in the table of variants, or the options."""
+    from turub.options import rules_from_dict
+    if isinstance(variant, dict) and variant.get("clauses"):
+        from turub.variant_table import find
+        found = find(str(variant.get("name")), variant.get("version"))
+        if found is not None:
+            return found
+    return rules_from_dict(rules or {})
+
+
+def _refusal_blame(c: dict, void_read_right: bool, seats_read_right: bool, played_by: Any,
+                   house: AbstractSet[str] = frozenset()) -> tuple[str, str] | None:
+    """The clause a refereed deal's first differing response points to by the program's own
+    refusal, with why: the rule that should have decided (a text the rules read refused
+    under another clause: the reading), or the clause it cites at a moment the rules do not
+    apply it (a deal's result refused as impossible; the follow-suit duty held against a
+    player who holds none of the led suit)."""
+    found = _first_response(c)
+    if found is None:
+        return None
+    i, action, e, g = found
+    cited, due = _cited(g), _cited(e)
+    if cited is None:
+        return None
+    from turub.errors import REFUSAL_ORDER
+    order = list(REFUSAL_ORDER)
+    earlier = cited in order and due in order and order.index(cited) < order.index(due)  # checked first
+    if due in _READINGS and cited != due and not earlier and not str(c.get("detail", "")).endswith("decides)"):
+        return due, (f"action {i + 1} is refused for {due} by the rules; the program cites {cited}, "
+                     f"a rule that does not decide a text it cannot read")
+    if "ok" not in e:
+        return None
+    seat = action.get("seat")
+    if isinstance(seat, str) and seat not in ("N", "E", "S", "W") and seats_read_right:
+        return "table.partnerships", (f"action {i + 1} names its seat as {seat!r}, which the rules read; "
+                                      f"the program refuses it (citing {cited})")
+    if cited.startswith("result.") and action.get("act") == "close":
+        return cited, f"action {i + 1} closes the deal; the program refuses it citing {cited}, which holds here"
+    if cited in house and action.get("act") == "play" and void_read_right:
+        m = _play_at(c, i, played_by)
+        if m and m.get("led") and not any(x[-1:] == m["led"] for x in m.get("hand") or []) and \
+                (m.get("trump") is None or not any(x[-1:] == m["trump"] for x in m.get("hand") or [])):
+            return "play.follow-suit", (f"action {i + 1}: the player holds none of the led suit nor of trump, "
+                                        f"yet the program applies {cited} (its own count of the hand)")
+    if cited == "play.follow-suit" and action.get("act") == "play":
+        m = _play_at(c, i, played_by)
+        if m and m.get("led") and str(m.get("card"))[-1:] == m["led"]:
+            return "play.follow-suit", (f"action {i + 1} follows the led suit; the program refuses it "
+                                        f"citing play.follow-suit: it holds the player to another suit")
+        if void_read_right and m and m.get("led") and not any(x[-1:] == m["led"] for x in m.get("hand") or []):
+            return "play.follow-suit", (f"action {i + 1}: the player holds none of the led suit, yet the "
+                                        f"program holds it to follow suit (its own count of the hand)")
+    return None
+
+
+def _contest_refusal(c: dict) -> tuple[str, str] | None:
+    """A contest (or a question of one result) whose first differing answer is a refusal citing
+    a result rule for a result the rules accept: that rule, at the moment it was misapplied."""
+    expected, got = c.get("expected"), c.get("got")
+    if c.get("op") == "deal_result" and isinstance(got, dict) and _cited(got) and "outcome" in (expected or {}):
+        return (got["refused"], "a possible result refused citing it") if got["refused"].startswith("result.") \
+            else None
+    if c.get("op") != "contest" or not isinstance(expected, list) or not isinstance(got, list):
+        return None
+    for k, (e, g) in enumerate(zip(expected, got)):
+        if e != g:
+            cited = _cited(g)
+            if cited and cited.startswith("result.") and _cited(e) is None:
+                return cited, f"result {k + 1} is possible; the program refuses it citing {cited}"
+            return None
+    return None
+
+
+def _stand_in(outcome: str, tricks: tuple[int, int]) -> list | None:
+    """A result the rules decide as ``outcome``, the winner with its tricks (None: none)."""
+    if outcome == "draw":
+        return [18, 18, False]
+    t = tricks[0] if outcome == "NS" else tricks[1]
+    if t < 19:
+        return None
+    return [t, 36 - t, False] if outcome == "NS" else [36 - t, t, False]
+
+
+def _contest_upstream(c: dict, rules: dict, asked: dict) -> tuple[str, str] | None:
+    """A contest whose first differing state is the state the rules give had that deal's
+    result been read as another outcome: the result is the decision read wrong, the contest
+    step merely carries it.  ``asked``: the direct questions of one result of the run, by
+    ``(ns, ew, closed)``, each ``(passed, the program's outcome)``; one that passed is
+    evidence against (the program reads that result right when asked)."""
+    q = c if c.get("op") == "contest" else c.get("situation")
+    if not isinstance(q, dict) or q.get("op") != "contest":
+        return None
+    expected, got = q.get("expected"), q.get("got")
+    results = (q.get("args") or {}).get("results")
+    if not (isinstance(expected, list) and isinstance(got, list) and isinstance(results, list)):
+        return None
+    k = next((j for j, (e, g) in enumerate(zip(expected, got)) if e != g), None)
+    if k is None or k >= len(results) or _cited(expected[k]) or _cited(got[k]):
+        return None
+    try:
+        ns, ew, closed = results[k]
+        from turub import deal_result
+        from turub.options import rules_from_dict
+        standard = rules_from_dict({o: v for o, v in (rules or {}).items()})
+        r = deal_result(ns, ew, closed_early=bool(closed), rules=standard)
+        right = "draw" if r.winner is None else r.winner.short
+        from ..adapter import ReferenceImplementation
+        plain = {o: v for o, v in (rules or {}).items()}
+        for alt in ("NS", "EW", "draw"):
+            stand_in = _stand_in(alt, (ns, ew))
+            if alt == right or stand_in is None:
+                continue
+            state = ReferenceImplementation().contest(list(results[:k]) + [stand_in], plain)[-1]
+            if state != got[k]:
+                continue
+            seen = asked.get((ns, ew, bool(closed)))
+            if seen is not None and seen[0]:
+                return None  # asked directly, the program reads this result right
+            from ..judging.judge import result_blame
+            clause = result_blame(ns, ew, bool(closed))
+            how = "as the program answers the direct question" if seen is not None and seen[1] == alt \
+                else "(the direct question of this result was not asked)" if seen is None else ""
+            return clause, (f"the state after result {k + 1} ({ns}-{ew}{' closed' if closed else ''}) is the "
+                            f"rules' had that deal been {'a draw' if alt == 'draw' else alt + ' win'}, {how}".strip())
+    except Exception:  # noqa: BLE001 - a result the rules cannot read: no such evidence
+        return None
+    return None
+
+
+def _follows_another_card(c: dict) -> bool:
+    """A list of legal plays that is the follow-suit rule applied to the suit of a card of the
+    trick other than the one led: the legal cards missing and the forbidden ones listed are
+    one fault, the suit to follow read wrong."""
+    if c.get("op") != "legal_plays" or not isinstance(c.get("got"), list):
+        return False
+    from ..judging.judge import _card
+    try:
+        args = c.get("args") or {}
+        hand = {_card(x) for x in args["hand"]}
+        trick = [_card(x) for x in args["trick"]]
+        got = {_card(x) for x in c["got"]}
+    except Exception:  # noqa: BLE001
+        return False
+    if len(trick) < 2:
+        return False
+    for other in {x[-1] for x in trick[1:]} - {trick[0][-1]}:
+        following = {x for x in hand if x[-1] == other}
+        if following and got == following:
+            return True
+    return False
+
+
+def _asked_results(failed: Iterable[dict], passed: AbstractSet[str]) -> dict:
+    """The direct questions of one deal's result the run asked, by ``(ns, ew, closed)``: each
+    ``(passed, the program's outcome)`` (the directed ones, ``directed/result/NS-EW[-closed]``,
+    are known by their id when they passed)."""
+    asked: dict = {}
+    for c in failed:
+        a = c.get("args")
+        if c.get("op") == "deal_result" and isinstance(a, dict):
+            try:
+                key = (a["ns"], a["ew"], bool(a["closed_early"]))
+            except (KeyError, TypeError):
+                continue
+            got = c.get("got") if isinstance(c.get("got"), dict) else {}
+            asked.setdefault(key, (False, (got or {}).get("outcome")))
+    for cid in passed:
+        if cid.startswith("directed/result/"):
+            ns, _, rest = cid[len("directed/result/"):].partition("-")
+            ew, _, closed = rest.partition("-")
+            if ns.isdigit() and ew.isdigit():
+                asked[(int(ns), int(ew), closed == "closed")] = (True, None)
+    return asked
+
+
+def reblame_by_evidence(failed: list[dict], passed: AbstractSet[str], rules: dict,
+                        variant: Any = None) -> None:
+    """Re-blame ``failed`` by the program's own refusals and by the decisions upstream of the
+    first divergence (``passed``: the ids of the cases that passed, among them the direct
+    questions asked of the upstream decisions; ``variant``: the run's variant as the report records it, whose
+    house clauses are never moved: they
+    are blamed only where the house rule alone decides)."""
+    house = frozenset(variant.get("clauses") or ()) if isinstance(variant, dict) else frozenset()
+    played_by = _played_by(rules, variant)
+    mine = [c for c in failed if not c.get("consequence_of") and c.get("blamed") not in house
+            and c.get("outcome") in ("wrong-answer", "illegal-action-accepted", "legal-action-refused")]
+    for c in mine:
+        if _follows_another_card(c):
+            _set(c, "play.follow-suit", "the list is the follow-suit rule applied to the suit of another "
+                 "card of the trick than the one led: the cards missing and those listed are that one fault")
+    # asked directly, the void player's legal plays come right: a refusal in play is the hand's
+    void_read_right = not any(c.get("id", "").startswith("directed/duty/void/") for c in failed) and \
+        any(i.startswith("directed/duty/void/") for i in passed)
+    asked = _asked_results(failed, passed)
+    # the same deal with every seat by its initial refereed right: the seat's text is the fault
+    seats_read_right = "directed/seat/initial/refereed" in passed
+    height = implementation_ranks(failed, passed) if house else None  # (the standard run reads it above)
+    for c in mine:
+        if height is not None and c.get("op") in ("trick_winner", "first_dealer", "referee") and \
+                _rank_explains(c, height):
+            _set(c, "pack.rank-order", "the pairwise rank questions give the program's order of the ranks, "
+                 "which explains this answer where the standard rule decides it")
+            continue
+        found = _refusal_blame(c, void_read_right, seats_read_right, played_by, house) or _contest_refusal(c)
+        if found is None and (c.get("blamed") == "play.turn" or (house and str(c.get("blamed")).startswith("trick."))):
+            found = _trick_replayed(c, played_by)
+        if found is None and str(c.get("blamed") or "").startswith(("contest.", "stake.")):
+            found = _contest_upstream(c, rules, asked)
+        if found is not None:
+            _set(c, *found)

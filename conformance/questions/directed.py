@@ -221,6 +221,54 @@ def _value_cases() -> Iterator[tuple[str, str, str, dict]]:
                    {"packets": [[seats[k % 4], 3] for k in range(48)], "dealer": dealer})
 
 
+# --- boundaries of the rules of play (issue 35) -----------------------------------------------
+
+def _boundary_streams(rules: Rules) -> Iterator[tuple[str, str, str, str, dict]]:
+    """``(id, clause, way, cell, args)``: each rule of play at the edge of the deal where a
+    program most often writes it as a special case, so that no rule rests on one example:
+    a card not held on the 36th trick (by the leader and by a follower, then the last cards
+    played); a close after each number of cards of a trick, first and later tricks (accepted:
+    the trick in play is not counted); the first lead of each card the caller holds in a suit
+    other than trump (any card may lead)."""
+    from turub import CARDS, Phase
+
+    def legal(deal, actions: list[dict]) -> None:
+        action = {"act": "play", "seat": deal.to_act.letter, "card": _a(deal.legal_plays()[0])}
+        deal.apply(action)
+        actions.append(action)
+
+    def start(seed: int, dealer: Seat):
+        deal = deal_from_seed(rules, seed, dealer)
+        actions = [{"act": "trump", "seat": deal.caller.letter, "suit": "SHDC"[seed % 4]}]
+        deal.apply(actions[0])
+        return deal, actions, {"pack": [_a(c) for c in deal.pack], "dealer": dealer.letter, "cut": deal.cut}
+    for seed, dealer in ((_SEEDS[2], Seat.NORTH), (_SEEDS[3], Seat.EAST)):
+        for position in (0, 1, 3):  # the leader, the second seat, the last seat of the last trick
+            deal, actions, head = start(seed, dealer)
+            while sum(deal.tricks_won) < 35 or len(deal.current_trick) < position:
+                legal(deal, actions)
+            seat = deal.to_act
+            actions.append({"act": "play", "seat": seat.letter,
+                            "card": _a(next(c for c in CARDS if not deal.holds(seat, c)))})
+            while deal.phase is Phase.PLAYING:
+                legal(deal, actions)
+            yield (f"boundary/not-held-last-trick/{dealer.letter}{position}", "play.card-in-hand",
+                   "last-trick", "refused", {**head, "actions": actions})
+        for tricks, cards in ((0, 1), (0, 3), (4, 2), (20, 1), (35, 3)):  # a close in a trick
+            deal, actions, head = start(seed, dealer)
+            while sum(deal.tricks_won) < tricks or len(deal.current_trick) < cards:
+                legal(deal, actions)
+            actions.append({"act": "close", "seat": deal.dealer.letter})
+            yield (f"boundary/close-mid-trick/{dealer.letter}{tricks}-{cards}", "sheet.any-player-closes",
+                   "mid-trick", "accepted", {**head, "actions": actions})
+        deal, actions, head = start(seed, dealer)
+        hand, trump = deal.hand(deal.caller), deal.trump
+        for card in sorted({c for c in hand if c.suit is not trump}, key=_a)[:4]:
+            lead = {"act": "play", "seat": deal.caller.letter, "card": _a(card)}
+            yield (f"boundary/first-lead/{dealer.letter}-{_a(card)}", "play.first-lead", "first-lead",
+                   "accepted", {**head, "actions": actions + [lead]})
+
+
 # --- all of them ----------------------------------------------------------------------------
 
 def directed_cases(rules: Rules) -> list[Case]:
@@ -282,6 +330,18 @@ def _build(rules: Rules) -> Iterator[Case]:
     for case_id, op, args in _notation_cases():
         yield _directed(expected_case(f"directed/{case_id}", op, args, rules), "pack.card-notation",
                         case_id.split("/")[1], "accepted")
+    for ns in range(37):  # each deal's result asked directly (diagnosis.probes reads them, to tell
+        # a result read wrong from the contest step that carries it); and a few closed early
+        yield _directed(expected_case(f"directed/result/{ns}-{36 - ns}", "deal_result",
+                                      {"ns": ns, "ew": 36 - ns, "closed_early": False}, rules),
+                        "result.more-tricks-wins" if ns != 18 else "result.draw-18", "complete", "value")
+    for ns, ew in ((0, 0), (1, 0), (10, 5), (17, 18), (19, 3), (3, 20), (35, 0)):
+        yield _directed(expected_case(f"directed/result/{ns}-{ew}-closed", "deal_result",
+                                      {"ns": ns, "ew": ew, "closed_early": True}, rules),
+                        "result.closed-early", "closed", "value")
+    for case_id, clause, way, cell, args in _boundary_streams(rules):
+        yield from deal_of(args)
+        yield _directed(expected_case(f"directed/{case_id}", "referee", args, rules), clause, way, cell)
     per_deal = rules.to_dict().get("stake") == "per-deal"
     for case_id, clause, op, args in _value_cases():
         if per_deal and clause.startswith("contest."):
