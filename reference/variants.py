@@ -118,7 +118,7 @@ class VariantClause:
         if self.rule is not None and not callable(self.rule):
             raise VariantError(f"{self.id}: rule must be a function")
         if self.applies_to is not None:
-            if self.decides != "legal_plays":
+            if self.decides is None or not DECISION_TABLE[self.decides].by_kind_of_play:
                 raise VariantError(f"{self.id}: applies_to names kinds of play: only a rule deciding "
                                    f"legal_plays takes it")
             kinds = kinds_of_play(self.applies_to)
