@@ -1,139 +1,138 @@
-"""The engine playing by a rule variant: the :class:`~turub.deal.Deal` subclass of a variant
-with house rules (:attr:`turub.variants.Variant.deal_class`).  Only the decisions the variant
-overrides are hooked; its random playout asks only those, and keeps the standard engine's
+"""The engine playing by a rule variant: :class:`HouseRuleDeal`, the :class:`~turub.deal.Deal`
+of a variant with house rules (:attr:`turub.variants.Variant.deal_class`), declared once as
+python-chess declares ``SuicideBoard(Board)``: it overrides the deal's hooks of the decisions
+the house rules may take (each decision's ``hooks``, :mod:`turub.decisions`) and consults its
+variant there, given the position the deal already knows.  Only the decisions the variant
+overrides are asked; its random playout asks only those, and keeps the standard engine's
 fast paths wherever a rule defers or is not overridden."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, ClassVar, Final
 
-from .cards import CARDS, SUITS, Card, _alternating_suits, parse_card
-from .decisions import asker, drawable, play_askers
+from . import playout
+from .cards import CARDS, SUITS, Card, alternating_suits, parse_card
+from .decisions import DEAL_RESULT, LEGAL_PLAYS, TRICK_WINNER, asker, drawable, play_askers
+from .deal import Deal, Phase
 from .errors import IllegalActionError, MustFollowSuitError
-from .playout import _random_tricks
-from .seats import PLAY_ORDER, Seat
+from .playout import Position
+from .rules import TrickDecision
+from .seats import Seat
 
-if TYPE_CHECKING:
-    from .deal import Deal
-
-__all__ = ["variant_deal_class"]
+__all__ = ["HouseRuleDeal"]
 
 
-def _direction_of(order) -> Any:
-    from .seats import Direction
-    return next(d for d in Direction if PLAY_ORDER[d] is order or PLAY_ORDER[d] == order)
+class HouseRuleDeal(Deal):
+    """A deal played by a variant whose house rules override some of the engine's decisions.
 
+    Each variant plays with its own class, :meth:`for_variant` (``Variant.deal_class``): this
+    one, with the variant and its rules' askers bound as class attributes (data only, no
+    method); the methods are all here.  A hook the variant does not override keeps the
+    standard engine's (and its fast path)."""
 
-def variant_deal_class(variant: Any) -> type[Deal]:
-    """The Deal subclass playing by ``variant``: only the decisions it overrides are hooked
-    (the others keep the standard engine's fast paths)."""
-    from .deal import Deal, Phase
+    __slots__ = ()
 
-    decides_plays = bool(variant.decides("legal_plays"))
-    decides_tricks = bool(variant.decides("trick_winner"))
-    decides_result = bool(variant.decides("deal_result"))
-    ask_plays = play_askers(variant.label, variant.decides("legal_plays"), drawable) \
-        if decides_plays else None
-    ask_trick = asker(variant.label, "trick_winner", variant.decides("trick_winner")) if decides_tricks else None
+    #: The variant the deal plays by, and what it decides (bound by :meth:`for_variant`).
+    variant: ClassVar[Any] = None
+    decides_plays: ClassVar[bool] = False
+    decides_tricks: ClassVar[bool] = False
+    decides_result: ClassVar[bool] = False
+    #: The house rules deciding the plays by kind of play, and the tricks (``None``: not decided).
+    play_rules: ClassVar[dict[str, Any] | None] = None
+    trick_rule: ClassVar[Any] = None
 
-    class VariantDeal(Deal):
-        __slots__ = ()
+    @classmethod
+    def for_variant(cls, variant: Any) -> type[HouseRuleDeal]:
+        """The deal class playing by ``variant`` (made once per variant, by
+        :attr:`turub.variants.Variant.deal_class`)."""
+        decides_plays = bool(variant.decides(LEGAL_PLAYS.name))
+        decides_tricks = bool(variant.decides(TRICK_WINNER.name))
+        bound = {
+            "__slots__": (), "__module__": cls.__module__, "variant": variant,
+            "decides_plays": decides_plays, "decides_tricks": decides_tricks,
+            "decides_result": bool(variant.decides(DEAL_RESULT.name)),
+            # the variant's legal plays decide, in place of play.follow-suit
+            "checks_follow_suit": not decides_plays,
+            "play_rules": play_askers(variant.label, variant.decides(LEGAL_PLAYS.name), drawable)
+            if decides_plays else None,
+            "trick_rule": staticmethod(asker(variant.label, TRICK_WINNER.name,
+                                             variant.decides(TRICK_WINNER.name)))
+            if decides_tricks else None}
+        made = type(f"Deal[{variant.name}]", (cls,), bound)
+        made.__qualname__ = made.__name__
+        return made
 
-        def to_record(self) -> dict[str, Any]:
-            """The record names the variant and its version (:meth:`Deal.replay` rebuilds
-            the deal with it)."""
-            return {**super().to_record(), "variant": variant.name, "variant_version": variant.version}
+    def to_record(self) -> dict[str, Any]:
+        """The record names the variant and its version (:meth:`Deal.replay` rebuilds
+        the deal with it)."""
+        return {**super().to_record(), "variant": self.variant.name,
+                "variant_version": self.variant.version}
 
-        def play_out(self, rng=None):
-            """Random legal play to the end: the standard fast path when the variant decides
-            neither the plays nor the tricks, else every card through the checked step."""
-            import random
-            if not (decides_plays or decides_tricks):
-                super().play_out(rng)
-                if decides_result and self._closed_by is None:
-                    won = self._won
-                    self._result = variant.deal_result(won[0], won[1], rules=self.rules)
-                return self.result
-            rng = rng if rng is not None else random.Random()
-            while self._trick and self.phase is Phase.PLAYING:  # a trick begun: the checked step
-                legal = self.legal_plays()
-                Deal.play(self, self.to_act, legal[int(rng.random() * len(legal))])
-            if self.phase is Phase.PLAYING:
-                _play_out_by(variant, self, rng, ask_plays, ask_trick)
-                self._finish(self._judge_result(self._won[0], self._won[1]))
-            return self.result
+    # --- the hooks ---------------------------------------------------------------------
 
-    if decides_plays:
-        VariantDeal._check_follow_suit = False  # the variant's legal plays decide, below
-        VariantDeal.legal_plays, VariantDeal.play = _legal_play_methods(variant)  # type: ignore[method-assign]
-    if decides_tricks:
-        def trick_decision(leader, codes, position, trump, order):
-            return variant.decide_trick([CARDS[c] for c in codes], SUITS[trump], leader,
-                                        _direction_of(order))
-        VariantDeal._trick_decision = staticmethod(trick_decision)
-    if decides_result:
-        VariantDeal._judge_result = staticmethod(variant.deal_result)
-    VariantDeal.__name__ = VariantDeal.__qualname__ = f"Deal[{variant.name}]"
-    VariantDeal.variant = variant  # type: ignore[attr-defined]
-    return VariantDeal
-
-
-def _legal_play_methods(variant: Any) -> tuple[Any, Any]:
-    """``Deal.legal_plays`` and ``Deal.play`` as a variant whose house rule restricts the
-    legal plays decides them."""
-    from .deal import Deal, Phase
-
-    def legal_plays(self: Deal, seat: Seat | None = None) -> tuple[Card, ...]:
+    def legal_plays(self, seat: Seat | None = None) -> tuple[Card, ...]:
+        """:meth:`Deal.legal_plays` as the variant decides them."""
+        if not self.decides_plays:
+            return super().legal_plays(seat)
         if self.phase is not Phase.PLAYING or (seat is not None and seat != self.to_act):
             return ()
         hand = self.hand(self.to_act)  # type: ignore[arg-type]  # playing: a seat is to act
-        legal, _ = variant.legal_plays(hand, [c for _, c in self.current_trick], self.trump)
+        legal, _ = self.variant.legal_plays(hand, [c for _, c in self.current_trick], self.trump)
         return tuple(c for c in CARDS if c in legal)
 
-    def play(self: Deal, seat: Seat, card: Card | str) -> Any:
+    def play(self, seat: Seat, card: Card | str) -> Any:
         """The standard checks of turn and hand first, then the house rule's refusal in
         place of ``play.follow-suit`` (the documented refusal order)."""
-        if self.phase is Phase.PLAYING and seat == self.to_act:
+        if self.decides_plays and self.phase is Phase.PLAYING and seat == self.to_act:
             card = card if isinstance(card, Card) else parse_card(card)
             if self.holds(seat, card):
                 trick = [c for _, c in self.current_trick]
-                legal, clauses = variant.legal_plays(self.hand(seat), trick, self.trump)
+                legal, clauses = self.variant.legal_plays(self.hand(seat), trick, self.trump)
                 if card not in legal:
                     error = MustFollowSuitError if clauses[0] == "play.follow-suit" else IllegalActionError
                     raise error(f"{seat} may not play {card} here", clause=clauses[0])
         return Deal.play(self, seat, card)
 
-    return legal_plays, play
+    def decide_trick(self, leader: Seat, codes: tuple[int, ...], position: int, trump: int,  # type: ignore[override]
+                     order: Any) -> TrickDecision:
+        """:meth:`Deal.decide_trick` as the variant decides it."""
+        if not self.decides_tricks:
+            return super().decide_trick(leader, codes, position, trump, order)
+        return self.variant.decide_trick([CARDS[c] for c in codes], SUITS[trump], leader,
+                                         self.rules.direction)
+
+    def decide_result(self, north_south: int, east_west: int, closed_early: bool = False) -> Any:
+        """:meth:`Deal.decide_result` as the variant decides it."""
+        if not self.decides_result:
+            return super().decide_result(north_south, east_west, closed_early)
+        return self.variant.deal_result(north_south, east_west, closed_early=closed_early,
+                                        rules=self.rules)
+
+    def play_tricks(self, position: Position, rnd: Any) -> Seat:
+        """:meth:`Deal.play_tricks`: the tricks left at random, as the standard playout plays
+        them but asking the house rules that decide the plays (by kind of play:
+        :func:`turub.decisions.play_askers`) and the tricks (:func:`turub.decisions.asker`).
+        Only those pay: a play rule only at the kinds of play it applies to; a trick rule
+        alone is asked once a trick from the standard playout's own loop
+        (:mod:`turub.playout`); and wherever a rule defers, the standard draw and trick
+        table serve, from the same random numbers."""
+        if not (self.decides_plays or self.decides_tricks):
+            return super().play_tricks(position, rnd)
+        trump = SUITS[position.trump]
+        decide = _trick_rule(self.variant, self.trick_rule, trump) if self.trick_rule is not None else None
+        if self.play_rules is None:
+            return playout.random_tricks(position, rnd, decide)
+        return _plays_by(self.variant, position, rnd, self.play_rules, trump, decide)
 
 
-def _play_out_by(variant: Any, deal: Any, rng: Any, ask_plays: Any, ask_trick: Any) -> None:
-    """The tricks left of ``deal`` (none begun) at random, as :meth:`Deal.play_out` plays
-    them but asking the house rules that decide the plays (``ask_plays``, by kind of play:
-    :func:`turub.decisions.play_askers`) and the tricks (``ask_trick``:
-    :func:`turub.decisions.asker`), each ``None`` where the variant does not decide.  Only
-    those pay: a play rule only at the kinds of play it applies to; a trick rule alone is
-    asked once a trick from the standard playout's own loop (:mod:`turub.playout`); and
-    wherever a rule defers, the standard draw and trick table serve, from the same random
-    numbers."""
-    trump = SUITS[deal._trump]
-    decide = _trick_rule(variant, ask_trick, trump) if ask_trick is not None else None
-    if ask_plays is None:
-        leader = _random_tricks(deal, rng.random, decide)
-    else:
-        leader = _plays_by(variant, deal, rng.random, ask_plays, trump, decide)
-    deal._leader = deal._to_act = leader
-
-
-def _plays_by(variant: Any, deal: Any, rnd: Any, asks: Any, trump: Any, decide: Any) -> Seat:
+def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any, decide: Any) -> Seat:
     """The tricks left, each play asked of the rules applying to its kind (``asks``, from
     :func:`turub.decisions.play_askers`): if none answers, :mod:`turub.playout`'s draw, else
     :func:`_drawn_by`; each trick to ``decide`` if given, else the table.  The last winner."""
-    order, nxt, beats = deal._order, deal._next, deal._beats
+    hands, beats, nxt, order, done, won, leader, _ = position
     ask_lead, ask_follow, ask_void = asks["lead"], asks["follow"], asks["void"]
-    hands = deal._as_lists()
     held = [_in_hand_order(hand) for hand in hands]  # the hands as a rule sees them
-    leader, done, won = deal._leader, deal._tricks, deal._won
     for left in range(36 - len(done), 0, -1):  # every hand holds ``left`` cards before a trick
         hand, mine = hands[leader], held[leader]
         if ask_lead is None or (asked := ask_lead(view := tuple(mine), (), trump)) is None:
@@ -149,7 +148,7 @@ def _plays_by(variant: Any, deal: Any, rnd: Any, asks: Any, trump: Any, decide: 
         mine.remove(card)
         if not suit:  # a suit ran out: the others may alternate in colour anew (pack.sort-hand)
             held[leader] = _after_running_out(mine, best // 9, hand)
-        led, codes, position, seat = best // 9, [best], 0, nxt[leader]
+        led, codes, winning, seat = best // 9, [best], 0, nxt[leader]
         cards: tuple[Card, ...] = (card,)  # the trick as a rule sees it: grown card by card
         for k in (1, 2, 3):
             hand, mine = hands[seat], held[seat]
@@ -174,21 +173,22 @@ def _plays_by(variant: Any, deal: Any, rnd: Any, asks: Any, trump: Any, decide: 
             if not suit:
                 held[seat] = _after_running_out(mine, code // 9, hand)
             if beats[36 * code + best]:  # trick.*: the card now winning
-                best, position = code, k
+                best, winning = code, k
             codes.append(code)
             cards += (card,)
             seat = nxt[seat]
+        clauses = None
         if decide is not None:
-            position = decide(cards, position)
-        done.append((leader, tuple(codes), None, position))
-        leader = order[leader][position]  # play.winner-leads
+            winning, clauses = decide(cards, winning)
+        done.append((leader, tuple(codes), None, winning, clauses))
+        leader = order[leader][winning]  # play.winner-leads
         won[leader & 1] += 1
     return leader
 
 
 #: The order of the suits in a hand (``pack.sort-hand``), by the suits held (bit ``s`` of
 #: the index: suit ``s`` held).
-_HAND_ORDER: Final = tuple(tuple(_alternating_suits(s for s in SUITS if held >> s & 1))
+_HAND_ORDER: Final = tuple(tuple(alternating_suits(s for s in SUITS if held >> s & 1))
                            for held in range(16))
 
 
@@ -230,7 +230,7 @@ def _drawn_by(variant: Any, asked: tuple[tuple[frozenset[Card], list[Card]], Any
     ``turub simulate``'s tally against the standard draw's pool: the cards of the led suit
     held (``following``, their codes), else the whole hand (``mine``)."""
     (_, copies), vc = asked
-    tally = variant._tally
+    tally = variant.tallying
     if tally is not None:
         counts = tally.get(vc.id)
         if counts is None:
@@ -247,12 +247,13 @@ def _drawn_by(variant: Any, asked: tuple[tuple[frozenset[Card], list[Card]], Any
 
 def _trick_rule(variant: Any, ask: Any, trump: Any) -> Any:
     """The winning position of a trick as the house rules decide it (``ask``), given its
-    cards and the standard position (when every rule defers)."""
-    def decide(cards: tuple[Card, ...], standard: int) -> int:
+    cards and the standard position (when every rule defers), and the clauses that decided
+    it (``None``: the standard ones)."""
+    def decide(cards: tuple[Card, ...], standard: int) -> tuple[int, tuple[str, ...] | None]:
         asked = ask(cards, trump)
         if asked is None:
-            return standard
-        if variant._tally is not None:
-            variant._count("trick_winner", asked, lambda: standard)
-        return asked[0]
+            return standard, None
+        if variant.tallying is not None:
+            variant.count_decision(TRICK_WINNER.name, asked, lambda: standard)
+        return asked[0], (asked[1].id,)
     return decide
