@@ -36,14 +36,14 @@ from operator import itemgetter
 from typing import Any, Final
 
 from .cards import CARDS, PACK, SUIT_OF, SUIT_START, SUITS, Card, Suit, parse_suit, sort_hand
-from . import arguments, playout, records
+from . import argument_checks, playout, records
 from .errors import (CardFormatError, CardNotHeldError, MustFollowSuitError, OutOfTurnError,
                      PhaseError, RecordError, RuleError, SignalError, TrumpCallError)
 from .options import Rules
 from .playout import CompletedTrick, Position
 from .rules import (PACKET_SIZE, TRICKS_PER_DEAL, DealResult, TrickDecision, beats_table,
                     deal_result, decision_at)
-from .deal_values import SIGNALS, Phase, SeatView, Signal, Trick
+from .views import SIGNALS, Phase, SeatView, Signal, Trick
 from .records import RECORD_FORMAT
 from .seats import PLAY_ORDER, SEATS, Seat
 
@@ -64,21 +64,21 @@ def _by_suit(codes: list[int]) -> list[list[int]]:
     return [codes[:hearts], codes[hearts:diamonds], codes[diamonds:clubs], codes[clubs:]]
 
 
-_seat = arguments.seat
-_card = arguments.card
+_seat = argument_checks.seat
+_card = argument_checks.card
 _PLAYING: Final = Phase.PLAYING  # bound once for the hot path of Deal.play
 
 
 class Deal:
     """The state machine of one deal.  See the module documentation."""
 
-    __slots__ = ("rules", "dealer", "caller", "cut", "_pack", "_stock", "_dealt", "_hands",
-                 "_held", "_phase", "_trump", "_beats", "_to_act", "_leader", "_trick", "_led",
-                 "_best", "_signal", "_tricks", "_built", "_won", "_result", "_closed_by",
-                 "_order", "_next")
+    __slots__ = ("rules", "dealer", "caller", "cut", "_pack", "_stock", "_dealt", "_card_codes",
+                 "_card_counts", "_phase", "_trump", "_beats", "_to_act", "_leader", "_trick", "_led",
+                 "_winning", "_signal", "_tricks", "_built", "_won", "_result", "_closed_by",
+                 "_play_order", "_seat_after")
 
     # The hooks of the decisions a house rule may override (turub.decisions: each decision's
-    # ``hooks``; turub.variant_deal.HouseRuleDeal overrides them): the standard ones here.
+    # ``hooks``; turub.house_rule_deal.HouseRuleDeal overrides them): the standard ones here.
     #: Whether :meth:`play` refuses a card that does not follow suit (``play.follow-suit``);
     #: a deal whose house rule decides the legal plays checks them itself.
     checks_follow_suit = True
@@ -96,28 +96,28 @@ class Deal:
         ``deal.packets``: packets of three from the seat after the dealer;
         ``deal.pause-for-trump``: dealing stops after the first packet.
         """
-        pack = arguments.pack(pack)
+        pack = argument_checks.pack(pack)
         if type(cut) is not int or not 0 <= cut < 144:
             raise RuleError(f"a cut lifts 0 to 143 cards, not {cut!r}", clause="deal.cut")
         if not isinstance(rules, Rules):
-            arguments.rules(rules)
+            argument_checks.rules(rules)
         self._setup(tuple(c.index for c in pack), _seat(dealer, "table.partnerships"), rules, cut)
 
     def _setup(self, pack: tuple[int, ...], dealer: Seat, rules: Rules, cut: int) -> None:
         """Start the deal of a pack of card codes already checked, up to the pause for trump."""
         self.rules = rules
         self.dealer = dealer
-        self._order = order = PLAY_ORDER[rules.direction]  # the order of play from each seat
-        self._next = tuple(order[s][1] for s in range(4))
-        self.caller = self._next[dealer]
+        self._play_order = order = PLAY_ORDER[rules.direction]  # the order of play from each seat
+        self._seat_after = tuple(order[s][1] for s in range(4))
+        self.caller = self._seat_after[dealer]
         self._pack = pack
         self.cut = cut
         self._stock = pack[cut:] + pack[:cut]
         self._dealt = 0
         # The hands, in one of two forms (the other is None): sorted lists of card codes, or
         # per suit {card: copies held} in the order of CARDS.  See the module documentation.
-        self._hands: list[list[list[int]]] | None = None
-        self._held: list[list[dict[Card, int]]] | None = None
+        self._card_codes: list[list[list[int]]] | None = None
+        self._card_counts: list[list[dict[Card, int]]] | None = None
         self._phase = Phase.CALLING
         self._trump = -1  # the trump suit's number once named
         self._beats = b""
@@ -125,7 +125,7 @@ class Deal:
         self._leader = self.caller
         self._trick: list[int] = []  # the codes played to the current trick
         self._led = -1  # the suit led to the current trick
-        self._best = 0  # the position of the card winning the current trick so far
+        self._winning = 0  # the position of the card winning the current trick so far
         self._signal: Signal | None = None
         # Completed tricks, compact (turub.playout.CompletedTrick: leader, card codes, signal,
         # winning position, clauses).  The ``tricks`` property builds Trick values from them,
@@ -152,7 +152,7 @@ class Deal:
             raise RuleError(f"a seed is a whole number, not {seed!r:.40}", clause="deal.shuffle")
         seat = _seat(dealer, "table.partnerships")
         if not isinstance(rules, Rules):
-            arguments.rules(rules)
+            argument_checks.rules(rules)
         rng = random.Random(seed)
         # A uniform shuffle: sort the pack by 144 independent random 64-bit keys (a tie, which
         # would favour the earlier card, has probability below 1e-15).  Same result as a
@@ -171,7 +171,7 @@ class Deal:
         (:func:`turub.playout.shuffled_pack`)."""
         seat = _seat(dealer, "table.partnerships")
         if not isinstance(rules, Rules):
-            arguments.rules(rules)
+            argument_checks.rules(rules)
         deal = cls.__new__(cls)  # a permutation of the pack needs no check of its composition
         deal._setup(playout.shuffled_pack(rng), seat, rules, rng.randrange(1, 144))  # type: ignore[arg-type]
         return deal
@@ -187,35 +187,35 @@ class Deal:
         if self._dealt == PACKET_SIZE:  # the pause for trump: the caller has the first packet
             hands: list[list[list[int]]] = [[[], [], [], []] for _ in range(4)]
             hands[self.caller] = _by_suit(sorted(stock))
-            self._hands, self._held = hands, None
+            self._card_codes, self._card_counts = hands, None
             return
         hands = [[], [], [], []]
-        for k, seat in enumerate(self._order[self.caller]):
+        for k, seat in enumerate(self._play_order[self.caller]):
             hands[seat] = _by_suit(sorted(stock[3 * k::12] + stock[3 * k + 1::12]
                                           + stock[3 * k + 2::12]))
-        self._hands, self._held = hands, None
+        self._card_codes, self._card_counts = hands, None
 
     def _as_lists(self) -> list[list[list[int]]]:
         """The hands as, per suit, a sorted list of card codes (the form :meth:`play_out` draws from)."""
-        if self._hands is None:
-            self._hands = [[[card.index for card, n in suit.items() for _ in range(n)] for suit in hand]
-                           for hand in self._held]  # type: ignore[union-attr]
-            self._held = None
-        return self._hands
+        if self._card_codes is None:
+            self._card_codes = [[[card.index for card, n in suit.items() for _ in range(n)] for suit in hand]
+                           for hand in self._card_counts]  # type: ignore[union-attr]
+            self._card_counts = None
+        return self._card_codes
 
     def _as_dicts(self) -> list[list[dict[Card, int]]]:
         """The hands as {card: copies} per suit (the form :meth:`play` checks against)."""
-        if self._held is None:
-            self._held = [[{CARDS[c]: n for c, n in Counter(suit).items()} for suit in hand]
-                          for hand in self._hands]  # type: ignore[union-attr]
-            self._hands = None
-        return self._held
+        if self._card_counts is None:
+            self._card_counts = [[{CARDS[c]: n for c, n in Counter(suit).items()} for suit in hand]
+                          for hand in self._card_codes]  # type: ignore[union-attr]
+            self._card_codes = None
+        return self._card_counts
 
     def _codes(self, seat: Seat) -> list[int]:
         """The codes of the cards ``seat`` holds, sorted, whatever the form of the hands."""
-        if self._hands is not None:
-            return [code for suit in self._hands[seat] for code in suit]
-        return [card.index for suit in self._held[seat]  # type: ignore[index]
+        if self._card_codes is not None:
+            return [code for suit in self._card_codes[seat] for code in suit]
+        return [card.index for suit in self._card_counts[seat]  # type: ignore[index]
                 for card, n in suit.items() for _ in range(n)]
 
     # --- reading the state ----------------------------------------------------------------
@@ -223,7 +223,7 @@ class Deal:
     @property
     def cutter(self) -> Seat:
         """The seat that cuts the pack: the player after the dealer (``deal.cut``)."""
-        return self._next[self.dealer]
+        return self._seat_after[self.dealer]
 
     @property
     def pack(self) -> tuple[Card, ...]:
@@ -254,7 +254,7 @@ class Deal:
         again)."""
         built = self._built
         if len(built) < len(self._tricks):
-            trump, order = self._trump, self._order
+            trump, order = self._trump, self._play_order
             for leader, codes, signal, position, clauses in self._tricks[len(built):]:
                 decision = decision_at(leader, codes, position, trump, order) if clauses is None \
                     else TrickDecision(position, order[leader][position], CARDS[codes[position]], clauses)
@@ -268,7 +268,7 @@ class Deal:
 
     @property
     def current_trick(self) -> tuple[tuple[Seat, Card], ...]:
-        return tuple(zip(self._order[self._leader], _cards(self._trick)))
+        return tuple(zip(self._play_order[self._leader], _cards(self._trick)))
 
     @property
     def current_signal(self) -> Signal | None:
@@ -279,7 +279,7 @@ class Deal:
     def winning_position(self) -> int | None:
         """The position in the current trick of the card winning it so far (``None``: no
         card played to it yet)."""
-        return self._best if self._trick else None
+        return self._winning if self._trick else None
 
     @property
     def closed_by(self) -> Seat | None:
@@ -324,7 +324,7 @@ class Deal:
                 return ()
         if self._phase is not _PLAYING:
             return ()
-        hand = (self._held or self._as_dicts())[to_act]  # type: ignore[index]
+        hand = (self._card_counts or self._as_dicts())[to_act]  # type: ignore[index]
         led = self._led
         if led >= 0 and hand[led]:
             return tuple(hand[led])
@@ -389,7 +389,7 @@ class Deal:
                 raise OutOfTurnError(f"it is {self._to_act}'s turn, not {seat}'s")
         if type(card) is not Card:
             card = _card(card)
-        hand = (self._held or self._as_dicts())[seat]
+        hand = (self._card_counts or self._as_dicts())[seat]
         suit = card.suit
         same_suit = hand[suit]
         copies = same_suit.get(card)
@@ -407,19 +407,19 @@ class Deal:
         trick = self._trick
         if not trick:
             self._led = suit
-            self._best = 0
-        elif self._beats[36 * code + trick[self._best]]:
-            self._best = len(trick)
+            self._winning = 0
+        elif self._beats[36 * code + trick[self._winning]]:
+            self._winning = len(trick)
         trick.append(code)
         if len(trick) < 4:
-            self._to_act = self._next[seat]
+            self._to_act = self._seat_after[seat]
             return None
         return self._complete_trick()
 
     def _complete_trick(self) -> TrickDecision:
         codes = tuple(self._trick)
         leader = self._leader
-        decision = self.decide_trick(leader, codes, self._best, self._trump, self._order)
+        decision = self.decide_trick(leader, codes, self._winning, self._trump, self._play_order)
         self._tricks.append((leader, codes, self._signal, decision.position, decision.clauses))
         self._won[decision.seat & 1] += 1
         self._trick = []
@@ -459,7 +459,7 @@ class Deal:
             Deal.play(self, self._to_act, legal[int(rnd() * len(legal))])  # type: ignore[arg-type]
             if self._phase is not _PLAYING:
                 return self._result  # type: ignore[return-value]
-        position = Position(self._as_lists(), self._beats, self._next, self._order, self._tricks,
+        position = Position(self._as_lists(), self._beats, self._seat_after, self._play_order, self._tricks,
                             self._won, self._leader, self._trump)
         self._leader = self._to_act = self.play_tricks(position, rnd)
         self._finish(self.decide_result(self._won[0], self._won[1]))
@@ -549,10 +549,10 @@ class Deal:
                     setattr(twin, name, getattr(self, name))
         if hasattr(self, "__dict__"):
             twin.__dict__.update(self.__dict__)
-        if self._hands is not None:
-            twin._hands = [[list(suit) for suit in hand] for hand in self._hands]
-        if self._held is not None:
-            twin._held = [[dict(suit) for suit in hand] for hand in self._held]
+        if self._card_codes is not None:
+            twin._card_codes = [[list(suit) for suit in hand] for hand in self._card_codes]
+        if self._card_counts is not None:
+            twin._card_counts = [[dict(suit) for suit in hand] for hand in self._card_counts]
         twin._trick, twin._tricks = list(self._trick), list(self._tricks)
         twin._built, twin._won = list(self._built), list(self._won)
         return twin

@@ -218,7 +218,7 @@ class Decision:
     ``wants`` says what it should have been), whether a rule is asked by kind of play
     (``by_kind_of_play``: a ``legal_plays`` rule's ``applies_to``), and the hook of the
     engine it replaces (``hook``: a method of :class:`~turub.deal.Deal` or
-    :class:`~turub.sitting.Sitting`, which :class:`turub.variant_deal.HouseRuleDeal` and the
+    :class:`~turub.sitting.Sitting`, which :class:`turub.house_rule_deal.HouseRuleDeal` and the
     variant's sheet override)."""
 
     name: str

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .cards import CARDS, PACK, SUIT_OF, Card
-from .deal_values import Signal
+from .views import Signal
 from .rules import TRICKS_PER_DEAL
 from .seats import Seat
 
@@ -84,7 +84,7 @@ def random_tricks(position: Position, rnd: Callable[[], float],
     """The deal's remaining tricks from ``position``, each card drawn at random from those
     its seat may play; returns the last trick's winner.  Every hand holds ``left`` cards
     before each trick.  ``decide``, if given, decides each trick in place of the table (a
-    variant's house rule, :mod:`turub.variant_deal`): given the trick's cards and the
+    variant's house rule, :mod:`turub.house_rule_deal`): given the trick's cards and the
     standard winning position, it returns the winning position and the clauses that decided
     it (``None``: the standard ones)."""
     hands, beats, nxt, order, tricks, won, leader, _ = position

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, SupportsIndex
 
 from .cards import PACK, Card, Suit
-from . import arguments
+from . import argument_checks
 from .errors import RuleError, refuse_pickle_unless_named
 from .contest import Contest, contest_step
 from .options import Rules
@@ -42,8 +42,8 @@ def draw_first_dealer(seed: int, rules: Rules = Rules()) -> FirstDealer:
     >>> fd.seat, len(fd.rounds), fd.clauses
     (Seat.EAST, 2, ('dealer.first-draw', 'dealer.first-draw-ties'))
     """
-    arguments.whole(seed, "dealer.first-draw", "a seed", at_least=-(2 ** 10000))
-    arguments.rules(rules)
+    argument_checks.whole(seed, "dealer.first-draw", "a seed", at_least=-(2 ** 10000))
+    argument_checks.rules(rules)
     rng = random.Random(seed)
 
     def rounds() -> Iterator[Mapping[Seat, Card]]:
@@ -96,12 +96,12 @@ class Sitting:
         only its last row (the dealer and the contest derive from it), so a long run of
         deals takes constant memory; :attr:`rows` and :attr:`contests` then hold the last only.
         """
-        self.first_dealer = arguments.seat(first_dealer, "dealer.first-draw")
-        self.rules = arguments.rules(rules)
+        self.first_dealer = argument_checks.seat(first_dealer, "dealer.first-draw")
+        self.rules = argument_checks.rules(rules)
         self._rows: list[SheetRow] = []
         self._last: SheetRow | None = None
-        self._keep = arguments.flag(keep_rows, "sheet.open-ended", "keep_rows")
-        for result in arguments.sequence(results, "sheet.one-deal-per-row", "the results"):
+        self._keep = argument_checks.flag(keep_rows, "sheet.open-ended", "keep_rows")
+        for result in argument_checks.sequence(results, "sheet.one-deal-per-row", "the results"):
             self.record(result)
 
     @property
@@ -133,7 +133,7 @@ class Sitting:
         if not isinstance(result, DealResult):
             raise RuleError(f"record takes a DealResult (see turub.rules.deal_result), not {result!r:.60}",
                             clause="sheet.one-deal-per-row")
-        trump = arguments.suit(trump, "trump.any-suit", none=True, text=False)
+        trump = argument_checks.suit(trump, "trump.any-suit", none=True, text=False)
         previous = self._last
         number = previous.number + 1 if previous else 1
         if previous is None:

@@ -54,7 +54,7 @@ from .rules import (DealResult, NextDealer, TrickDecision, decide_trick, deal_re
 from .rules import legal_plays as _legal_plays
 from .seats import PLAY_ORDER, Seat, Side
 from .sitting import HouseRuleSitting, Sitting
-from .variant_deal import HouseRuleDeal
+from .house_rule_deal import HouseRuleDeal
 
 __all__ = ["Variant", "VariantClause", "VariantError", "HouseRuleError", "DECISIONS",
            "DECISION_TABLE", "RELATIONS", "BUILTIN", "ENTRY_POINT_GROUP", "resolve", "select",

@@ -178,7 +178,7 @@ def test_every_decisions_record_names_hooks_the_engine_has():
     from turub.deal import Deal
     from turub.decisions import DECISION_TABLE
     from turub.sitting import HouseRuleSitting, Sitting
-    from turub.variant_deal import HouseRuleDeal
+    from turub.house_rule_deal import HouseRuleDeal
     overriding = {Deal: HouseRuleDeal, Sitting: HouseRuleSitting}
     for decision in DECISION_TABLE.values():
         assert decision.hooks, decision.name

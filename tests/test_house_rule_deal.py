@@ -1,4 +1,4 @@
-"""A house rule's deal (``turub.variant_deal.HouseRuleDeal``, issue 29): a trick's house rule
+"""A house rule's deal (``turub.house_rule_deal.HouseRuleDeal``, issue 29): a trick's house rule
 is asked once per trick, whoever reads the tricks afterwards.
 
 Reading ``Deal.tricks`` rebuilds each trick from what decided it; it asks no rule again, so
@@ -13,7 +13,7 @@ import pytest
 
 from turub import Seat, Suit
 from turub.rules import trick_winner
-from turub.variant_deal import HouseRuleDeal
+from turub.house_rule_deal import HouseRuleDeal
 from turub.variants import Variant, VariantClause
 
 
