@@ -1,14 +1,15 @@
-"""A deal on paper: its JSON record, the replay that rebuilds it, copies and pickles.
+"""A deal on paper: its JSON record, the replay that rebuilds it, and its pickle.
 
 :meth:`Deal.to_record <turub.deal.Deal.to_record>` writes the shuffled pack, the cut, the
 dealer, the rules and every action in order; :meth:`Deal.replay <turub.deal.Deal.replay>`
 deals the same pack again and re-applies each action through the checked step, so a record
 that breaks a rule is refused with the clause it breaks.  A record made under a rule variant
 names the variant and its version, and replays with that variant (:mod:`turub.variants`) or
-is refused clearly.  A pickle of a deal is its record; a copy is independent of the original.
+is refused clearly.  A pickle of a deal is its record (a copy: ``Deal.__copy__``).
 
 These are the :class:`~turub.deal.Deal` methods' bodies, kept apart so that the deal module reads
-like the rules; the methods on ``Deal`` are the API.
+like the rules; the methods on ``Deal`` are the API.  They read the deal through its public
+faces only (its properties, :attr:`~turub.deal.Deal.tricks`, :meth:`~turub.deal.Deal.hand`).
 """
 
 from __future__ import annotations
