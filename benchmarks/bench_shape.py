@@ -23,7 +23,7 @@ import time
 #: Runs ``turub check`` in this process with the schema's validators accepting anything.
 UNCHECKED = ("import turub.conformance.programs.messages as m; "
              "m._validator = lambda definition: (lambda value: value); "
-             "import sys; from turub.cli import main; sys.exit(main(sys.argv[1:]))")
+             "import sys; from turub.tools.cli import main; sys.exit(main(sys.argv[1:]))")
 
 
 def timed(command: list[str]) -> tuple[float, float]:
@@ -35,10 +35,10 @@ def timed(command: list[str]) -> tuple[float, float]:
 
 
 def compare(name: str, args: list[str], runs: int, before: str | None) -> None:
-    commands = {"on": [sys.executable, "-m", "turub.cli", *args],
+    commands = {"on": [sys.executable, "-m", "turub.tools.cli", *args],
                 "off": [sys.executable, "-c", UNCHECKED, *args]}
     if before:
-        commands["before"] = [before, "-m", "turub.cli", *args]
+        commands["before"] = [before, "-m", "turub.tools.cli", *args]
     times: dict[str, list[tuple[float, float]]] = {k: [] for k in commands}
     for command in commands.values():
         timed(command)  # warm-up: caches, the sample's install path

@@ -4,7 +4,7 @@ overridden decisions pay).
 
 Each timing is the CPU time (user + system) of one child process:
 
-* ``standard``: ``python -m turub.cli simulate --deals N --seed S``;
+* ``standard``: ``python -m turub.tools.cli simulate --deals N --seed S``;
 * ``trick rule``: the same under ``tests/variants/kinds.py:club-nell`` (the nine of trumps
   wins: asked once a trick);
 * ``play rule``: under ``tests/variants/club.py:club`` (a void player must trump: it says
@@ -82,7 +82,7 @@ def main() -> None:
                                        "(default: %(default)s; 0: none)")
     args = runner.parse_args()
     runner.metadata["description"] = "turub simulate under house rules against the standard game"
-    simulate = [sys.executable, "-m", "turub.cli", "simulate", "--deals", str(args.deals),
+    simulate = [sys.executable, "-m", "turub.tools.cli", "simulate", "--deals", str(args.deals),
                 "--seed", str(args.seed)]
     standard = runner.bench_time_func("standard (process)", child_cpu, simulate)
     timed = {name: runner.bench_time_func(f"{name} (process)", child_cpu, [*simulate, "--variant", v])

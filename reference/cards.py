@@ -24,6 +24,7 @@ from .errors import CardFormatError
 __all__ = [
     "Suit", "Rank", "Card", "SUITS", "RANKS", "CARDS", "PACK",
     "parse_card", "card_name", "parse_suit", "suit_name", "parse_cards", "sort_hand",
+    "alternating_suits",
     "SUIT_OF", "SUIT_START",
 ]
 
@@ -219,7 +220,10 @@ def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     return tuple(parse_card(t) for t in items)
 
 
-def _alternating_suits(suits: Iterable[Suit]) -> list[Suit]:
+def alternating_suits(suits: Iterable[Suit]) -> list[Suit]:
+    """The suits held in the order a sorted hand shows them (``pack.sort-hand``): red and
+    black alternating wherever the suits allow it, the colour held more often first (black
+    on a tie)."""
     held = set(suits)
     black: list[Suit] = [s for s in (Suit.SPADES, Suit.CLUBS) if s in held]
     red: list[Suit] = [s for s in (Suit.HEARTS, Suit.DIAMONDS) if s in held]
@@ -244,5 +248,5 @@ def sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
     cards = list(cards)
     if any(type(c) is not Card for c in cards):
         raise CardFormatError(f"sort_hand takes turub.Card values, not {next(c for c in cards if type(c) is not Card)!r:.40}")
-    position = {s: i for i, s in enumerate(_alternating_suits(c.suit for c in cards))}
+    position = {s: i for i, s in enumerate(alternating_suits(c.suit for c in cards))}
     return tuple(sorted(cards, key=lambda c: (position[c.suit], -c.rank)))

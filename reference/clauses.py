@@ -15,7 +15,7 @@ Sources (see ``SOURCES``):
 * ``002`` the same guide in Spanish, sections §01-§07 and three FAQ answers.
 
 Each citation is a precise locator: source, section, paragraph and sentences, e.g.
-``000 §03 ¶2 s1`` or ``001 The deal ¶2 s1-2`` (the grammar is in :mod:`turub.sources`,
+``000 §03 ¶2 s1`` or ``001 The deal ¶2 s1-2`` (the grammar is in :mod:`turub.tools.sources`,
 whose ``resolve`` returns the cited words from the source file).  A citation points at the
 sentence or two that state the clause, never at a whole section.
 """

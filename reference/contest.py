@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .clauses import cite
-from . import arguments
+from . import argument_checks
 from .errors import ContestDecidedError, RuleError
 from .options import Rules
 from .rules import TRICKS_PER_DEAL, DealResult
@@ -137,8 +137,8 @@ def _check(contest: object, result: object, rules: object) -> None:
     if not isinstance(result, DealResult):
         raise RuleError(f"a result is a turub.DealResult (see turub.deal_result), not {result!r:.60}",
                         clause="result.more-tricks-wins")
-    arguments.rules(rules)
+    argument_checks.rules(rules)
 
 
 def _results(results: object) -> list[DealResult]:
-    return arguments.sequence(results, "result.more-tricks-wins", "the results")
+    return argument_checks.sequence(results, "result.more-tricks-wins", "the results")

@@ -27,6 +27,7 @@ other when the deal switches between them; the public methods take and give :cla
 
 from __future__ import annotations
 
+import copy
 import random
 from bisect import bisect_left
 from collections import Counter
@@ -35,14 +36,15 @@ from operator import itemgetter
 from typing import Any, Final
 
 from .cards import CARDS, PACK, SUIT_OF, SUIT_START, SUITS, Card, Suit, parse_suit, sort_hand
-from . import arguments, records
+from . import argument_checks, playout, records
 from .errors import (CardFormatError, CardNotHeldError, MustFollowSuitError, OutOfTurnError,
                      PhaseError, RecordError, RuleError, SignalError, TrumpCallError)
 from .options import Rules
-from .rules import PACKET_SIZE, TRICKS_PER_DEAL, DealResult, TrickDecision, beats_table, deal_result
-from .rules import decision_at as _decision
-from .deal_values import SIGNALS, Phase, SeatView, Signal, Trick
-from .records import RECORD_FORMAT, _replayed  # noqa: F401  (_replayed: pickles made before the move)
+from .playout import CompletedTrick, Position
+from .rules import (PACKET_SIZE, TRICKS_PER_DEAL, DealResult, TrickDecision, beats_table,
+                    deal_result, decision_at)
+from .views import SIGNALS, Phase, SeatView, Signal, Trick
+from .records import RECORD_FORMAT
 from .seats import PLAY_ORDER, SEATS, Seat
 
 __all__ = ["Phase", "Signal", "Trick", "SeatView", "Deal", "SIGNALS", "RECORD_FORMAT",
@@ -62,23 +64,28 @@ def _by_suit(codes: list[int]) -> list[list[int]]:
     return [codes[:hearts], codes[hearts:diamonds], codes[diamonds:clubs], codes[clubs:]]
 
 
-_seat = arguments.seat
-_card = arguments.card
+_seat = argument_checks.seat
+_card = argument_checks.card
 _PLAYING: Final = Phase.PLAYING  # bound once for the hot path of Deal.play
 
 
 class Deal:
     """The state machine of one deal.  See the module documentation."""
 
-    __slots__ = ("rules", "dealer", "caller", "cut", "_pack", "_stock", "_dealt", "_hands",
-                 "_held", "_phase", "_trump", "_beats", "_to_act", "_leader", "_trick", "_led",
-                 "_best", "_signal", "_tricks", "_built", "_won", "_result", "_closed_by",
-                 "_order", "_next")
+    __slots__ = ("rules", "dealer", "caller", "cut", "_pack", "_stock", "_dealt", "_card_codes",
+                 "_card_counts", "_phase", "_trump", "_beats", "_to_act", "_leader", "_trick", "_led",
+                 "_winning", "_signal", "_tricks", "_built", "_won", "_result", "_closed_by",
+                 "_play_order", "_seat_after")
 
-    # The decisions a rule variant may override (turub.variants): the standard ones here.
-    _check_follow_suit = True
-    _trick_decision = staticmethod(_decision)
-    _judge_result = staticmethod(deal_result)
+    # The hooks of the decisions a house rule may override (turub.decisions: each decision's
+    # ``hooks``; turub.house_rule_deal.HouseRuleDeal overrides them): the standard ones here.
+    #: Whether :meth:`play` refuses a card that does not follow suit (``play.follow-suit``);
+    #: a deal whose house rule decides the legal plays checks them itself.
+    checks_follow_suit = True
+    #: The decision of a completed trick of card ``codes`` led by ``leader``, the card at
+    #: ``position`` winning by the table, under the trump suit's number ``trump`` and the
+    #: ``order`` of play from each seat: ``(leader, codes, position, trump, order)``.
+    decide_trick = staticmethod(decision_at)
 
     def __init__(self, pack: Sequence[Card], dealer: Seat = Seat.NORTH, rules: Rules = Rules(),
                  cut: int = 0) -> None:
@@ -89,28 +96,28 @@ class Deal:
         ``deal.packets``: packets of three from the seat after the dealer;
         ``deal.pause-for-trump``: dealing stops after the first packet.
         """
-        pack = arguments.pack(pack)
+        pack = argument_checks.pack(pack)
         if type(cut) is not int or not 0 <= cut < 144:
             raise RuleError(f"a cut lifts 0 to 143 cards, not {cut!r}", clause="deal.cut")
         if not isinstance(rules, Rules):
-            arguments.rules(rules)
+            argument_checks.rules(rules)
         self._setup(tuple(c.index for c in pack), _seat(dealer, "table.partnerships"), rules, cut)
 
     def _setup(self, pack: tuple[int, ...], dealer: Seat, rules: Rules, cut: int) -> None:
         """Start the deal of a pack of card codes already checked, up to the pause for trump."""
         self.rules = rules
         self.dealer = dealer
-        self._order = order = PLAY_ORDER[rules.direction]  # the order of play from each seat
-        self._next = tuple(order[s][1] for s in range(4))
-        self.caller = self._next[dealer]
+        self._play_order = order = PLAY_ORDER[rules.direction]  # the order of play from each seat
+        self._seat_after = tuple(order[s][1] for s in range(4))
+        self.caller = self._seat_after[dealer]
         self._pack = pack
         self.cut = cut
         self._stock = pack[cut:] + pack[:cut]
         self._dealt = 0
         # The hands, in one of two forms (the other is None): sorted lists of card codes, or
         # per suit {card: copies held} in the order of CARDS.  See the module documentation.
-        self._hands: list[list[list[int]]] | None = None
-        self._held: list[list[dict[Card, int]]] | None = None
+        self._card_codes: list[list[list[int]]] | None = None
+        self._card_counts: list[list[dict[Card, int]]] | None = None
         self._phase = Phase.CALLING
         self._trump = -1  # the trump suit's number once named
         self._beats = b""
@@ -118,11 +125,12 @@ class Deal:
         self._leader = self.caller
         self._trick: list[int] = []  # the codes played to the current trick
         self._led = -1  # the suit led to the current trick
-        self._best = 0  # the position of the card winning the current trick so far
+        self._winning = 0  # the position of the card winning the current trick so far
         self._signal: Signal | None = None
-        # Completed tricks, compact: (leader, card codes, signal, winning position).  The
-        # ``tricks`` property builds Trick values from them, once each.
-        self._tricks: list[tuple[Seat, tuple[int, ...], Signal | None, int]] = []
+        # Completed tricks, compact (turub.playout.CompletedTrick: leader, card codes, signal,
+        # winning position, clauses).  The ``tricks`` property builds Trick values from them,
+        # once each, asking no rule again.
+        self._tricks: list[CompletedTrick] = []
         self._built: list[Trick] = []
         self._won = [0, 0]
         self._result: DealResult | None = None
@@ -144,7 +152,7 @@ class Deal:
             raise RuleError(f"a seed is a whole number, not {seed!r:.40}", clause="deal.shuffle")
         seat = _seat(dealer, "table.partnerships")
         if not isinstance(rules, Rules):
-            arguments.rules(rules)
+            argument_checks.rules(rules)
         rng = random.Random(seed)
         # A uniform shuffle: sort the pack by 144 independent random 64-bit keys (a tie, which
         # would favour the earlier card, has probability below 1e-15).  Same result as a
@@ -157,10 +165,16 @@ class Deal:
         return deal, rng
 
     @classmethod
-    def _shuffled(cls, rng: random.Random, dealer: Seat, rules: Rules) -> Deal:
-        """A deal shuffled and cut by ``rng``, for runs of random deals (:func:`turub.playout.shuffled`)."""
-        from .playout import shuffled
-        return shuffled(cls, rng, dealer, rules)
+    def shuffled(cls, rng: random.Random, dealer: Seat = Seat.NORTH, rules: Rules = Rules()) -> Deal:
+        """A deal shuffled and cut by ``rng`` (``deal.shuffle``, ``deal.cut``), for runs of
+        random deals: the same uniform shuffle as :meth:`from_seed`, by a faster route
+        (:func:`turub.playout.shuffled_pack`)."""
+        seat = _seat(dealer, "table.partnerships")
+        if not isinstance(rules, Rules):
+            argument_checks.rules(rules)
+        deal = cls.__new__(cls)  # a permutation of the pack needs no check of its composition
+        deal._setup(playout.shuffled_pack(rng), seat, rules, rng.randrange(1, 144))  # type: ignore[arg-type]
+        return deal
 
     # --- dealing ----------------------------------------------------------------------
 
@@ -173,35 +187,35 @@ class Deal:
         if self._dealt == PACKET_SIZE:  # the pause for trump: the caller has the first packet
             hands: list[list[list[int]]] = [[[], [], [], []] for _ in range(4)]
             hands[self.caller] = _by_suit(sorted(stock))
-            self._hands, self._held = hands, None
+            self._card_codes, self._card_counts = hands, None
             return
         hands = [[], [], [], []]
-        for k, seat in enumerate(self._order[self.caller]):
+        for k, seat in enumerate(self._play_order[self.caller]):
             hands[seat] = _by_suit(sorted(stock[3 * k::12] + stock[3 * k + 1::12]
                                           + stock[3 * k + 2::12]))
-        self._hands, self._held = hands, None
+        self._card_codes, self._card_counts = hands, None
 
     def _as_lists(self) -> list[list[list[int]]]:
         """The hands as, per suit, a sorted list of card codes (the form :meth:`play_out` draws from)."""
-        if self._hands is None:
-            self._hands = [[[card.index for card, n in suit.items() for _ in range(n)] for suit in hand]
-                           for hand in self._held]  # type: ignore[union-attr]
-            self._held = None
-        return self._hands
+        if self._card_codes is None:
+            self._card_codes = [[[card.index for card, n in suit.items() for _ in range(n)] for suit in hand]
+                           for hand in self._card_counts]  # type: ignore[union-attr]
+            self._card_counts = None
+        return self._card_codes
 
     def _as_dicts(self) -> list[list[dict[Card, int]]]:
         """The hands as {card: copies} per suit (the form :meth:`play` checks against)."""
-        if self._held is None:
-            self._held = [[{CARDS[c]: n for c, n in Counter(suit).items()} for suit in hand]
-                          for hand in self._hands]  # type: ignore[union-attr]
-            self._hands = None
-        return self._held
+        if self._card_counts is None:
+            self._card_counts = [[{CARDS[c]: n for c, n in Counter(suit).items()} for suit in hand]
+                          for hand in self._card_codes]  # type: ignore[union-attr]
+            self._card_codes = None
+        return self._card_counts
 
     def _codes(self, seat: Seat) -> list[int]:
         """The codes of the cards ``seat`` holds, sorted, whatever the form of the hands."""
-        if self._hands is not None:
-            return [code for suit in self._hands[seat] for code in suit]
-        return [card.index for suit in self._held[seat]  # type: ignore[index]
+        if self._card_codes is not None:
+            return [code for suit in self._card_codes[seat] for code in suit]
+        return [card.index for suit in self._card_counts[seat]  # type: ignore[index]
                 for card, n in suit.items() for _ in range(n)]
 
     # --- reading the state ----------------------------------------------------------------
@@ -209,7 +223,7 @@ class Deal:
     @property
     def cutter(self) -> Seat:
         """The seat that cuts the pack: the player after the dealer (``deal.cut``)."""
-        return self._next[self.dealer]
+        return self._seat_after[self.dealer]
 
     @property
     def pack(self) -> tuple[Card, ...]:
@@ -236,13 +250,15 @@ class Deal:
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
-        """The completed tricks, in order."""
+        """The completed tricks, in order (built from what decided them: no rule is asked
+        again)."""
         built = self._built
         if len(built) < len(self._tricks):
-            trump, order = self._trump, self._order
-            for leader, codes, signal, position in self._tricks[len(built):]:
-                built.append(Trick(leader, _cards(codes), order[leader], signal,
-                                   self._trick_decision(leader, codes, position, trump, order)))
+            trump, order = self._trump, self._play_order
+            for leader, codes, signal, position, clauses in self._tricks[len(built):]:
+                decision = decision_at(leader, codes, position, trump, order) if clauses is None \
+                    else TrickDecision(position, order[leader][position], CARDS[codes[position]], clauses)
+                built.append(Trick(leader, _cards(codes), order[leader], signal, decision))
         return tuple(built)
 
     @property
@@ -252,7 +268,23 @@ class Deal:
 
     @property
     def current_trick(self) -> tuple[tuple[Seat, Card], ...]:
-        return tuple(zip(self._order[self._leader], _cards(self._trick)))
+        return tuple(zip(self._play_order[self._leader], _cards(self._trick)))
+
+    @property
+    def current_signal(self) -> Signal | None:
+        """The signal given to the current trick, if any (``signal.timing``)."""
+        return self._signal
+
+    @property
+    def winning_position(self) -> int | None:
+        """The position in the current trick of the card winning it so far (``None``: no
+        card played to it yet)."""
+        return self._winning if self._trick else None
+
+    @property
+    def closed_by(self) -> Seat | None:
+        """The seat that closed the deal early (``sheet.any-player-closes``), if one did."""
+        return self._closed_by
 
     @property
     def tricks_won(self) -> tuple[int, int]:
@@ -292,7 +324,7 @@ class Deal:
                 return ()
         if self._phase is not _PLAYING:
             return ()
-        hand = (self._held or self._as_dicts())[to_act]  # type: ignore[index]
+        hand = (self._card_counts or self._as_dicts())[to_act]  # type: ignore[index]
         led = self._led
         if led >= 0 and hand[led]:
             return tuple(hand[led])
@@ -357,14 +389,14 @@ class Deal:
                 raise OutOfTurnError(f"it is {self._to_act}'s turn, not {seat}'s")
         if type(card) is not Card:
             card = _card(card)
-        hand = (self._held or self._as_dicts())[seat]
+        hand = (self._card_counts or self._as_dicts())[seat]
         suit = card.suit
         same_suit = hand[suit]
         copies = same_suit.get(card)
         if not copies:
             raise CardNotHeldError(f"{seat} holds no {card}")
         led = self._led
-        if led >= 0 and suit != led and hand[led] and self._check_follow_suit:
+        if led >= 0 and suit != led and hand[led] and self.checks_follow_suit:
             raise MustFollowSuitError(
                 f"{seat} holds {SUITS[led].symbol} and must follow suit, not play {card}")
         if copies == 1:
@@ -375,28 +407,33 @@ class Deal:
         trick = self._trick
         if not trick:
             self._led = suit
-            self._best = 0
-        elif self._beats[36 * code + trick[self._best]]:
-            self._best = len(trick)
+            self._winning = 0
+        elif self._beats[36 * code + trick[self._winning]]:
+            self._winning = len(trick)
         trick.append(code)
         if len(trick) < 4:
-            self._to_act = self._next[seat]
+            self._to_act = self._seat_after[seat]
             return None
         return self._complete_trick()
 
     def _complete_trick(self) -> TrickDecision:
         codes = tuple(self._trick)
         leader = self._leader
-        decision = self._trick_decision(leader, codes, self._best, self._trump, self._order)
-        self._tricks.append((leader, codes, self._signal, decision.position))
+        decision = self.decide_trick(leader, codes, self._winning, self._trump, self._play_order)
+        self._tricks.append((leader, codes, self._signal, decision.position, decision.clauses))
         self._won[decision.seat & 1] += 1
         self._trick = []
         self._led = -1
         self._signal = None
         self._leader = self._to_act = decision.seat
         if len(self._tricks) == TRICKS_PER_DEAL:
-            self._finish(self._judge_result(self._won[0], self._won[1]))
+            self._finish(self.decide_result(self._won[0], self._won[1]))
         return decision
+
+    def decide_result(self, north_south: int, east_west: int, closed_early: bool = False) -> DealResult:
+        """The hook of the deal's result (``result.*``): :func:`turub.rules.deal_result` under
+        the deal's rules."""
+        return deal_result(north_south, east_west, closed_early=closed_early, rules=self.rules)
 
     def play_out(self, rng: random.Random | None = None) -> DealResult:
         """Play the rest of the deal at random, in one call, and return its result.
@@ -407,10 +444,31 @@ class Deal:
         by the same table as :meth:`play` (``trick.*``), the winner leads
         (``play.winner-leads``), and after 36 tricks ``result.*`` decides.  No signals.
         ``rng`` (a ``random.Random``) draws the cards; by default a fresh, unseeded one.
-        The fast path lives in :mod:`turub.playout`.
+        A trick already begun is finished through the checked step (:meth:`Deal.play`); the
+        tricks after it by the fast path (:meth:`play_tricks`).
         """
-        from .playout import play_out
-        return play_out(self, rng)
+        if self._phase is not _PLAYING:
+            raise PhaseError("a deal is played out only after trump is named and before it ends")
+        rng = rng if rng is not None else random.Random()
+        if not isinstance(rng, random.Random):
+            raise RuleError(f"rng must be a random.Random, not {rng!r}", clause="deal.shuffle")
+        rnd = rng.random
+        while self._trick:
+            legal = self.legal_plays()
+            # the checked step, the legal plays just given not asked again
+            Deal.play(self, self._to_act, legal[int(rnd() * len(legal))])  # type: ignore[arg-type]
+            if self._phase is not _PLAYING:
+                return self._result  # type: ignore[return-value]
+        position = Position(self._as_lists(), self._beats, self._seat_after, self._play_order, self._tricks,
+                            self._won, self._leader, self._trump)
+        self._leader = self._to_act = self.play_tricks(position, rnd)
+        self._finish(self.decide_result(self._won[0], self._won[1]))
+        return self._result  # type: ignore[return-value]
+
+    def play_tricks(self, position: Position, rnd: Any) -> Seat:
+        """The hook of the fast playout: the tricks left from ``position`` (no trick begun),
+        drawn by ``rnd``; returns the last winner (:func:`turub.playout.random_tricks`)."""
+        return playout.random_tricks(position, rnd)
 
     def signal(self, seat: Seat, kind: str) -> Signal:
         """The trick's leader signals about the suit led.
@@ -448,7 +506,7 @@ class Deal:
         if self._phase is Phase.FINISHED:
             raise PhaseError("the deal is already over")
         closer = _seat(seat, "sheet.any-player-closes")  # checked before anything changes
-        result = self._judge_result(self._won[0], self._won[1], closed_early=True, rules=self.rules)
+        result = self.decide_result(self._won[0], self._won[1], closed_early=True)
         self._closed_by = closer
         self._finish(result)
         assert self._result is not None
@@ -479,9 +537,34 @@ class Deal:
         """Everything about the deal as plain data (for comparing two states)."""
         return records.state(self)
 
-    # An independent copy (copy.copy, copy.deepcopy); a pickle is the deal's record, replayed.
-    __copy__ = records.copied
-    __deepcopy__ = records.deep_copied
+    # --- copies and pickles --------------------------------------------------------------
+
+    def __copy__(self) -> Deal:
+        """An independent copy: playing on it never changes this deal, nor the reverse.  Only
+        the hands, the trick and the tallies are containers; all else is immutable."""
+        twin = object.__new__(type(self))
+        for klass in type(self).__mro__:
+            for name in getattr(klass, "__slots__", ()):
+                if hasattr(self, name):
+                    setattr(twin, name, getattr(self, name))
+        if hasattr(self, "__dict__"):
+            twin.__dict__.update(self.__dict__)
+        if self._card_codes is not None:
+            twin._card_codes = [[list(suit) for suit in hand] for hand in self._card_codes]
+        if self._card_counts is not None:
+            twin._card_counts = [[dict(suit) for suit in hand] for hand in self._card_counts]
+        twin._trick, twin._tricks = list(self._trick), list(self._tricks)
+        twin._built, twin._won = list(self._built), list(self._won)
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
+        """:meth:`__copy__`, with anything a subclass keeps in its ``__dict__`` deep-copied."""
+        twin = memo[id(self)] = self.__copy__()
+        if hasattr(self, "__dict__"):
+            twin.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return twin
+
+    # A pickle is the deal's record, replayed (every action re-checked).
     __reduce__ = records.reduced  # type: ignore[assignment]
 
     def __repr__(self) -> str:
@@ -490,9 +573,30 @@ class Deal:
                 f"phase={self._phase.value} tricks={len(self._tricks)} won={self._won}>")
 
 
-def __getattr__(name: str) -> Any:
-    """``turub.deal.play_random_deal``: the one-call random deal, now in :mod:`turub.playout`."""
-    if name == "play_random_deal":
-        from .playout import play_random_deal
-        return play_random_deal
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def play_random_deal(seed: int | None = None, dealer: Seat = Seat.NORTH, rules: Rules = Rules(),
+                     rng: random.Random | None = None) -> Deal:
+    """A whole deal of random legal play, in one call: the fast path of simulations.
+
+    The pack is shuffled and cut from ``seed`` (as :meth:`Deal.from_seed`), the caller names a
+    suit drawn at random, and :meth:`Deal.play_out` plays the 36 tricks.  The trump and the
+    cards are drawn from ``rng`` if given, else from the seed's own random source, so the
+    same arguments always give the same deal.  Without a seed, ``rng`` shuffles too (a run of
+    deals from one ``random.Random``, as ``turub simulate`` plays them,
+    :meth:`Deal.shuffled`).
+
+    >>> deal = play_random_deal(1)
+    >>> deal.phase, sum(deal.result.tricks), deal.to_record() == Deal.replay(deal.to_record()).to_record()
+    (<Phase.FINISHED: 'finished'>, 36, True)
+    """
+    if rng is not None and not isinstance(rng, random.Random):
+        raise RuleError(f"rng must be a random.Random, not {rng!r:.40}", clause="deal.shuffle")
+    if seed is None:
+        if rng is None:
+            raise RuleError("a random deal needs a seed or a random source (rng)", clause="deal.shuffle")
+        deal = Deal.shuffled(rng, dealer, rules)
+    else:
+        deal, seeded = Deal._seeded(seed, dealer, rules)
+        rng = rng if rng is not None else seeded
+    deal.name_trump(deal.caller, SUITS[int(rng.random() * 4)])
+    deal.play_out(rng)
+    return deal

@@ -35,6 +35,8 @@ from .seats import Seat, Side
 
 __all__ = ["LegalPlaysRule", "TrickWinnerRule", "DealResultRule", "NextDealerRule",
            "ContestStepRule", "Decision", "DECISION_TABLE", "DECISIONS", "HouseRuleError",
+           "LEGAL_PLAYS", "TRICK_WINNER", "DEAL_RESULT", "NEXT_DEALER", "CONTEST_STEP",
+           "NOT_AN_ANSWER",
            "DRAW", "PLAYS", "kinds_of_play", "play_kind", "situation", "normalised", "playable", "drawable",
            "raised", "asker", "play_askers"]
 
@@ -209,8 +211,15 @@ class HouseRuleError(Exception):
 
 @dataclass(frozen=True)
 class Decision:
-    """One overridable decision: its name, typed signature, the standard clauses it decides,
-    the parameters a rule takes and what the program under test is asked about it."""
+    """One overridable decision, declared once: its name, typed signature, the standard
+    clauses it decides, the parameters a rule takes and what the program under test is asked
+    about it; how the situation a rule was asked about reads (``describe``), how a rule's
+    answer is checked and normalised (``normalise``: the answer, or :data:`NOT_AN_ANSWER`;
+    ``wants`` says what it should have been), whether a rule is asked by kind of play
+    (``by_kind_of_play``: a ``legal_plays`` rule's ``applies_to``), and the hook of the
+    engine it replaces (``hook``: a method of :class:`~turub.deal.Deal` or
+    :class:`~turub.sitting.Sitting`, which :class:`turub.house_rule_deal.HouseRuleDeal` and the
+    variant's sheet override)."""
 
     name: str
     protocol: type
@@ -218,7 +227,12 @@ class Decision:
     parameters: tuple[str, ...]
     returns: str
     asked: str
-    title: str = ""  # what one decision is, in words ("tricks": "12 tricks decided")
+    title: str  # what one decision is, in words ("tricks": "12 tricks decided")
+    describe: Callable[[Sequence[Any]], str]
+    normalise: Callable[[Any, Sequence[Any]], Any]
+    wants: str
+    hooks: tuple[str, ...]
+    by_kind_of_play: bool = False
 
     def check_signature(self, rule: Callable[..., Any]) -> str | None:
         """Why ``rule`` cannot be called with this decision's arguments (None: it can)."""
@@ -235,35 +249,8 @@ class Decision:
         return None
 
 
-DECISION_TABLE: Final[dict[str, Decision]] = {d.name: d for d in (
-    Decision("legal_plays", LegalPlaysRule,
-             ("play.follow-suit", "play.void-any-card", "play.no-forced-trump"),
-             ("hand", "trick", "trump"), "the cards that may be played",
-             "legal_plays (with the trump), and every play the referee judges", "plays"),
-    Decision("trick_winner", TrickWinnerRule,
-             ("trick.highest-trump", "trick.highest-led", "trick.earliest-identical"),
-             ("cards", "trump"), "the position of the winning card",
-             "trick_winner, and every trick the referee completes", "tricks"),
-    Decision("deal_result", DealResultRule,
-             ("result.more-tricks-wins", "result.draw-18", "result.closed-early"),
-             ("ns", "ew", "closed_early"), "the winning side or draw",
-             "deal_result, the outcome of every refereed deal, and each result of a contest",
-             "deal results"),
-    Decision("next_dealer", NextDealerRule,
-             ("dealer.after-win", "dealer.after-loss", "dealer.after-draw"),
-             ("dealer", "winner", "rules"), "the seat that deals next",
-             "next_dealer, and the dealers of a sitting", "next dealers"),
-    Decision("contest_step", ContestStepRule,
-             ("contest.first-win-sets-mark", "contest.second-win-beats-mark",
-              "contest.insufficient-win", "contest.draw-keeps-sequence",
-              "contest.other-side-resets", "contest.unbeatable-mark",
-              "contest.decided-is-final", "stake.per-deal"),
-             ("contest", "result", "rules"), "the contest after the deal",
-             "contest (every state after each result)", "contest steps"),
-)}
-
-#: ``{decision: the standard clauses that decide it}`` (the table, as clause lists).
-DECISIONS: Final[dict[str, tuple[str, ...]]] = {k: d.standard for k, d in DECISION_TABLE.items()}
+#: What a decision's ``normalise`` returns for an answer that is not one of its kind.
+NOT_AN_ANSWER: Final = object()
 
 
 # --- the situation, in the game's words ------------------------------------------------------
@@ -280,29 +267,108 @@ def _side(side: Any) -> str:
     return "a draw" if side is None else f"a win for {side.short}" if isinstance(side, Side) else str(side)
 
 
+def _a_play(args: Sequence[Any]) -> str:
+    hand, trick, trump = args
+    return f"a play: hand {_cards(hand)}, trick so far {_cards(trick)}, trump {_suit(trump)}"
+
+
+def _a_trick(args: Sequence[Any]) -> str:
+    cards, trump = args
+    return f"a trick: {_cards(cards)}, trump {_suit(trump)}"
+
+
+def _a_result(args: Sequence[Any]) -> str:
+    ns, ew, closed = args
+    return f"a deal's result: NS {ns}, EW {ew}{', closed early' if closed else ''}"
+
+
+def _a_next_dealer(args: Sequence[Any]) -> str:
+    dealer, winner, _rules = args
+    return f"the next dealer: {dealer} dealt, {_side(winner)}"
+
+
+def _a_contest(args: Sequence[Any]) -> str:
+    contest, result, _rules = args
+    holder = contest.holder.short if contest.holder is not None else "nobody"
+    return (f"the contest: held by {holder}, mark {contest.mark if contest.mark is not None else 'none'}, "
+            f"then {_side(result.winner)} {result.tricks[0]}-{result.tricks[1]}")
+
+
+# --- an answer, checked against its kind -----------------------------------------------------
+
+def _plays(out: Any, args: Sequence[Any]) -> Any:
+    found = playable(out, args[0])
+    return NOT_AN_ANSWER if found is None else found[0]
+
+
+def _position(out: Any, args: Sequence[Any]) -> Any:
+    return out if type(out) is int and 0 <= out < len(args[0]) else NOT_AN_ANSWER
+
+
+def _winner(out: Any, args: Sequence[Any]) -> Any:
+    winner = {"NS": Side.NORTH_SOUTH, "EW": Side.EAST_WEST, DRAW: None}.get(out, out) \
+        if isinstance(out, str) else out
+    return winner if winner is None or isinstance(winner, Side) else NOT_AN_ANSWER
+
+
+def _dealer(out: Any, args: Sequence[Any]) -> Any:
+    seat = {"N": Seat.NORTH, "E": Seat.EAST, "S": Seat.SOUTH, "W": Seat.WEST}.get(out, out) \
+        if isinstance(out, str) else out
+    return seat if isinstance(seat, Seat) else NOT_AN_ANSWER
+
+
+def _contest(out: Any, args: Sequence[Any]) -> Any:
+    return out if isinstance(out, Contest) else NOT_AN_ANSWER
+
+
+LEGAL_PLAYS: Final = Decision(
+    "legal_plays", LegalPlaysRule,
+    ("play.follow-suit", "play.void-any-card", "play.no-forced-trump"),
+    ("hand", "trick", "trump"), "the cards that may be played",
+    "legal_plays (with the trump), and every play the referee judges", "plays",
+    _a_play, _plays, "a non-empty part of the hand", ("Deal.legal_plays", "Deal.play"),
+    by_kind_of_play=True)
+TRICK_WINNER: Final = Decision(
+    "trick_winner", TrickWinnerRule,
+    ("trick.highest-trump", "trick.highest-led", "trick.earliest-identical"),
+    ("cards", "trump"), "the position of the winning card",
+    "trick_winner, and every trick the referee completes", "tricks",
+    _a_trick, _position, "a position in the trick (0 = the lead)", ("Deal.decide_trick",))
+DEAL_RESULT: Final = Decision(
+    "deal_result", DealResultRule,
+    ("result.more-tricks-wins", "result.draw-18", "result.closed-early"),
+    ("ns", "ew", "closed_early"), "the winning side or draw",
+    "deal_result, the outcome of every refereed deal, and each result of a contest",
+    "deal results", _a_result, _winner, "a side (NS, EW) or draw", ("Deal.decide_result",))
+NEXT_DEALER: Final = Decision(
+    "next_dealer", NextDealerRule,
+    ("dealer.after-win", "dealer.after-loss", "dealer.after-draw"),
+    ("dealer", "winner", "rules"), "the seat that deals next",
+    "next_dealer, and the dealers of a sitting", "next dealers",
+    _a_next_dealer, _dealer, "a seat", ("Sitting.decide_next_dealer",))
+CONTEST_STEP: Final = Decision(
+    "contest_step", ContestStepRule,
+    ("contest.first-win-sets-mark", "contest.second-win-beats-mark",
+     "contest.insufficient-win", "contest.draw-keeps-sequence",
+     "contest.other-side-resets", "contest.unbeatable-mark",
+     "contest.decided-is-final", "stake.per-deal"),
+    ("contest", "result", "rules"), "the contest after the deal",
+    "contest (every state after each result)", "contest steps",
+    _a_contest, _contest, "a contest", ("Sitting.decide_contest",))
+
+DECISION_TABLE: Final[dict[str, Decision]] = {d.name: d for d in (
+    LEGAL_PLAYS, TRICK_WINNER, DEAL_RESULT, NEXT_DEALER, CONTEST_STEP)}
+
+#: ``{decision: the standard clauses that decide it}`` (the table, as clause lists).
+DECISIONS: Final[dict[str, tuple[str, ...]]] = {k: d.standard for k, d in DECISION_TABLE.items()}
+
+
 def situation(decision: str, args: Sequence[Any]) -> str:
     """The situation a rule was asked about, in the game's words (no Python notation)."""
     try:
-        if decision == "legal_plays":
-            hand, trick, trump = args
-            return f"a play: hand {_cards(hand)}, trick so far {_cards(trick)}, trump {_suit(trump)}"
-        if decision == "trick_winner":
-            cards, trump = args
-            return f"a trick: {_cards(cards)}, trump {_suit(trump)}"
-        if decision == "deal_result":
-            ns, ew, closed = args
-            return f"a deal's result: NS {ns}, EW {ew}{', closed early' if closed else ''}"
-        if decision == "next_dealer":
-            dealer, winner, _rules = args
-            return f"the next dealer: {dealer} dealt, {_side(winner)}"
-        if decision == "contest_step":
-            contest, result, _rules = args
-            holder = contest.holder.short if contest.holder is not None else "nobody"
-            return (f"the contest: held by {holder}, mark {contest.mark if contest.mark is not None else 'none'}, "
-                    f"then {_side(result.winner)} {result.tricks[0]}-{result.tricks[1]}")
+        return DECISION_TABLE[decision].describe(args)
     except Exception:  # noqa: BLE001 - describing must never fail
-        pass
-    return decision
+        return decision
 
 
 def shown(value: Any) -> str:
@@ -359,7 +425,7 @@ def drawable(variant: str, clause: str, decision: str, out: Any, args: Sequence[
     allows in the hand (:func:`playable`): the variant's random playout draws from them."""
     found = playable(out, args[0])
     if found is None:
-        raise _nonsense(variant, clause, decision, out, args, "a non-empty part of the hand")
+        raise _nonsense(variant, clause, decision, out, args, LEGAL_PLAYS.wants)
     return found
 
 
@@ -367,30 +433,11 @@ def normalised(variant: str, clause: str, decision: str, out: Any, args: Sequenc
     """The answer ``out`` of house rule ``clause`` of ``variant`` (its name and version) to
     ``decision`` on ``args``, checked against its kind and normalised (cards as a frozenset,
     a side or ``None`` for a draw, a Seat, a Contest), or :class:`HouseRuleError`."""
-    def nonsense(want: str) -> HouseRuleError:
-        return _nonsense(variant, clause, decision, out, args, want)
-
-    if decision == "legal_plays":
-        return drawable(variant, clause, decision, out, args)[0]
-    if decision == "trick_winner":
-        if type(out) is not int or not 0 <= out < len(args[0]):
-            raise nonsense("a position in the trick (0 = the lead)")
-        return out
-    if decision == "deal_result":
-        winner = {"NS": Side.NORTH_SOUTH, "EW": Side.EAST_WEST, DRAW: None}.get(out, out) \
-            if isinstance(out, str) else out
-        if winner is not None and not isinstance(winner, Side):
-            raise nonsense("a side (NS, EW) or draw")
-        return winner
-    if decision == "next_dealer":
-        seat = {"N": Seat.NORTH, "E": Seat.EAST, "S": Seat.SOUTH, "W": Seat.WEST}.get(out, out) \
-            if isinstance(out, str) else out
-        if not isinstance(seat, Seat):
-            raise nonsense("a seat")
-        return seat
-    if not isinstance(out, Contest):
-        raise nonsense("a contest")
-    return out
+    kind = DECISION_TABLE[decision]
+    answer = kind.normalise(out, args)
+    if answer is NOT_AN_ANSWER:
+        raise _nonsense(variant, clause, decision, out, args, kind.wants)
+    return answer
 
 
 def kinds_of_play(given: Any) -> tuple[str, ...] | None:
@@ -422,7 +469,7 @@ def play_askers(variant: str, clauses: Sequence[Any],
     out: dict[str, Callable[..., tuple[Any, Any] | None] | None] = {}
     for kind in PLAYS:
         applying = [vc for vc in clauses if kind in vc.plays]
-        out[kind] = _asker(variant, "legal_plays", applying, answer) if applying else None
+        out[kind] = _asker(variant, LEGAL_PLAYS.name, applying, answer) if applying else None
     return out
 
 
@@ -439,7 +486,7 @@ def asker(variant: str, decision: str, clauses: Sequence[Any],
     playout call (at each play: one rule, the usual case, is called without an argument tuple).
     A ``legal_plays`` rule is given the hand sorted (``pack.sort-hand``), and is asked only at
     the kinds of play it applies to (:func:`play_askers`)."""
-    if decision == "legal_plays":
+    if DECISION_TABLE[decision].by_kind_of_play:
         by_kind = play_askers(variant, clauses, answer)
 
         def ask_by_kind(hand: Any, trick: Any, trump: Any) -> tuple[Any, Any] | None:

@@ -1,23 +1,23 @@
-"""A deal on paper: its JSON record, the replay that rebuilds it, copies and pickles.
+"""A deal on paper: its JSON record, the replay that rebuilds it, and its pickle.
 
 :meth:`Deal.to_record <turub.deal.Deal.to_record>` writes the shuffled pack, the cut, the
 dealer, the rules and every action in order; :meth:`Deal.replay <turub.deal.Deal.replay>`
 deals the same pack again and re-applies each action through the checked step, so a record
 that breaks a rule is refused with the clause it breaks.  A record made under a rule variant
 names the variant and its version, and replays with that variant (:mod:`turub.variants`) or
-is refused clearly.  A pickle of a deal is its record; a copy is independent of the original.
+is refused clearly.  A pickle of a deal is its record (a copy: ``Deal.__copy__``).
 
 These are the :class:`~turub.deal.Deal` methods' bodies, kept apart so that the deal module reads
-like the rules; the methods on ``Deal`` are the API.
+like the rules; the methods on ``Deal`` are the API.  They read the deal through its public
+faces only (its properties, :attr:`~turub.deal.Deal.tricks`, :meth:`~turub.deal.Deal.hand`).
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from .cards import CARDS, SUITS, card_name, parse_card
+from .cards import card_name, parse_card
 from .errors import RecordError, refuse_pickle_unless_named
 from .options import rules_from_dict
 from .seats import Seat, parse_seat
@@ -25,10 +25,15 @@ from .seats import Seat, parse_seat
 if TYPE_CHECKING:
     from .deal import Deal
 
-__all__ = ["RECORD_FORMAT", "to_record", "apply", "replay", "state", "copied", "deep_copied", "reduced"]
+__all__ = ["RECORD_FORMAT", "to_record", "apply", "replay", "state", "reduced", "VARIANT_FINDERS"]
 
 #: The version tag of a deal record.
 RECORD_FORMAT: Final = "turub-deal/1"
+
+#: How a record made under a rule variant finds it: ``find(name, version)`` gives the variant
+#: or ``None``.  The table of variants (:func:`turub.variants.find`) puts itself here when it is
+#: imported (``import turub`` imports it), so the engine, below the variants, imports none of them.
+VARIANT_FINDERS: list[Callable[[str, str | None], Any]] = []
 
 
 # --- the record --------------------------------------------------------------------------
@@ -60,20 +65,17 @@ def _action_record(act: str, seat: Seat, what: Any) -> dict[str, str]:
 def _action_log(deal: Deal) -> list[tuple[str, Seat, Any]]:
     """The actions taken, in order, rebuilt from the state: the call, then each trick's
     cards with its signal right after the lead (``signal.timing``), then the close."""
-    if deal._trump < 0:
-        log: list[tuple[str, Seat, Any]] = []
-    else:
-        log = [("trump", deal.caller, SUITS[deal._trump])]
-    order = deal._order
-    tricks = [(order[leader], codes, signal) for leader, codes, signal, _ in deal._tricks]
-    tricks.append((order[deal._leader], tuple(deal._trick), deal._signal))
-    for seats, codes, signal in tricks:
-        for i, (seat, code) in enumerate(zip(seats, codes)):
-            log.append(("play", seat, CARDS[code]))
+    log: list[tuple[str, Seat, Any]] = [] if deal.trump is None else [("trump", deal.caller, deal.trump)]
+    tricks = [(trick.seats, trick.cards, trick.signal) for trick in deal.tricks]
+    current = deal.current_trick
+    tricks.append((tuple(s for s, _ in current), tuple(c for _, c in current), deal.current_signal))
+    for seats, cards, signal in tricks:
+        for i, (seat, card) in enumerate(zip(seats, cards)):
+            log.append(("play", seat, card))
             if i == 0 and signal is not None:
                 log.append(("signal", signal.seat, signal.kind))
-    if deal._closed_by is not None:
-        log.append(("close", deal._closed_by, None))
+    if deal.closed_by is not None:
+        log.append(("close", deal.closed_by, None))
     return log
 
 
@@ -126,13 +128,12 @@ def replay(cls: type[Deal], record: Mapping[str, Any]) -> Deal:
 def _replay_variant(record: Mapping[str, Any], name: Any) -> Deal:
     """A record made under rule variant ``name`` (and ``variant_version``), replayed by that
     variant if the table of variants has it (:mod:`turub.variants`), else refused."""
-    from .variants import find
     version = record.get("variant_version")
     if not isinstance(name, str) or (version is not None and not isinstance(version, str)):
         raise RecordError(f"a record's variant is a name and a version, not {name!r:.40}")
-    variant = find(name, version)
+    variant = _found(name, version)
     if variant is None:
-        known = find(name)
+        known = _found(name, None)
         why = (f"variant {name} is loaded at version {known.version}, not {version}" if known is not None
                else f"no variant {name} is loaded")
         raise RecordError(f"the record was made under variant {name} {version or ''}".rstrip()
@@ -141,54 +142,36 @@ def _replay_variant(record: Mapping[str, Any], name: Any) -> Deal:
     return variant.deal_class.replay(record)
 
 
+def _found(name: str, version: str | None) -> Any:
+    """The variant called ``name`` (of ``version``, if given) in the table, or ``None``."""
+    for find in VARIANT_FINDERS:
+        found = find(name, version)
+        if found is not None:
+            return found
+    return None
+
+
 def state(deal: Deal) -> dict[str, Any]:
     """Everything about ``deal`` as plain data (for comparing two states)."""
     return {
         "record": deal.to_record(),
-        "phase": deal._phase.value,
-        "trump": None if deal._trump < 0 else SUITS[deal._trump].letter,
-        "to_act": deal._to_act.letter if deal._to_act is not None else None,
-        "leader": deal._leader.letter,
+        "phase": deal.phase.value,
+        "trump": None if deal.trump is None else deal.trump.letter,
+        "to_act": deal.to_act.letter if deal.to_act is not None else None,
+        "leader": deal.leader.letter,
         "hands": {s.letter: [card_name(c, ascii=True) for c in deal.hand(s)] for s in Seat},
-        "stock": len(deal._stock) - deal._dealt,
+        "stock": len(deal.stock),
         "trick": [(Seat(s).letter, card_name(c, ascii=True)) for s, c in deal.current_trick],
-        "best": deal._best if deal._trick else None,
-        "signal": None if deal._signal is None else (deal._signal.seat.letter, deal._signal.kind),
+        "best": deal.winning_position,
+        "signal": None if (signal := deal.current_signal) is None else (signal.seat.letter, signal.kind),
         "tricks": [(t.leader.letter, [card_name(c, ascii=True) for c in t.cards],
                     t.winner.letter) for t in deal.tricks],
-        "won": list(deal._won),
-        "result": None if deal._result is None else list(deal._result.tricks),
+        "won": list(deal.tricks_won),
+        "result": None if deal.result is None else list(deal.result.tricks),
     }
 
 
-# --- copies and pickles ------------------------------------------------------------------
-
-def copied(deal: Deal) -> Deal:
-    """An independent copy: playing on it never changes ``deal``, nor the reverse.  Only the
-    hands, the trick and the tallies are containers; all else is immutable."""
-    twin = object.__new__(type(deal))
-    for klass in type(deal).__mro__:
-        for name in getattr(klass, "__slots__", ()):
-            if hasattr(deal, name):
-                setattr(twin, name, getattr(deal, name))
-    if hasattr(deal, "__dict__"):
-        twin.__dict__.update(deal.__dict__)
-    if deal._hands is not None:
-        twin._hands = [[list(suit) for suit in hand] for hand in deal._hands]
-    if deal._held is not None:
-        twin._held = [[dict(suit) for suit in hand] for hand in deal._held]
-    twin._trick, twin._tricks = list(deal._trick), list(deal._tricks)
-    twin._built, twin._won = list(deal._built), list(deal._won)
-    return twin
-
-
-def deep_copied(deal: Deal, memo: dict[int, Any]) -> Deal:
-    """:func:`copied`, with anything a subclass keeps in its ``__dict__`` deep-copied."""
-    twin = memo[id(deal)] = copied(deal)
-    if hasattr(deal, "__dict__"):
-        twin.__dict__.update(copy.deepcopy(deal.__dict__, memo))
-    return twin
-
+# --- pickles (a copy: Deal.__copy__) ----------------------------------------------------
 
 def reduced(deal: Deal) -> tuple[Any, ...]:
     """A pickle holds the deal's record; unpickling replays it, every action re-checked by the

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Final, NamedTuple
 
 from .cards import CARDS, SUIT_OF, Card, Suit
-from . import arguments
+from . import argument_checks
 from .clauses import cite
 from .kernels import beats as _beats_kernel
 from .errors import FirstDealerError, ResultError, RuleError
@@ -66,7 +66,7 @@ def is_legal_play(hand: Iterable[Card], led: Suit | None, card: Card) -> tuple[b
     """Whether ``card`` may be played from ``hand``, and the clause that decides it."""
     cards = _hand(hand)
     led = _led(led)
-    card = arguments.card(card)
+    card = argument_checks.card(card)
     if card not in cards:
         return False, "play.card-in-hand"
     if led is None:
@@ -95,7 +95,7 @@ def trick_winner(cards: Sequence[Card], trump: Suit) -> int:
         post: cards[__return__] not in cards[:__return__]
     """
     cards = _trick(cards)
-    trump = arguments.suit(trump, "trump.any-suit", text=False)  # type: ignore[assignment]
+    trump = argument_checks.suit(trump, "trump.any-suit", text=False)  # type: ignore[assignment]
     best = cards[0]
     position = 0
     for i in range(1, len(cards)):
@@ -146,8 +146,8 @@ def decide_trick(cards: Sequence[Card], trump: Suit, leader: Seat,
                  direction: Direction = Direction.CLOCKWISE) -> TrickDecision:
     """The winner of a complete or partial trick led by ``leader``, and why."""
     cards = _trick(cards)
-    leader = arguments.seat(leader, "play.first-lead")
-    direction = arguments.direction(direction)
+    leader = argument_checks.seat(leader, "play.first-lead")
+    direction = argument_checks.direction(direction)
     position = trick_winner(cards, trump)
     card = cards[position]
     # Cards are interned, so equal means identical: a twin in the trick brings in the tie rule.
@@ -219,9 +219,9 @@ def deal_result(north_south: int, east_west: int, *, closed_early: bool = False,
         post: (__return__.winner is None) == (north_south == east_west or (closed_early and (rules.early_close == "draw" or max(north_south, east_west) <= 18)))
         post: __return__.winner is None or __return__.tricks[__return__.winner] > 18
     """
-    arguments.flag(closed_early, "result.closed-early", "closed_early")
+    argument_checks.flag(closed_early, "result.closed-early", "closed_early")
     if type(rules) is not Rules:
-        rules = arguments.rules(rules)
+        rules = argument_checks.rules(rules)
     counts = (north_south, east_west)
     if any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in counts):
         raise ResultError(f"trick counts must be whole numbers from 0, not {counts}")
@@ -266,9 +266,9 @@ def next_dealer(dealer: Seat, winner: Side | None, rules: Rules = Rules()) -> Ne
         post: winner is None or winner is not dealer.side or __return__.seat is next_seat(dealer, rules.direction) or rules.opponent_dealer == "previous"
         post: winner is None or winner is dealer.side or __return__.seat is dealer.partner
     """
-    dealer = arguments.seat(dealer, "dealer.after-draw")
-    winner = arguments.side(winner, "result.more-tricks-wins", none=True)
-    arguments.rules(rules)
+    dealer = argument_checks.seat(dealer, "dealer.after-draw")
+    winner = argument_checks.side(winner, "result.more-tricks-wins", none=True)
+    argument_checks.rules(rules)
     if winner is None:
         return NextDealer(dealer, cite("dealer.after-draw"))
     if winner is not dealer.side:
@@ -346,7 +346,7 @@ def check_packets(packets: Sequence[tuple[Seat, int | Sequence[Card]]], dealer: 
     scratch.  The packet sizes may be given as counts or as sequences of cards.  The hand
     sizes are reported too, for the record.
     """
-    packets, dealer = _packets(packets), arguments.seat(dealer, "deal.dealer-check")
+    packets, dealer = _packets(packets), argument_checks.seat(dealer, "deal.dealer-check")
     first_round = seats_from(dealer, (rules or Rules()).direction)[1:] + (dealer,)
     sizes = [0, 0, 0, 0]
     fault: str | None = None
@@ -377,21 +377,21 @@ def check_packets(packets: Sequence[tuple[Seat, int | Sequence[Card]]], dealer: 
                        cite("deal.dealer-check", "deal.redeal"))
 
 
-# --- the arguments of these functions, checked once here (see turub.arguments) ---------------
+# --- the arguments of these functions, checked once here (see turub.argument_checks) ---------------
 
 def _hand(hand: object) -> list[Card]:
-    return list(arguments.cards(hand, "play.card-in-hand", what="a hand"))
+    return list(argument_checks.cards(hand, "play.card-in-hand", what="a hand"))
 
 
 def _led(led: object) -> Suit | None:
-    return arguments.suit(led, "play.follow-suit", none=True, text=False)
+    return argument_checks.suit(led, "play.follow-suit", none=True, text=False)
 
 
 def _trick(cards: object) -> Sequence[Card]:
     """A trick so far: one to four cards, one a seat (``play.turn``)."""
     if isinstance(cards, (list, tuple)) and 1 <= len(cards) <= 4 and all(isinstance(c, Card) for c in cards):
         return cards
-    return arguments.cards(cards, "pack.card-notation", what="a trick", at_least=1, at_most=4,
+    return argument_checks.cards(cards, "pack.card-notation", what="a trick", at_least=1, at_most=4,
                            size_clause="play.turn")
 
 
@@ -406,7 +406,7 @@ def _rounds(rounds: object) -> Iterable[Mapping[Seat, Card]]:
             if not isinstance(shown, Mapping):
                 raise FirstDealerError(f"a round maps each seat to the card shown, not {shown!r:.60}",
                                        clause="dealer.first-draw")
-            yield {arguments.seat(seat, "dealer.first-draw"): arguments.card(card, "dealer.first-draw")
+            yield {argument_checks.seat(seat, "dealer.first-draw"): argument_checks.card(card, "dealer.first-draw")
                    for seat, card in shown.items()}
     return checked()
 
@@ -414,13 +414,13 @@ def _rounds(rounds: object) -> Iterable[Mapping[Seat, Card]]:
 def _packets(packets: object) -> list[tuple[Seat, int | Sequence[Card]]]:
     """Packets as dealt: ``(seat, cards)`` pairs, the cards a count or a sequence of cards."""
     checked = []
-    for packet in arguments.sequence(packets, "deal.dealer-check", "the packets"):
+    for packet in argument_checks.sequence(packets, "deal.dealer-check", "the packets"):
         if not isinstance(packet, (list, tuple)) or len(packet) != 2:
             raise RuleError(f"a packet is a (seat, cards) pair, not {packet!r:.60}", clause="deal.dealer-check")
         seat, cards = packet
-        seat = arguments.seat(seat, "deal.dealer-check")
+        seat = argument_checks.seat(seat, "deal.dealer-check")
         if type(cards) is not int:
-            cards = arguments.cards(cards, "deal.dealer-check", what="a packet")
+            cards = argument_checks.cards(cards, "deal.dealer-check", what="a packet")
         elif cards < 0:
             raise RuleError(f"a packet holds a count of cards from 0, not {cards}", clause="deal.dealer-check")
         checked.append((seat, cards))

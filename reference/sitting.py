@@ -17,17 +17,17 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, SupportsIndex
+from typing import Any, ClassVar, SupportsIndex
 
 from .cards import PACK, Card, Suit
-from . import arguments
+from . import argument_checks
 from .errors import RuleError, refuse_pickle_unless_named
 from .contest import Contest, contest_step
 from .options import Rules
 from .rules import DealResult, FirstDealer, NextDealer, first_dealer, next_dealer
-from .seats import Seat, seats_from
+from .seats import Seat, Side, seats_from
 
-__all__ = ["SheetRow", "Sitting", "draw_first_dealer"]
+__all__ = ["SheetRow", "Sitting", "HouseRuleSitting", "draw_first_dealer"]
 
 
 def draw_first_dealer(seed: int, rules: Rules = Rules()) -> FirstDealer:
@@ -42,8 +42,8 @@ def draw_first_dealer(seed: int, rules: Rules = Rules()) -> FirstDealer:
     >>> fd.seat, len(fd.rounds), fd.clauses
     (Seat.EAST, 2, ('dealer.first-draw', 'dealer.first-draw-ties'))
     """
-    arguments.whole(seed, "dealer.first-draw", "a seed", at_least=-(2 ** 10000))
-    arguments.rules(rules)
+    argument_checks.whole(seed, "dealer.first-draw", "a seed", at_least=-(2 ** 10000))
+    argument_checks.rules(rules)
     rng = random.Random(seed)
 
     def rounds() -> Iterator[Mapping[Seat, Card]]:
@@ -83,9 +83,12 @@ class Sitting:
     """
 
     __slots__ = ("first_dealer", "rules", "_rows", "_last", "_keep")
-    # The decisions a rule variant may override (turub.variants): the standard ones here.
-    _next_dealer = staticmethod(next_dealer)
-    _contest_step = staticmethod(contest_step)
+    # The hooks of the decisions a house rule may override (turub.decisions: each decision's
+    # ``hooks``; HouseRuleSitting overrides them): the standard ones here.
+    #: Who deals after ``dealer``'s deal won by ``winner``: ``(dealer, winner, rules)``.
+    decide_next_dealer = staticmethod(next_dealer)
+    #: The contest after one more deal: ``(contest, result, rules)``.
+    decide_contest = staticmethod(contest_step)
 
     def __init__(self, first_dealer: Seat = Seat.NORTH, rules: Rules = Rules(),
                  results: Iterable[DealResult] = (), *, keep_rows: bool = True) -> None:
@@ -93,12 +96,12 @@ class Sitting:
         only its last row (the dealer and the contest derive from it), so a long run of
         deals takes constant memory; :attr:`rows` and :attr:`contests` then hold the last only.
         """
-        self.first_dealer = arguments.seat(first_dealer, "dealer.first-draw")
-        self.rules = arguments.rules(rules)
+        self.first_dealer = argument_checks.seat(first_dealer, "dealer.first-draw")
+        self.rules = argument_checks.rules(rules)
         self._rows: list[SheetRow] = []
         self._last: SheetRow | None = None
-        self._keep = arguments.flag(keep_rows, "sheet.open-ended", "keep_rows")
-        for result in arguments.sequence(results, "sheet.one-deal-per-row", "the results"):
+        self._keep = argument_checks.flag(keep_rows, "sheet.open-ended", "keep_rows")
+        for result in argument_checks.sequence(results, "sheet.one-deal-per-row", "the results"):
             self.record(result)
 
     @property
@@ -130,7 +133,7 @@ class Sitting:
         if not isinstance(result, DealResult):
             raise RuleError(f"record takes a DealResult (see turub.rules.deal_result), not {result!r:.60}",
                             clause="sheet.one-deal-per-row")
-        trump = arguments.suit(trump, "trump.any-suit", none=True, text=False)
+        trump = argument_checks.suit(trump, "trump.any-suit", none=True, text=False)
         previous = self._last
         number = previous.number + 1 if previous else 1
         if previous is None:
@@ -141,8 +144,8 @@ class Sitting:
             contest_number, contest = previous.contest_number, previous.contest
         dealer = self.dealer
         row = SheetRow(number, dealer, trump, result,
-                       self._next_dealer(dealer, result.winner, self.rules),
-                       self._contest_step(contest, result, self.rules), contest_number)
+                       self.decide_next_dealer(dealer, result.winner, self.rules),
+                       self.decide_contest(contest, result, self.rules), contest_number)
         if not self._keep:
             self._rows.clear()
         self._rows.append(row)
@@ -172,3 +175,30 @@ class Sitting:
     def dealers(self) -> tuple[Seat, ...]:
         """The dealer of every deal so far, then the next deal's dealer."""
         return tuple(r.dealer for r in self._rows) + (self.dealer,)
+
+
+class HouseRuleSitting(Sitting):
+    """The score sheet of a variant whose house rules decide the next dealer or the contest
+    (``Variant.sitting``): its hooks ask the variant.  Each variant keeps its sheets with its
+    own class, :meth:`for_variant`: this one with the variant bound (data only)."""
+
+    __slots__ = ()
+
+    #: The variant the sheet is kept by (bound by :meth:`for_variant`).
+    variant: ClassVar[Any] = None
+
+    @classmethod
+    def for_variant(cls, variant: Any) -> type[HouseRuleSitting]:
+        """The sheet class keeping score by ``variant``."""
+        made = type(f"Sitting[{variant.name}]", (cls,),
+                         {"__slots__": (), "__module__": cls.__module__, "variant": variant})
+        made.__qualname__ = made.__name__
+        return made
+
+    def decide_next_dealer(self, dealer: Seat, winner: Side | None, rules: Rules) -> NextDealer:  # type: ignore[override]
+        """:meth:`Sitting.decide_next_dealer` as the variant decides it."""
+        return self.variant.next_dealer(dealer, winner, rules)
+
+    def decide_contest(self, contest: Contest, result: DealResult, rules: Rules) -> Contest:  # type: ignore[override]
+        """:meth:`Sitting.decide_contest` as the variant decides it."""
+        return self.variant.contest_step(contest, result, rules)

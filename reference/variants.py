@@ -30,25 +30,31 @@ A house rule in one file, with a worked example per kind of decision: the guide
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
+from pathlib import Path
+from typing import Any, ClassVar, Final, cast
+
+from . import records
 
 from . import clauses as _clauses
 from .cards import SUITS, Card, Suit
 from .contest import Contest
 from .contest import contest_step as _contest_step
-from .decisions import DECISION_TABLE, DECISIONS, PLAYS, HouseRuleError, asker, kinds_of_play
-from .errors import RuleError, RulesOptionError
+from .deal import Deal, play_random_deal
+from .decisions import (CONTEST_STEP, DECISION_TABLE, DECISIONS, NEXT_DEALER, PLAYS,
+                        HouseRuleError, asker, kinds_of_play)
+from .errors import RecordError, RuleError, RulesOptionError
 from .options import OPTIONS, Rules, rules_from_dict
 from .rules import (DealResult, NextDealer, TrickDecision, decide_trick, deal_result,
                     is_legal_play, next_dealer)
 from .rules import legal_plays as _legal_plays
 from .seats import PLAY_ORDER, Seat, Side
-
-if TYPE_CHECKING:
-    from .deal import Deal
+from .sitting import HouseRuleSitting, Sitting
+from .house_rule_deal import HouseRuleDeal
 
 __all__ = ["Variant", "VariantClause", "VariantError", "HouseRuleError", "DECISIONS",
            "DECISION_TABLE", "RELATIONS", "BUILTIN", "ENTRY_POINT_GROUP", "resolve", "select",
@@ -118,7 +124,7 @@ class VariantClause:
         if self.rule is not None and not callable(self.rule):
             raise VariantError(f"{self.id}: rule must be a function")
         if self.applies_to is not None:
-            if self.decides != "legal_plays":
+            if self.decides is None or not DECISION_TABLE[self.decides].by_kind_of_play:
                 raise VariantError(f"{self.id}: applies_to names kinds of play: only a rule deciding "
                                    f"legal_plays takes it")
             kinds = kinds_of_play(self.applies_to)
@@ -174,7 +180,6 @@ class Variant:
             raise VariantError(f"variant name {self.name!r}: lower case letters, digits, '-', '.'")
         base = self.base
         if isinstance(base, str):
-            from .variant_table import resolve
             base = resolve(base)
         if base is not None and not isinstance(base, Variant):
             raise VariantError(f"variant {self.name}: base must be a Variant or a name, not {base!r}")
@@ -330,7 +335,7 @@ class Variant:
         led = trick[0].suit if trick else None
         asked = self.house("legal_plays", hand, trick, trump) if self._deciders else None
         if asked is not None:
-            self._count("legal_plays", asked, lambda: _legal_plays(hand, led))
+            self.count_decision("legal_plays", asked, lambda: _legal_plays(hand, led))
             return asked[0], (asked[1].id,)
         out = _legal_plays(hand, led)
         if led is None or any(c.suit is led for c in hand):
@@ -355,7 +360,7 @@ class Variant:
         """The position of the winning card of ``cards``, and the clauses."""
         asked = self.house("trick_winner", tuple(cards), trump) if self._deciders else None
         if asked is not None:
-            self._count("trick_winner", asked, lambda: decide_trick(cards, trump, Seat.NORTH).position)
+            self.count_decision("trick_winner", asked, lambda: decide_trick(cards, trump, Seat.NORTH).position)
             return asked[0], (asked[1].id,)
         d = decide_trick(cards, trump, Seat.NORTH)
         return d.position, d.clauses
@@ -366,7 +371,7 @@ class Variant:
         asked = self.house("trick_winner", tuple(cards), trump) if self._deciders else None
         if asked is None:
             return decide_trick(cards, trump, leader, direction)
-        self._count("trick_winner", asked, lambda: decide_trick(cards, trump, leader, direction).position)
+        self.count_decision("trick_winner", asked, lambda: decide_trick(cards, trump, leader, direction).position)
         position = asked[0]
         return TrickDecision(position, PLAY_ORDER[direction][leader][position], cards[position],
                              (asked[1].id,))
@@ -380,7 +385,7 @@ class Variant:
         asked = self.house("deal_result", north_south, east_west, closed_early) if self._deciders else None
         if asked is None:
             return standard
-        self._count("deal_result", asked, lambda: standard.winner)
+        self.count_decision("deal_result", asked, lambda: standard.winner)
         return DealResult(standard.tricks, asked[0], closed_early, (asked[1].id,))
 
     def next_dealer(self, dealer: Seat, winner: Side | None, rules: Rules | None = None) -> NextDealer:
@@ -389,7 +394,7 @@ class Variant:
         asked = self.house("next_dealer", dealer, winner, rules) if self._deciders else None
         if asked is None:
             return next_dealer(dealer, winner, rules)
-        self._count("next_dealer", asked, lambda: next_dealer(dealer, winner, rules).seat)
+        self.count_decision("next_dealer", asked, lambda: next_dealer(dealer, winner, rules).seat)
         return NextDealer(asked[0], (asked[1].id,))
 
     def contest_step(self, contest: Contest, result: DealResult, rules: Rules | None = None) -> Contest:
@@ -403,7 +408,7 @@ class Variant:
             return _contest_step(contest, result, rules)
         out, vc = asked
         mine = replace(out, deals=contest.deals + 1, clauses=(vc.id,))
-        self._count("contest_step", asked, lambda: _same_state(_contest_step(contest, result, rules)), mine)
+        self.count_decision("contest_step", asked, lambda: _same_state(_contest_step(contest, result, rules)), mine)
         return mine
 
     # --- how often the house rules decided otherwise (turub simulate --variant) ---------------
@@ -419,8 +424,16 @@ class Variant:
     def stop_tally(self) -> None:
         object.__setattr__(self, "_tally", None)
 
-    def _count(self, decision: str, asked: tuple[Any, VariantClause], standard: Callable[[], Any],
-               mine: Any = None) -> None:
+    @property
+    def tallying(self) -> dict[str, list[int]] | None:
+        """The live counts while a tally runs (:meth:`tally`), else ``None``."""
+        return self._tally
+
+    def count_decision(self, decision: str, asked: tuple[Any, VariantClause],
+                       standard: Callable[[], Any], mine: Any = None) -> None:
+        """Count, while a tally runs, one decision ``asked`` (the answer and the clause) made by
+        a house rule, and whether it differs from the ``standard`` rule's (called only then);
+        ``mine``, if given, is the contest the answer made."""
         if self._tally is None:
             return
         counts = self._tally.setdefault(asked[1].id, [0, 0])
@@ -437,13 +450,11 @@ class Variant:
     def deal_class(self) -> type[Deal]:
         """The :class:`~turub.deal.Deal` class that plays by this variant (``Deal`` itself
         when no clause overrides a decision)."""
-        from .deal import Deal
         if not self.has_rules:
             return Deal
         built = self._deal_class
         if built is None:
-            from .variant_deal import variant_deal_class
-            built = variant_deal_class(self)
+            built = HouseRuleDeal.for_variant(self)
             object.__setattr__(self, "_deal_class", built)
         return built
 
@@ -456,7 +467,6 @@ class Variant:
 
     def replay(self, record: Mapping[str, Any]):
         """The deal a record describes, replayed by this variant (every action re-checked)."""
-        from .errors import RecordError
         named = record.get("variant") if isinstance(record, Mapping) else None
         if named not in (None, self.name):
             raise RecordError(f"the record was made under variant {named!r:.40}, not {self.name}")
@@ -465,34 +475,222 @@ class Variant:
     def play_random_deal(self, dealer: Seat, rng):
         """A whole deal of random legal play by this variant, drawn from ``rng`` (as
         :func:`turub.deal.play_random_deal` draws a run of deals)."""
-        from .playout import play_random_deal
         if not self.has_rules:
             return play_random_deal(None, dealer, self.rules, rng)
-        deal = self.deal_class._shuffled(rng, dealer, self.rules)
+        deal = self.deal_class.shuffled(rng, dealer, self.rules)
         deal.name_trump(deal.caller, SUITS[int(rng.random() * 4)])
         deal.play_out(rng)
         return deal
 
     def sitting(self, first_dealer: Seat = Seat.NORTH, *, keep_rows: bool = True):
         """A score sheet kept by this variant (its next dealers and contest)."""
-        from .sitting import Sitting
-        if not (self.decides("next_dealer") or self.decides("contest_step")):
+        if not (self.decides(NEXT_DEALER.name) or self.decides(CONTEST_STEP.name)):
             return Sitting(first_dealer, self.rules, keep_rows=keep_rows)
-        variant = self
-
-        class VariantSitting(Sitting):
-            __slots__ = ()
-            _next_dealer = staticmethod(variant.next_dealer)
-            _contest_step = staticmethod(variant.contest_step)
-
-        return VariantSitting(first_dealer, self.rules, keep_rows=keep_rows)
+        return HouseRuleSitting.for_variant(self)(first_dealer, self.rules, keep_rows=keep_rows)
 
 
 def _same_state(contest: Contest) -> tuple:
     return (contest.holder, contest.mark, contest.winner)
 
 
-# --- the one table of names (turub.variant_table) ------------------------------------------------
+# --- the one table of names ---------------------------------------------------------------
+# The built-ins, installed packages (entry points), registered variants, and files
+# (``path.py:NAME``, ``path.toml``, ``path.json``): every command reads names through here.
 
-from .variant_table import (BUILTIN, find, from_data, load_file, register, resolve,  # noqa: E402
-                            select, variant_names)
+#: The built-in variants: the option presets, as variants.
+BUILTIN: Final[dict[str, Variant]] = {}
+
+_REGISTERED: dict[str, Variant] = {}
+_ENTRY_POINTS_LOADED = [False]
+
+
+def _builtin(name: str, description: str, **options: str) -> None:
+    BUILTIN[name] = Variant(name, "1", None, options, description=description)
+
+
+_builtin("standard", "The game as the guide plays it: every option at its default.")
+_builtin("counterclockwise", "Play and deal run counter-clockwise (table.direction).",
+         direction="counterclockwise")
+_builtin("stake-per-deal", "Each won deal settles the stake on its own (stake.per-deal).",
+         stake="per-deal")
+_builtin("opponent-previous", "After the dealer's side wins, the other opponent deals "
+         "(dealer.after-win).", **{"opponent-dealer": "previous"})
+_builtin("signals-documented", "Only the two documented signals, the knock and the click "
+         "(signal.kinds).", **{"signal-kinds": "documented"})
+_builtin("early-close-known", "A deal closed with one side already past 18 tricks is that "
+         "side's win (result.closed-early).", **{"early-close": "known-result"})
+
+
+def register(variant: Variant) -> Variant:
+    """Add ``variant`` to the table of names (a name already taken by another variant is refused)."""
+    if not isinstance(variant, Variant):
+        raise VariantError(f"{variant!r} is not a Variant")
+    known = BUILTIN.get(variant.name) or _REGISTERED.get(variant.name)
+    if known is not None and known != variant:
+        raise VariantError(f"the name {variant.name!r} is taken by another variant")
+    _REGISTERED.setdefault(variant.name, variant)
+    return variant
+
+
+def _load_entry_points() -> None:
+    if _ENTRY_POINTS_LOADED[0]:
+        return
+    _ENTRY_POINTS_LOADED[0] = True
+    from importlib.metadata import entry_points
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            v = ep.load()
+            v = v() if callable(v) and not isinstance(v, Variant) else v
+            register(replace(v, source=f"entry point {ep.value}") if isinstance(v, Variant) else v)
+        except Exception as e:  # noqa: BLE001 - one broken package must not hide the others
+            _BROKEN[ep.name] = f"entry point {ep.value}: {type(e).__name__}: {e}"
+
+
+_BROKEN: dict[str, str] = {}
+
+
+def variant_names() -> dict[str, Variant]:
+    """Every variant known by name: the built-ins, then installed and registered ones."""
+    _load_entry_points()
+    return {**BUILTIN, **{k: v for k, v in _REGISTERED.items() if k not in BUILTIN}}
+
+
+def load_file(path: str | Path, name: str | None = None) -> Variant:
+    """The variant in a file: ``club.py`` (the Variant named ``name``, or its only one),
+    ``club.toml`` or ``club.json`` (declarative: ``name``, ``version``, ``base``,
+    ``options``, ``description`` and ``clauses`` without rules)."""
+    p = Path(path)
+    if not p.is_file():
+        raise VariantError(f"no variant file {str(p)!r}")
+    if p.suffix == ".py":
+        spec = importlib.util.spec_from_file_location(f"turub_variant_{abs(hash(str(p.resolve())))}", p)
+        if spec is None or spec.loader is None:
+            raise VariantError(f"{p}: cannot be loaded as Python")
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+        except RuleError:
+            raise
+        except Exception as e:  # noqa: BLE001 - the user's file: say what broke
+            raise VariantError(f"{p}: {type(e).__name__}: {e}") from None
+        found = {k: v for k, v in vars(module).items() if isinstance(v, Variant)}
+        if name is not None:
+            v = found.get(name) or next((x for x in found.values() if x.name == name), None)
+            if v is None:
+                raise VariantError(f"{p} has no variant {name!r} (it has: {', '.join(found) or 'none'})")
+        else:
+            own = [x for x in found.values() if x.name not in BUILTIN]
+            if len(own) != 1:
+                raise VariantError(f"{p} defines {len(own)} variants: name one ({p}:NAME)")
+            v = own[0]
+        return replace(v, source=str(p)) if not v.source else v
+    if p.suffix in (".toml", ".json"):
+        try:
+            if p.suffix == ".toml":
+                import tomllib
+                data = tomllib.loads(p.read_text(encoding="utf-8"))
+            else:
+                data = json.loads(p.read_text(encoding="utf-8"))
+        except (ValueError, OSError) as e:
+            raise VariantError(f"{p}: {e}") from None
+        return from_data(data, str(p))
+    raise VariantError(f"{p}: a variant file is .py, .toml or .json")
+
+
+def from_data(data: Mapping[str, Any], source: str = "") -> Variant:
+    """A declarative variant: option values and clauses that override nothing."""
+    if not isinstance(data, Mapping):
+        raise VariantError(f"{source}: a variant is a table of name, version, options…")
+    allowed = {"name", "version", "base", "options", "description", "clauses"}
+    extra = set(data) - allowed
+    if extra:
+        raise VariantError(f"{source}: unknown key(s) {sorted(extra)}: use {sorted(allowed)}")
+    if "name" not in data:
+        raise VariantError(f"{source}: a variant needs a name")
+    clauses = []
+    for c in data.get("clauses", []):
+        if not isinstance(c, Mapping) or "id" not in c or "title" not in c:
+            raise VariantError(f"{source}: each clause has an id and a title: {c!r}")
+        keys = set(c) - {"id", "title", "text", "replaces", "amends"}
+        if keys:
+            raise VariantError(f"{source}: clause {c['id']}: unknown key(s) {sorted(keys)} "
+                               "(a rule needs a Python variant file)")
+        clauses.append(VariantClause(c["id"], c["title"], c.get("text", ""),
+                                     tuple(c.get("replaces", ())), tuple(c.get("amends", ()))))
+    return Variant(str(data["name"]), str(data.get("version", "1")), data.get("base"),
+                   dict(data.get("options", {})), tuple(clauses),
+                   description=str(data.get("description", "")), source=source)
+
+
+def resolve(text: str | Variant) -> Variant:
+    """The variant ``text`` names: a name of the table, ``path.py[:NAME]``, ``path.toml``,
+    ``path.json``, or ``OPTION=VALUE[,OPTION=VALUE]`` (an unnamed set of options)."""
+    if isinstance(text, Variant):
+        return text
+    if not isinstance(text, str) or not text.strip():
+        raise VariantError(f"{text!r} is not a variant name")
+    text = text.strip()
+    # A variant's name has no ':' or '/' (_NAME): a file path asks no installed package
+    # (reading the entry points costs tens of milliseconds at each start).
+    names = {} if re.search(r"[:/\\]", text) else variant_names()
+    if text in names:
+        return names[text]
+    path, _, name = text.partition(":") if re.match(r"^[^:]+\.py:", text) else (text, "", "")
+    if path.endswith((".py", ".toml", ".json")):
+        v = load_file(path, name or None)
+        return register(v) if v.name not in BUILTIN else v
+    if "=" in text:
+        try:
+            rules = rules_from_dict(dict(item.split("=", 1) for item in text.split(",") if item))
+        except RulesOptionError as e:
+            raise VariantError(str(e)) from None
+        for v in BUILTIN.values():
+            if v.rules == rules:
+                return v
+        label = ",".join(f"{k}={mine}" for k, (mine, _standard) in rules.differences(Rules()).items())
+        return Variant("custom", "1", None, rules.to_dict(), description=f"options {label}")
+    hint = f"; {_BROKEN[text]}" if text in _BROKEN else ""
+    raise VariantError(f"no variant {text!r}: the variants are {', '.join(names)} (or a file "
+                       f"path.py:NAME, path.toml, or OPTION=VALUE){hint}")
+
+
+def select(variant: str | Variant | None = None, rules: Iterable[str] = ()) -> Variant:
+    """The variant a command runs under: ``--variant`` (default: standard), then each
+    ``--rules`` item applied left to right (a variant name replaces it, ``OPTION=VALUE``
+    changes one option).  Every command reads names through here: one table."""
+    current = resolve(variant) if variant is not None else BUILTIN["standard"]
+    options: dict[str, str] = {}
+    for item in rules:
+        if "=" not in item:
+            current, options = resolve(item), {}
+            continue
+        key, _, value = item.partition("=")
+        options[key] = value
+    if not options:
+        return current
+    try:
+        changed = rules_from_dict(options, current.rules)
+    except RulesOptionError as e:
+        raise VariantError(str(e)) from None
+    if not current.has_rules:
+        for v in BUILTIN.values():
+            if v.rules == changed:
+                return v
+    label = ",".join(f"{k}={v[0]}" for k, v in changed.differences(current.rules).items())
+    if not label:
+        return current
+    return Variant(f"{current.name}+{label}" if current.name != "standard" else "custom",
+                   current.version, current, {k: v[0] for k, v in changed.differences(current.rules).items()},
+                   description=f"{current.name} with {label}")
+
+
+def find(name: str, version: str | None = None) -> Variant | None:
+    """The variant of the table called ``name`` (and of ``version``, if given), or None."""
+    v = variant_names().get(name)
+    if v is None or (version is not None and v.version != version):
+        return None
+    return v
+
+
+# A record made under a variant replays by it, found in this table (turub.records).
+records.VARIANT_FINDERS.append(find)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from turub.cli import main
+from turub.tools.cli import main
 from turub.conformance.adapter import ReferenceImplementation
 from turub.conformance.programs.parallel import ParallelTarget
 from turub.conformance.questions.select import Selection, SelectionError

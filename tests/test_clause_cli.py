@@ -5,7 +5,7 @@ import io
 import pytest
 
 from turub.tools import sources
-from turub.cli import main
+from turub.tools.cli import main
 from turub.clauses import CLAUSES
 
 

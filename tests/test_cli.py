@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from turub.cli import main
+from turub.tools.cli import main
 from turub.properties.tags import verifies
 
 
@@ -68,7 +68,7 @@ def test_explain_takes_its_cards_wherever_the_options_are():
 def test_the_engine_commands_start_without_the_kit_or_hypothesis():
     import subprocess
     import sys
-    probe = ("import io, sys; from turub.cli import main; "
+    probe = ("import io, sys; from turub.tools.cli import main; "
              "main(sys.argv[1:], io.StringIO()); "
              "print(sorted(m for m in sys.modules if m.startswith(('hypothesis', 'turub.conformance'))))")
     for argv in (["play", "--seed", "2"], ["explain", "--trump", "H", "AC", "KC"],
@@ -83,10 +83,10 @@ def test_the_engine_commands_start_without_the_kit_or_hypothesis():
         assert done.returncode == 0 and "usage: turub" in done.stdout
         assert "hypothesis" not in done.stdout
     # The kit's commands are listed, and load when they run.
-    done = subprocess.run([sys.executable, "-m", "turub.cli", "--help"], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "turub.tools.cli", "--help"], capture_output=True, text=True,
                           timeout=60)
     assert all(name in done.stdout for name in ("check", "vectors", "variants"))
-    done = subprocess.run([sys.executable, "-m", "turub.cli", "vectors", "--help"], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "turub.tools.cli", "vectors", "--help"], capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0 and "usage: turub vectors" in done.stdout
 
@@ -94,7 +94,7 @@ def test_the_engine_commands_start_without_the_kit_or_hypothesis():
 def test_the_kit_loads_hypothesis_only_to_run_differential_play_or_the_property_suites():
     import subprocess
     import sys
-    probe = ("import io, sys; from turub.cli import main\n"
+    probe = ("import io, sys; from turub.tools.cli import main\n"
              "try:\n    main(sys.argv[1:], io.StringIO())\nexcept SystemExit:\n    pass\n"
              "print('HYPOTHESIS' if 'hypothesis' in sys.modules else 'NONE')")
 

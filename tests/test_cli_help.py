@@ -10,7 +10,7 @@ from contextlib import redirect_stdout
 import pytest
 
 from turub import __version__
-from turub.cli import _load_extensions, build_parser, main
+from turub.tools.cli import _load_extensions, build_parser, main
 
 
 def _subcommands() -> dict[str, argparse.ArgumentParser]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from turub.cli import main
+from turub.tools.cli import main
 from turub.conformance.questions.cases import build_vectors
 from turub.conformance.questions.vectors import VECTOR_DIR, render_vectors
 from turub.properties.tags import verifies

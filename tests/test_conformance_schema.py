@@ -18,7 +18,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from turub.cli import main
+from turub.tools.cli import main
 from turub.options import rules_from_dict
 from turub.conformance.adapter import ReferenceImplementation
 from turub.conformance.questions.cases import OPTION_SETS, ask_args

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from turub.cli import main
+from turub.tools.cli import main
 
 FAULTS = Path(__file__).parent / "faults"
 PROG = FAULTS / "prog.py"
@@ -209,7 +209,7 @@ def test_a_run_of_megabyte_answers_stays_under_150_mb(tmp_path):
     js = tmp_path / "r.json"
     # The peak is the process's own high-water mark: VmHWM where Linux gives it, since
     # ru_maxrss survives fork and exec and would report this (large) test process's peak.
-    code = ("import resource, sys; from turub.cli import main; status = main(sys.argv[1:]); "
+    code = ("import resource, sys; from turub.tools.cli import main; status = main(sys.argv[1:]); "
             "hwm = [int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM:')] "
             "if sys.platform == 'linux' else []; "
             "sys.stderr.write(f'PEAK {hwm[0] if hwm else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n'); "
@@ -342,7 +342,7 @@ def test_a_user_module_named_turub_neither_shadows_the_kit_nor_is_shadowed(tmp_p
 def test_a_signal_to_the_kit_stops_everything_and_still_writes_the_reports(sig, tmp_path):
     marker = f"turub-fault-{uuid.uuid4().hex}"
     js = tmp_path / "r.json"
-    kit = subprocess.Popen([sys.executable, "-c", "import sys; from turub.cli import main; sys.exit(main())", "check", *SMALL, "--scale", "1", "--json", str(js),
+    kit = subprocess.Popen([sys.executable, "-c", "import sys; from turub.tools.cli import main; sys.exit(main())", "check", *SMALL, "--scale", "1", "--json", str(js),
                             "--", sys.executable, str(PROG), "slow-helper", marker],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     # wait for the program (and its helper) to be running

@@ -145,7 +145,7 @@ def _gone(pid: int, within: float = 3.0) -> bool:
 def test_the_command_line_checks_the_reference_in_two_processes_with_the_same_report(tmp_path):
     def check(*extra):
         report, lines = tmp_path / "r.json", tmp_path / "r.jsonl"
-        done = subprocess.run([sys.executable, "-m", "turub.cli", "check", "--quiet", "--quick",
+        done = subprocess.run([sys.executable, "-m", "turub.tools.cli", "check", "--quiet", "--quick",
                                "--json", str(report), "--jsonl", str(lines), *extra],
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr[-2000:]
@@ -168,7 +168,7 @@ def test_the_command_line_checks_the_reference_in_two_processes_with_the_same_re
 @pytest.mark.parametrize("whole_group", [False, True], ids=["the-kit", "its-process-group"])
 def test_an_interrupted_check_leaves_no_second_process(whole_group):
     # SIGINT to the kit alone, or to its whole process group as a terminal's Ctrl-C sends it
-    kit = subprocess.Popen([sys.executable, "-m", "turub.cli", "check", "--quiet"],
+    kit = subprocess.Popen([sys.executable, "-m", "turub.tools.cli", "check", "--quiet"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                            start_new_session=True)
     try:

@@ -79,26 +79,6 @@ def test_an_upward_import_is_caught(tmp_path, line):
     assert [w.split(" imports ")[0] for w in upward_imports(kit)] == ["judging/judge.py:2 (judging)"]
 
 
-def test_the_tools_earlier_names_still_import_and_run():
-    # turub.cli is the console script's module of old, and run as python -m turub.cli;
-    # turub.sources is the spec's documented reader: one module under two names.
-    import turub.cli
-    import turub.deal
-    import turub.playout
-    import turub.progress
-    import turub.sources
-    import turub.tools.cli
-    import turub.tools.progress
-    import turub.tools.sources
-
-    assert (turub.cli, turub.sources, turub.progress) == (
-        turub.tools.cli, turub.tools.sources, turub.tools.progress)
-    assert turub.deal.play_random_deal is turub.playout.play_random_deal
-    done = subprocess.run([sys.executable, "-m", "turub.cli", "explain", "--trump", "H", "AC", "6H"],
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0 and "6♥ played by East, wins" in done.stdout, done.stderr
-
-
 def test_the_rules_never_import_the_tooling():
     # reference/ holds the rules; reference/tools/ the command line, the sources reader and
     # the progress bar, which may import the rules but not the reverse.
@@ -120,6 +100,12 @@ FUNCTION_LINES = 60
 
 #: Modules allowed past MODULE_LINES, and why.  The lead tightens this list as the work lands.
 LONG_MODULES = {
+    "reference/deal.py": "issue 29: the deal with its public faces, copies and the one-call "
+                         "random deal (the cap itself goes with issue 29's layout checks)",
+    "reference/variants.py": "issue 29: the variants with their one table of names, merged to "
+                             "end the variants/variant_table import circle",
+    "reference/decisions.py": "issue 29: the five decisions as records, each with how its "
+                              "situation reads and how its answer is checked",
 }
 #: Functions allowed past FUNCTION_LINES, and why.
 LONG_FUNCTIONS = {

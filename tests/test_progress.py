@@ -1,4 +1,4 @@
-"""Progress on the terminal: one implementation (turub.progress), a bar on a terminal and a
+"""Progress on the terminal: one implementation (turub.tools.progress), a bar on a terminal and a
 plain line every few seconds elsewhere, NO_COLOR and FORCE_COLOR honoured, rich loaded only
 when a bar is drawn."""
 
@@ -82,7 +82,7 @@ def run_cli(*args, env_extra=None):
     import os
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE")}
     env.update(env_extra or {})
-    return subprocess.run([sys.executable, "-m", "turub.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "turub.tools.cli", *args], capture_output=True, text=True,
                           env=env, timeout=120)
 
 
@@ -96,7 +96,7 @@ def test_simulate_under_force_color_shows_the_bar_and_keeps_stdout_clean():
 def test_start_up_never_loads_rich():
     # turub explain --help and a simulate whose stderr is a pipe draw no bar: rich stays out
     for args in (["explain", "--help"], ["simulate", "--deals", "5"]):
-        done = subprocess.run([sys.executable, "-X", "importtime", "-m", "turub.cli", *args],
+        done = subprocess.run([sys.executable, "-X", "importtime", "-m", "turub.tools.cli", *args],
                               capture_output=True, text=True, timeout=120,
                               env={"PATH": "/usr/bin:/bin", "PYTHONPATH": ""})
         assert done.returncode == 0, done.stderr
@@ -105,7 +105,7 @@ def test_start_up_never_loads_rich():
 
 
 def test_one_progress_implementation():
-    # the engine's command line and the kit both draw through turub.progress.Progress; no
+    # the engine's command line and the kit both draw through turub.tools.progress.Progress; no
     # other module defines a progress class of its own
     defined = []
     for folder in ("reference", "conformance", "properties"):

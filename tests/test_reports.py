@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from turub.cli import main
+from turub.tools.cli import main
 
 HERE = Path(__file__).parent
 PROG = HERE / "faults" / "prog.py"
@@ -60,7 +60,7 @@ def test_a_run_killed_mid_way_keeps_every_finished_case(tmp_path):
     # SIGKILL cannot be caught: only lines already written and flushed survive it
     marker = uuid.uuid4().hex
     lines = tmp_path / "r.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "turub.cli", "check", "--quiet", "--no-vectors",
+    proc = subprocess.Popen([sys.executable, "-m", "turub.tools.cli", "check", "--quiet", "--no-vectors",
                              "--scale", "0.2", "--examples", "0", "--properties", "0", "--window", "1", "--op", "trick_winner",
                              "--jsonl", str(lines), "--", sys.executable, str(PROG), "slow", marker],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -236,7 +236,7 @@ def two_reports(tmp_path_factory):
 
 
 def report(*args: str) -> tuple[int, str, str]:
-    done = subprocess.run([sys.executable, "-m", "turub.cli", "report", *args], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "turub.tools.cli", "report", *args], capture_output=True,
                           text=True, timeout=60, env={**os.environ, "NO_COLOR": "1"})
     return done.returncode, done.stdout, done.stderr
 
@@ -286,7 +286,7 @@ def test_report_refuses_bad_input_naming_the_file(two_reports, tmp_path, make, s
 
 
 def test_report_draws_a_table_on_a_terminal(two_reports):
-    done = subprocess.run([sys.executable, "-m", "turub.cli", "report", str(two_reports / "good.json"),
+    done = subprocess.run([sys.executable, "-m", "turub.tools.cli", "report", str(two_reports / "good.json"),
                            str(two_reports / "bad.json")], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "FORCE_COLOR": "1", "COLUMNS": "120"})
     assert done.returncode == 0
@@ -318,7 +318,7 @@ def _texts(tmp_path: Path, name: str, *args: str) -> dict[str, str]:
     every string of the JSON report's failures, of one run."""
     folder = tmp_path / name
     folder.mkdir()
-    done = subprocess.run([sys.executable, "-m", "turub.cli", "check", "--json", str(folder / "r.json"),
+    done = subprocess.run([sys.executable, "-m", "turub.tools.cli", "check", "--json", str(folder / "r.json"),
                            "--junit", str(folder / "r.xml"), "--html", str(folder / "html"), *args],
                           capture_output=True, text=True, timeout=300, env={**os.environ, "NO_COLOR": "1"})
     assert done.returncode == 1, done.stderr
@@ -351,7 +351,7 @@ def test_no_python_reprs_in_any_report(tmp_path, program):
 
 def _terminal_run(env_extra: dict) -> str:
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE")}
-    done = subprocess.run([sys.executable, "-m", "turub.cli", "check", *SMALL, "--", sys.executable, str(PROG),
+    done = subprocess.run([sys.executable, "-m", "turub.tools.cli", "check", *SMALL, "--", sys.executable, str(PROG),
                            "wrong-type"], capture_output=True, text=True, timeout=120,
                           env={**env, "COLUMNS": "120", **env_extra})
     assert done.returncode == 1

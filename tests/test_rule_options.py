@@ -13,7 +13,7 @@ import pytest
 
 from turub import (Deal, RuleError, Rules, Seat, Side, SignalError, Suit, contest_of,
                    deal_result, parse_rules)
-from turub.cli import main as turub_main
+from turub.tools.cli import main as turub_main
 from turub.properties.tags import verifies
 
 DOCUMENTED = Rules(signal_kinds="documented")

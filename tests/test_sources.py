@@ -1,6 +1,6 @@
 """Every citation of every clause pins a few sentences of the sources, verbatim.
 
-``turub.sources.resolve`` reads the words a citation's locator points at from the source
+``turub.tools.sources.resolve`` reads the words a citation's locator points at from the source
 file; these tests run wherever the source files are found (``../shared/seeds`` beside the
 project, ``$TURUB_SOURCES``) and skip, saying why, where they are not.  The locator grammar
 and its refusals are tested on a small made-up source written here, so they run everywhere.

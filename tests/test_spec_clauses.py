@@ -198,7 +198,7 @@ def test_a_misquotation_is_found(tmp_path):
 def test_turub_clause_shows_the_version_and_never_breaks_a_clause_id(capsys):
     import io
 
-    from turub.cli import main
+    from turub.tools.cli import main
     from turub.clauses import SPEC_VERSION
 
     out = io.StringIO()
@@ -212,7 +212,7 @@ def test_turub_clause_shows_the_version_and_never_breaks_a_clause_id(capsys):
             # a line that ends in a piece of an ID ("contest.second-" / "win-beats-mark")
             if stem.endswith("-") and "." in stem:
                 assert not any(cid.startswith(stem) for cid in ids), line
-    from turub.clause_cli import _wrap
+    from turub.tools.clause_cli import _wrap
     text = "See contest.second-win-beats-mark, then dealer.after-insufficient-win or play.no-forced-trump."
     for width in range(20, 100):
         lines = _wrap(text, width=width).splitlines()
@@ -224,7 +224,7 @@ def test_every_report_the_kit_writes_carries_the_spec_version(tmp_path):
     import io
     import json as _json
 
-    from turub.cli import main
+    from turub.tools.cli import main
     from turub.clauses import SPEC_VERSION
 
     status = main(["check", "--quiet", "--quick", "--examples", "0", "--properties", "0",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-import turub.variant_table as table
+import turub.variants as table
 from turub import Seat, Suit
 from turub.cards import Card, parse_card
 from turub.decisions import HouseRuleError

@@ -36,7 +36,7 @@ SMALL = dict(scale=0.12, examples=10, properties=0, budget=3.0)
 
 
 def turub(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", "import sys; from turub.cli import main; "
+    return subprocess.run([sys.executable, "-c", "import sys; from turub.tools.cli import main; "
                            "sys.exit(main(sys.argv[1:]))", *args], capture_output=True, text=True, timeout=300)
 
 
@@ -138,9 +138,10 @@ def test_a_void_player_holding_trump_must_trump_under_the_club_rule():
 def test_a_variant_without_rules_costs_the_standard_engine_nothing():
     for v in BUILTIN.values():
         assert v.deal_class is Deal
-    from turub.deal import _decision
-    assert Deal._trick_decision is _decision and Deal._judge_result is deal_result
-    assert Deal._check_follow_suit is True
+    from turub.rules import decision_at
+    assert Deal.decide_trick is decision_at and Deal.decide_result.__qualname__ == "Deal.decide_result"
+    assert Deal.from_seed(1).decide_result(20, 16) == deal_result(20, 16)
+    assert Deal.checks_follow_suit is True
 
 
 def test_a_draw_ends_the_sequence_under_the_club_draws_rule():
@@ -327,7 +328,7 @@ def test_every_request_under_a_house_rule_fits_the_published_schema():
 def test_an_installed_package_offers_its_variant_by_entry_point(monkeypatch):
     import importlib.metadata
 
-    import turub.variant_table as V
+    import turub.variants as V
 
     class EntryPoint:  # what importlib.metadata yields for a package's [project.entry-points]
         name, value = "pub", "pubrules:PUB"

@@ -102,7 +102,7 @@ def test_a_report_that_cannot_be_written_has_its_own_status_and_one_line():
 def test_a_failed_write_keeps_the_old_report(tmp_path, monkeypatch):
     """The report is written beside its file and renamed: a write that fails half way
     leaves the old file whole."""
-    from turub.cli import main
+    from turub.tools.cli import main
     from turub.conformance.reports import report as report_module
     old = tmp_path / "r.json"
     old.write_text('{"old": true}\n')
@@ -259,7 +259,7 @@ def test_arguments_of_any_size_are_usage_errors(argv):
 def test_user_code_that_loops_during_the_run_is_stopped_by_the_time_limit(tmp_path, monkeypatch):
     """A rule that never returns (here: judging itself loops) cannot outlast --time-limit:
     the run stops, the report is written with what was judged, and it is INCOMPLETE (4)."""
-    from turub.cli import main
+    from turub.tools.cli import main
     from turub.conformance.commands import check
     try:
         judging = importlib.import_module("turub.conformance.commands.asking")

@@ -695,7 +695,7 @@ def outdated_by_the_trace(app: Sphinx, env, added, changed, removed) -> list[str
 def sources_folder(app: Sphinx):
     """The folder of the source files: ``turub_sources`` in conf.py (relative to docs/; only
     that folder when it is set), else the ``TURUB_SOURCES`` environment variable, else
-    ``../shared/seeds`` beside the project (:func:`turub.sources.find_folder`)."""
+    ``../shared/seeds`` beside the project (:func:`turub.tools.sources.find_folder`)."""
     from turub.tools import sources
 
     configured = app.config.turub_sources

@@ -379,7 +379,7 @@ def need_id(clause_id: str) -> str:
 
 
 def citation_section(citation: str) -> str:
-    """The source and section of a citation: ``000 §01 ¶1 s2`` → ``000 §01`` (see turub.sources)."""
+    """The source and section of a citation: ``000 §01 ¶1 s2`` → ``000 §01`` (see turub.tools.sources)."""
     return re.sub(r" ¶\d.*$", "", citation)
 
 

@@ -6,7 +6,5 @@
 * :mod:`~turub.tools.sources`: the sources' own words, read from their files by a citation;
 * :mod:`~turub.tools.progress`: the progress bar of long commands.
 
-The rules never import from here.  The earlier names (``turub.cli``, ``turub.clause_cli``,
-``turub.sources``, ``turub.progress``) still import, as aliases of these modules
-(:data:`turub.MOVED`); ``python -m turub.cli`` still runs the command.
+The rules never import from here.
 """

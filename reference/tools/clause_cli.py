@@ -1,7 +1,7 @@
 """``turub clause ID``: one clause at the terminal, as the specification states it.
 
 Prints the clause in our words and its interpretation (read from the spec's page, ``spec/*.md``),
-the sentences it cites, verbatim from the sources when they are found (:mod:`turub.sources`),
+the sentences it cites, verbatim from the sources when they are found (:mod:`turub.tools.sources`),
 the engine code that implements it and the checks that verify it (found as the site's build
 finds them, by reading the source).  The spec's pages and the scan live in a source checkout;
 from an installed copy without them, the command says so and prints what the registry holds.

@@ -39,7 +39,7 @@ CHECK = ["--scale", "0.1", "--examples", "20", "--properties", "3", "--budget", 
 
 def check(variant: str, *program: str, tmp: Path) -> tuple[int, dict]:
     out = tmp / "report.json"
-    done = subprocess.run([sys.executable, "-m", "turub.cli", "check", "--variant", str(HERE / variant),
+    done = subprocess.run([sys.executable, "-m", "turub.tools.cli", "check", "--variant", str(HERE / variant),
                            *CHECK, "--json", str(out), *(["--", *program] if program else [])],
                           capture_output=True, text=True, timeout=600)
     assert out.exists(), done.stderr[-2000:]

@@ -1,0 +1,259 @@
+"""The engine playing by a rule variant: :class:`HouseRuleDeal`, the :class:`~turub.deal.Deal`
+of a variant with house rules (:attr:`turub.variants.Variant.deal_class`), declared once as
+python-chess declares ``SuicideBoard(Board)``: it overrides the deal's hooks of the decisions
+the house rules may take (each decision's ``hooks``, :mod:`turub.decisions`) and consults its
+variant there, given the position the deal already knows.  Only the decisions the variant
+overrides are asked; its random playout asks only those, and keeps the standard engine's
+fast paths wherever a rule defers or is not overridden."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, Final
+
+from . import playout
+from .cards import CARDS, SUITS, Card, alternating_suits, parse_card
+from .decisions import DEAL_RESULT, LEGAL_PLAYS, TRICK_WINNER, asker, drawable, play_askers
+from .deal import Deal, Phase
+from .errors import IllegalActionError, MustFollowSuitError
+from .playout import Position
+from .rules import TrickDecision
+from .seats import Seat
+
+__all__ = ["HouseRuleDeal"]
+
+
+class HouseRuleDeal(Deal):
+    """A deal played by a variant whose house rules override some of the engine's decisions.
+
+    Each variant plays with its own class, :meth:`for_variant` (``Variant.deal_class``): this
+    one, with the variant and its rules' askers bound as class attributes (data only, no
+    method); the methods are all here.  A hook the variant does not override keeps the
+    standard engine's (and its fast path)."""
+
+    __slots__ = ()
+
+    #: The variant the deal plays by, and what it decides (bound by :meth:`for_variant`).
+    variant: ClassVar[Any] = None
+    decides_plays: ClassVar[bool] = False
+    decides_tricks: ClassVar[bool] = False
+    decides_result: ClassVar[bool] = False
+    #: The house rules deciding the plays by kind of play, and the tricks (``None``: not decided).
+    play_rules: ClassVar[dict[str, Any] | None] = None
+    trick_rule: ClassVar[Any] = None
+
+    @classmethod
+    def for_variant(cls, variant: Any) -> type[HouseRuleDeal]:
+        """The deal class playing by ``variant`` (made once per variant, by
+        :attr:`turub.variants.Variant.deal_class`)."""
+        decides_plays = bool(variant.decides(LEGAL_PLAYS.name))
+        decides_tricks = bool(variant.decides(TRICK_WINNER.name))
+        bound = {
+            "__slots__": (), "__module__": cls.__module__, "variant": variant,
+            "decides_plays": decides_plays, "decides_tricks": decides_tricks,
+            "decides_result": bool(variant.decides(DEAL_RESULT.name)),
+            # the variant's legal plays decide, in place of play.follow-suit
+            "checks_follow_suit": not decides_plays,
+            "play_rules": play_askers(variant.label, variant.decides(LEGAL_PLAYS.name), drawable)
+            if decides_plays else None,
+            "trick_rule": staticmethod(asker(variant.label, TRICK_WINNER.name,
+                                             variant.decides(TRICK_WINNER.name)))
+            if decides_tricks else None}
+        made = type(f"Deal[{variant.name}]", (cls,), bound)
+        made.__qualname__ = made.__name__
+        return made
+
+    def to_record(self) -> dict[str, Any]:
+        """The record names the variant and its version (:meth:`Deal.replay` rebuilds
+        the deal with it)."""
+        return {**super().to_record(), "variant": self.variant.name,
+                "variant_version": self.variant.version}
+
+    # --- the hooks ---------------------------------------------------------------------
+
+    def legal_plays(self, seat: Seat | None = None) -> tuple[Card, ...]:
+        """:meth:`Deal.legal_plays` as the variant decides them."""
+        if not self.decides_plays:
+            return super().legal_plays(seat)
+        if self.phase is not Phase.PLAYING or (seat is not None and seat != self.to_act):
+            return ()
+        hand = self.hand(self.to_act)  # type: ignore[arg-type]  # playing: a seat is to act
+        legal, _ = self.variant.legal_plays(hand, [c for _, c in self.current_trick], self.trump)
+        return tuple(c for c in CARDS if c in legal)
+
+    def play(self, seat: Seat, card: Card | str) -> Any:
+        """The standard checks of turn and hand first, then the house rule's refusal in
+        place of ``play.follow-suit`` (the documented refusal order)."""
+        if self.decides_plays and self.phase is Phase.PLAYING and seat == self.to_act:
+            card = card if isinstance(card, Card) else parse_card(card)
+            if self.holds(seat, card):
+                trick = [c for _, c in self.current_trick]
+                legal, clauses = self.variant.legal_plays(self.hand(seat), trick, self.trump)
+                if card not in legal:
+                    error = MustFollowSuitError if clauses[0] == "play.follow-suit" else IllegalActionError
+                    raise error(f"{seat} may not play {card} here", clause=clauses[0])
+        return Deal.play(self, seat, card)
+
+    def decide_trick(self, leader: Seat, codes: tuple[int, ...], position: int, trump: int,  # type: ignore[override]
+                     order: Any) -> TrickDecision:
+        """:meth:`Deal.decide_trick` as the variant decides it."""
+        if not self.decides_tricks:
+            return super().decide_trick(leader, codes, position, trump, order)
+        return self.variant.decide_trick([CARDS[c] for c in codes], SUITS[trump], leader,
+                                         self.rules.direction)
+
+    def decide_result(self, north_south: int, east_west: int, closed_early: bool = False) -> Any:
+        """:meth:`Deal.decide_result` as the variant decides it."""
+        if not self.decides_result:
+            return super().decide_result(north_south, east_west, closed_early)
+        return self.variant.deal_result(north_south, east_west, closed_early=closed_early,
+                                        rules=self.rules)
+
+    def play_tricks(self, position: Position, rnd: Any) -> Seat:
+        """:meth:`Deal.play_tricks`: the tricks left at random, as the standard playout plays
+        them but asking the house rules that decide the plays (by kind of play:
+        :func:`turub.decisions.play_askers`) and the tricks (:func:`turub.decisions.asker`).
+        Only those pay: a play rule only at the kinds of play it applies to; a trick rule
+        alone is asked once a trick from the standard playout's own loop
+        (:mod:`turub.playout`); and wherever a rule defers, the standard draw and trick
+        table serve, from the same random numbers."""
+        if not (self.decides_plays or self.decides_tricks):
+            return super().play_tricks(position, rnd)
+        trump = SUITS[position.trump]
+        decide = _trick_rule(self.variant, self.trick_rule, trump) if self.trick_rule is not None else None
+        if self.play_rules is None:
+            return playout.random_tricks(position, rnd, decide)
+        return _plays_by(self.variant, position, rnd, self.play_rules, trump, decide)
+
+
+def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any, decide: Any) -> Seat:
+    """The tricks left, each play asked of the rules applying to its kind (``asks``, from
+    :func:`turub.decisions.play_askers`): if none answers, :mod:`turub.playout`'s draw, else
+    :func:`_drawn_by`; each trick to ``decide`` if given, else the table.  The last winner."""
+    hands, beats, nxt, order, done, won, leader, _ = position
+    ask_lead, ask_follow, ask_void = asks["lead"], asks["follow"], asks["void"]
+    held = [_in_hand_order(hand) for hand in hands]  # the hands as a rule sees them
+    for left in range(36 - len(done), 0, -1):  # every hand holds ``left`` cards before a trick
+        hand, mine = hands[leader], held[leader]
+        if ask_lead is None or (asked := ask_lead(view := tuple(mine), (), trump)) is None:
+            i = int(rnd() * left)  # the standard draw: any card
+            for suit in hand:
+                if i < len(suit):
+                    break
+                i -= len(suit)
+            card = CARDS[best := suit.pop(i)]
+        else:
+            card = _drawn_by(variant, asked, view, rnd, ())
+            (suit := hand[(best := card.index) // 9]).remove(best)  # per suit, 9 cards a suit
+        mine.remove(card)
+        if not suit:  # a suit ran out: the others may alternate in colour anew (pack.sort-hand)
+            held[leader] = _after_running_out(mine, best // 9, hand)
+        led, codes, winning, seat = best // 9, [best], 0, nxt[leader]
+        cards: tuple[Card, ...] = (card,)  # the trick as a rule sees it: grown card by card
+        for k in (1, 2, 3):
+            hand, mine = hands[seat], held[seat]
+            suit = hand[led]
+            ask = ask_follow if suit else ask_void
+            if ask is None or (asked := ask(view := tuple(mine), cards, trump)) is None:
+                if suit:  # the standard draw: the led suit if held, else any card
+                    i = int(rnd() * len(suit))
+                else:
+                    i = int(rnd() * left)
+                    for suit in hand:
+                        if i < len(suit):
+                            break
+                        i -= len(suit)
+                code = suit[i]
+                del suit[i]
+                card = CARDS[code]
+            else:
+                card = _drawn_by(variant, asked, view, rnd, suit)
+                (suit := hand[(code := card.index) // 9]).remove(code)
+            mine.remove(card)
+            if not suit:
+                held[seat] = _after_running_out(mine, code // 9, hand)
+            if beats[36 * code + best]:  # trick.*: the card now winning
+                best, winning = code, k
+            codes.append(code)
+            cards += (card,)
+            seat = nxt[seat]
+        clauses = None
+        if decide is not None:
+            winning, clauses = decide(cards, winning)
+        done.append((leader, tuple(codes), None, winning, clauses))
+        leader = order[leader][winning]  # play.winner-leads
+        won[leader & 1] += 1
+    return leader
+
+
+#: The order of the suits in a hand (``pack.sort-hand``), by the suits held (bit ``s`` of
+#: the index: suit ``s`` held).
+_HAND_ORDER: Final = tuple(tuple(alternating_suits(s for s in SUITS if held >> s & 1))
+                           for held in range(16))
+
+
+#: ``(suits left, the suit that ran out)``: the order of the suits left, old and new, where
+#: they alternate in colour otherwise (``pack.sort-hand``); ``None`` where they do not.
+_REORDERED: Final = tuple(
+    (old, new) if old != new and not held >> s & 1 else None
+    for held in range(16) for s in range(4)  # at ``held << 2 | s``, ``held``: the suits left
+    for old, new in [(tuple(x for x in _HAND_ORDER[held | 1 << s] if x != s), tuple(_HAND_ORDER[held]))])
+
+
+def _after_running_out(mine: list[Card], suit: int, hand: list[list[int]]) -> list[Card]:
+    """``mine``, the hand as a rule sees it, once its ``suit`` ran out: its suits' cards
+    moved where the suits left alternate in colour otherwise (``pack.sort-hand``, as
+    :meth:`Deal.hand` sorts them)."""
+    held = (1 if hand[0] else 0) | (2 if hand[1] else 0) | (4 if hand[2] else 0) | (8 if hand[3] else 0)
+    orders = _REORDERED[held << 2 | suit]
+    if orders is None:
+        return mine
+    blocks, start = [mine, mine, mine, mine], 0
+    for s in orders[0]:  # ``mine`` lies suit by suit in the old order
+        blocks[s] = mine[start:start + len(hand[s])]
+        start += len(hand[s])
+    return sum(map(blocks.__getitem__, orders[1]), [])
+
+
+def _in_hand_order(suits: list[list[int]]) -> list[Card]:
+    """A hand kept as per suit a sorted list of card codes, as :meth:`Deal.hand` gives it
+    (``pack.sort-hand``): the suits held alternating in colour, each highest rank first
+    (a card's code counts down the ranks of its suit)."""
+    held = (suits[0] != []) | (suits[1] != []) << 1 | (suits[2] != []) << 2 | (suits[3] != []) << 3
+    return [CARDS[code] for suit in _HAND_ORDER[held] for code in suits[suit]]
+
+
+def _drawn_by(variant: Any, asked: tuple[tuple[frozenset[Card], list[Card]], Any], mine: tuple[Card, ...],
+              rnd: Any, following: Sequence[int]) -> Card:
+    """A card drawn uniformly, copy by copy, from those the house rule allows (``asked``:
+    its answer checked, :func:`turub.decisions.drawable`, and its clause), counted for
+    ``turub simulate``'s tally against the standard draw's pool: the cards of the led suit
+    held (``following``, their codes), else the whole hand (``mine``)."""
+    (_, copies), vc = asked
+    tally = variant.tallying
+    if tally is not None:
+        counts = tally.get(vc.id)
+        if counts is None:
+            counts = tally[vc.id] = [0, 0]
+        counts[0] += 1
+        # The copies allowed, in hand order, are the standard pool when they are as many:
+        # the whole hand, or (following) the led suit's, which lie together in hand order,
+        # so the first and the last of the led suit make all of them so.
+        if len(copies) != len(following or mine) or (
+                following and not copies[0].index // 9 == following[0] // 9 == copies[-1].index // 9):
+            counts[1] += 1
+    return copies[int(rnd() * len(copies))]
+
+
+def _trick_rule(variant: Any, ask: Any, trump: Any) -> Any:
+    """The winning position of a trick as the house rules decide it (``ask``), given its
+    cards and the standard position (when every rule defers), and the clauses that decided
+    it (``None``: the standard ones)."""
+    def decide(cards: tuple[Card, ...], standard: int) -> tuple[int, tuple[str, ...] | None]:
+        asked = ask(cards, trump)
+        if asked is None:
+            return standard, None
+        if variant.tallying is not None:
+            variant.count_decision(TRICK_WINNER.name, asked, lambda: standard)
+        return asked[0], (asked[1].id,)
+    return decide
