@@ -8,6 +8,7 @@ from turub.clauses import CLAUSES, KINDS
 ROOT = Path(__file__).resolve().parent.parent
 ID = re.compile(r"^[a-z]+(\.[a-z0-9]+(-[a-z0-9]+)*)+$")
 PREFIXES = sorted({cid.split(".")[0] for cid in CLAUSES})
+FILE_SUFFIXES = (".py", ".md", ".json", ".js", ".toml")
 CITED = re.compile(r"""["'`]((?:%s)\.[a-z0-9-]+)["'`]""" % "|".join(PREFIXES))
 
 
@@ -22,6 +23,8 @@ def cited_ids():
         for path in (ROOT / folder).rglob("*"):
             if path.suffix in {".py", ".md", ".json", ".js"} and "_build" not in path.parts:
                 for m in CITED.finditer(path.read_text(encoding="utf-8")):
+                    if m.group(1).endswith(FILE_SUFFIXES):
+                        continue  # a file's name ("deal.py"), not a clause
                     yield path.relative_to(ROOT), m.group(1)
 
 
