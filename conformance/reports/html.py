@@ -5,8 +5,8 @@ The page shows the verdict, the summary, the diagnosis, the clause matrix groupe
 the game (the parts, their titles and the clause titles come from :mod:`turub.clauses`),
 each failure with its blamed clause, its detail and its smallest situation, and what the
 program wrote on its standard error.  Every clause links to its item in the specification
-site: ``SPEC/spec/PAGE.html#NEED`` where ``PAGE`` is its part's page and ``NEED`` the
-clause's sphinx-needs ID (``play.follow-suit`` → ``play:follow-suit``).  ``SPEC`` is
+site: ``SPEC/spec/PAGE.html#ID`` where ``PAGE`` is its part's page and ``ID`` the
+clause's ID, its documented anchor (``spec/play.html#play.follow-suit``).  ``SPEC`` is
 ``--spec-url``: a URL (used as given) or a folder (a path relative to the current folder,
 made relative to ``DIR``); the default is where the README's docs build writes the site,
 ``docs/_build/html``.
