@@ -17,7 +17,7 @@ import time
 import pytest
 
 import turub.conformance.questions.properties as properties
-from turub.cli import main
+from turub.tools.cli import main
 
 PROPERTIES_ONLY = ["--no-vectors", "--no-generated", "--examples", "0", "--properties", "5",
                    "--one-process", "--json", "-", "--quiet"]

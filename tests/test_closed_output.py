@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from turub.cli import main
+from turub.tools.cli import main
 
 TURUB = shutil.which("turub", path=str(Path(sys.executable).parent)) or "turub"
 QUICK = ["--no-generated", "--examples", "0", "--properties", "0"]

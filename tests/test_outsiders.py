@@ -101,7 +101,7 @@ def test_a_deal_result_read_wrong_blames_the_result_not_the_contest_steps_that_c
 
 def test_the_command_line_names_the_cause(tmp_path):
     out = tmp_path / "report.json"
-    done = subprocess.run([sys.executable, "-c", "import sys; from turub.cli import main; sys.exit(main(sys.argv[1:]))",
+    done = subprocess.run([sys.executable, "-c", "import sys; from turub.tools.cli import main; sys.exit(main(sys.argv[1:]))",
                            "check", "--python", "outsiders:NineteenIsADraw", "--properties", "0", "--examples", "0",
                            "--json", str(out)],
                           capture_output=True, text=True, timeout=600, cwd=BROKEN,

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from turub.cli import main
+from turub.tools.cli import main
 
 HERE = Path(__file__).resolve().parent
 PROG = HERE / "faults" / "prog.py"

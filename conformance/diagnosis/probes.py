@@ -553,7 +553,7 @@ def _played_by(rules: dict, variant: Any):
     version in the table of variants, or the options."""
     from turub.options import rules_from_dict
     if isinstance(variant, dict) and variant.get("clauses"):
-        from turub.variant_table import find
+        from turub.variants import find
         found = find(str(variant.get("name")), variant.get("version"))
         if found is not None:
             return found
