@@ -18,7 +18,6 @@ Imported by ``turub.tools.cli`` when present; registers itself with :func:`turub
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import signal
 import sys
@@ -302,6 +301,8 @@ def _write_reports(args: argparse.Namespace, report: dict, lines: Any, out: Text
         from ..reports.html import write_html
         try:
             write_html(report, args.html, base_url=args.spec_url)
+        except ReportWriteError as e:
+            lost.append(str(e))
         except OSError as e:
             lost.append(f"cannot write the --html report to {args.html}: {e.strerror or e}")
     if not args.quiet and "-" not in (args.json, args.jsonl, args.junit, args.write_xfail):
@@ -313,14 +314,11 @@ def _diff(args: argparse.Namespace, out: TextIO) -> int:
     """``turub check --diff OLD.json NEW.json``: what changed (exit 1 if something newly fails)."""
     from ..reports.baseline import compare_reports, render_comparison
     from ..reports.report import as_json
-    docs = []
-    for p in args.diff:
-        try:
-            docs.append(json.loads(checks.input_text("--diff", p)))
-        except (ValueError, RecursionError) as e:
-            raise UsageError(f"--diff {safe_text(p, 200)}: not a JSON report ({e})") from None
-    if not all(isinstance(d, dict) and isinstance(d.get("cases", []), list) for d in docs):
-        raise UsageError("--diff needs two JSON reports written by --json")
+    from ..reports.compare import ReportError, load_report
+    try:
+        docs = [load_report(p, finished=False) for p in args.diff]
+    except ReportError as e:
+        raise UsageError(f"--diff {e}") from None
     d = compare_reports(*docs)
     for w in d["warnings"]:
         sys.stderr.write(f"turub check: warning: {safe_text(w, 600)}\n")

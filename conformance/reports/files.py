@@ -7,6 +7,11 @@
   it over the old one (``os.replace``): a write that fails (a full disk, the folder gone)
   leaves the old file as it was and raises :class:`ReportWriteError` with one line.  A path
   that is not a regular file (``/dev/stdout``, a pipe, ``/dev/full``) is written in place.
+  Every output goes through it: the JSON, JUnit and expected-failures reports, ``--html``'s
+  page and badge, ``turub report``'s page and badges, the exported vectors.
+* :func:`planted_link`: a symbolic link in a sticky world-writable folder (``/tmp``), which
+  another user could have planted, is never followed (refused before the run and again at
+  the write).
 * :func:`strict_json` is JSON as RFC 8259 has it: never ``NaN`` or ``Infinity`` (a value JSON
   cannot hold, such as an answer of ``1e999``, is recorded as its text, ``"inf"``).
 * :func:`lock_exclusively` keeps two runs from writing one streamed ``--jsonl`` file at once.
@@ -25,7 +30,7 @@ from typing import IO, Any
 
 from ..args import OptionError
 
-__all__ = ["ReportWriteError", "write_atomically", "strict_json", "finite", "lock_exclusively"]
+__all__ = ["ReportWriteError", "write_atomically", "planted_link", "strict_json", "finite", "lock_exclusively"]
 
 
 class ReportWriteError(OSError):
@@ -55,21 +60,55 @@ def strict_json(value: Any, **kwargs: Any) -> str:
         return json.dumps(finite(value), allow_nan=False, **kwargs)
 
 
+def _open_to_others(folder: str) -> bool:
+    """A folder anyone may write, with the sticky bit (``/tmp``): a name in it may be another
+    user's symbolic link."""
+    try:
+        mode = os.stat(folder).st_mode
+    except OSError:
+        return False
+    return bool(mode & stat.S_ISVTX and mode & stat.S_IWOTH)
+
+
+def planted_link(path: str) -> str | None:
+    """Why ``path`` may not be written, if it is a symbolic link another user could have planted
+    (a link in a sticky world-writable folder), else None."""
+    try:
+        if not stat.S_ISLNK(os.lstat(path).st_mode):
+            return None
+    except OSError:
+        return None
+    folder = os.path.dirname(os.path.abspath(path)) or "."
+    if not _open_to_others(folder):
+        return None
+    return (f"a symbolic link in {folder}, a folder anyone may write: another user could have "
+            "planted it, so it is never followed (remove it, or write elsewhere)")
+
+
 def write_atomically(path: str, write: Callable[[IO[str]], object], what: str = "report") -> None:
     """Write ``path`` with ``write(stream)``: into a temporary file beside it, then renamed
-    over it, so a failed write keeps the old file.  :class:`ReportWriteError` says why."""
+    over it, so a failed write keeps the old file.  :class:`ReportWriteError` says why.
+
+    A name in a sticky world-writable folder is never followed: a symbolic link there is
+    refused, and the file is renamed onto the name itself (a link planted after the check is
+    replaced, not followed); a device there is opened with ``O_NOFOLLOW``."""
+    if (why := planted_link(path)) is not None:
+        raise ReportWriteError(f"cannot write the {what} to {path}: {why}")
+    shared = _open_to_others(os.path.dirname(os.path.abspath(path)) or ".")
     try:
         regular = not os.path.exists(path) or stat.S_ISREG(os.stat(path).st_mode)
     except OSError:
         regular = True
     if not regular:  # a device or a pipe: written in place
         try:
-            with open(path, "w", encoding="utf-8") as f:
+            fd = os.open(path, os.O_WRONLY | os.O_TRUNC | (os.O_NOFOLLOW if shared else 0))
+            with open(fd, "w", encoding="utf-8") as f:
                 write(f)
         except OSError as e:
             raise ReportWriteError(f"cannot write the {what} to {path}: {e.strerror or e}") from None
         return
-    target = os.path.realpath(path)  # a link to a file: the file it names is replaced
+    # a link to a file (in a folder only its owners write): the file it names is replaced
+    target = os.path.abspath(path) if shared else os.path.realpath(path)
     folder = os.path.dirname(target) or "."
     tmp = None
     try:
@@ -78,7 +117,7 @@ def write_atomically(path: str, write: Callable[[IO[str]], object], what: str = 
             write(f)
             f.flush()
             os.fsync(f.fileno())
-        if os.path.exists(target):
+        if os.path.exists(target) and not os.path.islink(target):
             os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
         else:
             umask = os.umask(0)
