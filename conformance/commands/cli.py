@@ -191,12 +191,12 @@ def _target(args: argparse.Namespace, rules: Any, deadline: float) -> tuple[Any,
             note = "Node.js is not installed: checking the bundled reference instead"
     if command or args.python:
         from ..programs.protocol import ProtocolTarget
-        argv = command or [sys.executable, "-P", "-m", "turub.conformance.programs.shim", args.python]
+        from ..programs.shim import adapter_target
 
         def make():
-            return ProtocolTarget(argv, timeout=args.timeout, max_restarts=args.max_restarts,
-                                  deadline=deadline, window=args.window, line_limit=args.max_line,
-                                  **({} if command else {"trusted": True}))
+            options = dict(timeout=args.timeout, max_restarts=args.max_restarts, deadline=deadline,
+                           window=args.window, line_limit=args.max_line)
+            return ProtocolTarget(command, **options) if command else adapter_target(args.python, **options)
         describe: dict = {"command": command} if command else {"python": args.python}
     else:
         from .check import reference_target
@@ -338,7 +338,7 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     p.add_argument("command", nargs=argparse.REMAINDER, metavar="-- CMD ARG",
                    help="the implementation's command line: everything after the first --, "
                         "exactly as given, run without a shell")
-    p.add_argument("--python", metavar="MODULE:OBJECT", help="an in-process Python adapter")
+    p.add_argument("--python", metavar="MODULE:OBJECT", help="a Python adapter, run in a worker process")
     p.add_argument("--sample", action="store_true",
                    help="check the bundled JavaScript sample (the reference if Node.js is missing)")
     p.add_argument("--rules", nargs="+", default=[], metavar="OPTION=VALUE",
