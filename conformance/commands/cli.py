@@ -53,7 +53,10 @@ _SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 def _signals_interrupt() -> Iterator[None]:
     """While the run lasts, SIGINT, SIGTERM and SIGHUP raise :class:`Interrupted` (the run
     stops its program and keeps what it has); afterwards, while the reports are written,
-    a further signal is held off; then the previous handlers come back."""
+    a further signal is held off; then the previous handlers come back, unless a signal
+    interrupted the run: the process is ending with that signal's status, and a later signal
+    of the same burst (three within 60 ms) stays ignored rather than end it by the signal
+    (no report status, or a KeyboardInterrupt traceback) after the reports were written."""
     import threading
 
     from ..programs.targets import Interrupted
@@ -62,9 +65,12 @@ def _signals_interrupt() -> Iterator[None]:
         return
     previous = {s: signal.getsignal(s) for s in _SIGNALS}
 
+    interrupted: list[int] = []
+
     def interrupt(signum, frame):
         for s in _SIGNALS:
             signal.signal(s, signal.SIG_IGN)  # one interruption is enough: now report
+        interrupted.append(signum)
         raise Interrupted(signum)
 
     for s in _SIGNALS:
@@ -72,8 +78,9 @@ def _signals_interrupt() -> Iterator[None]:
     try:
         yield
     finally:
-        for s, h in previous.items():
-            signal.signal(s, h if h is not None else signal.SIG_DFL)
+        if not interrupted:
+            for s, h in previous.items():
+                signal.signal(s, h if h is not None else signal.SIG_DFL)
 
 
 # --- turub check -----------------------------------------------------------------------------
