@@ -24,10 +24,14 @@ from pace import generous
 TURUB = shutil.which("turub", path=str(Path(sys.executable).parent)) or "turub"
 GATED = Path(__file__).resolve().parent / "faults" / "gated.py"
 ONLY_PROPERTIES = ["--no-vectors", "--no-generated", "--examples", "0", "--properties", "3"]
+GATED_RULE = GATED.with_name("gated_rule.py")
+#: Each stage: the arguments of a run that stops there (an adapter, or a house rule the
+#: reference plays in the kit's own processes).
 STAGES = {
-    "handshake": ("StopsInTheHandshake", []),
-    "cases": ("StopsAtTheTenthCase", ["--no-generated", "--examples", "0", "--properties", "0"]),
-    "properties": ("StopsAtTheFirstProperty", ONLY_PROPERTIES),
+    "handshake": ["--python", f"{GATED}:StopsInTheHandshake"],
+    "cases": ["--python", f"{GATED}:StopsAtTheTenthCase", "--no-generated", "--examples", "0", "--properties", "0"],
+    "properties": ["--python", f"{GATED}:StopsAtTheFirstProperty", *ONLY_PROPERTIES],
+    "properties-in-process": ["--variant", str(GATED_RULE), *ONLY_PROPERTIES],
 }
 DOCUMENTED = {signal.SIGINT: 130, signal.SIGTERM: 143}
 
@@ -50,14 +54,13 @@ def running_with(marker: str) -> list[int]:
 
 
 def interrupt_at(stage: str, signals: list[signal.Signals], tmp_path: Path, *, gap: float = 0.0):
-    adapter, options = STAGES[stage]
+    run = STAGES[stage]
     ready, fifo = tmp_path / "ready", tmp_path / "gate.fifo"
     os.mkfifo(fifo)
     marker = f"turub-interrupt-{uuid.uuid4().hex}"
     js, xml = tmp_path / "r.json", tmp_path / "r.xml"
     env = {**os.environ, "TURUB_GATE": f"{ready}{os.pathsep}{fifo}", "TURUB_TEST_MARKER": marker}
-    kit = subprocess.Popen([TURUB, "check", "--python", f"{GATED}:{adapter}", *options,
-                            "--json", str(js), "--junit", str(xml), "--quiet"],
+    kit = subprocess.Popen([TURUB, "check", *run, "--json", str(js), "--junit", str(xml), "--quiet"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     try:
         end = time.monotonic() + generous(30)
@@ -108,13 +111,12 @@ def test_a_burst_of_mixed_signals_is_the_first_ones_status(tmp_path):
 def test_signals_until_the_kit_has_ended_are_one_interruption(tmp_path):
     """A signal every 10 ms until the kit is gone: some come while the reports are written,
     some after; the status is still the first one's, the reports whole."""
-    adapter, options = STAGES["cases"]
     ready, fifo = tmp_path / "ready", tmp_path / "gate.fifo"
     os.mkfifo(fifo)
     marker = f"turub-interrupt-{uuid.uuid4().hex}"
     js, xml = tmp_path / "r.json", tmp_path / "r.xml"
     env = {**os.environ, "TURUB_GATE": f"{ready}{os.pathsep}{fifo}", "TURUB_TEST_MARKER": marker}
-    kit = subprocess.Popen([TURUB, "check", "--python", f"{GATED}:{adapter}", *options, "--json", str(js),
+    kit = subprocess.Popen([TURUB, "check", *STAGES["cases"], "--json", str(js),
                             "--junit", str(xml), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     end = time.monotonic() + generous(30)
     while not ready.exists() and kit.poll() is None and time.monotonic() < end:
