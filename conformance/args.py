@@ -184,6 +184,9 @@ def _check_dir(option: str, path: str) -> str:
     p = Path(path)
     if not path.strip():
         raise OptionError(f"{option}: an empty folder name")
+    from .reports.files import planted_link
+    if (why := planted_link(path)) is not None:
+        raise OptionError(f"{option} {_short(path)}: {why}")
     if p.exists() and not p.is_dir():
         raise OptionError(f"{option} {_short(path)}: not a folder")
     if p.is_dir():

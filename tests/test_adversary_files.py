@@ -193,3 +193,34 @@ def test_the_html_report_and_its_badge_are_written_atomically(tmp_path, monkeypa
     monkeypatch.undo()
     after = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
     assert after == before  # no page cut mid-tag, no temporary file left
+
+
+@pytest.mark.parametrize("command", ["check", "report"])
+def test_an_html_folder_planted_as_a_link_is_never_followed(command, tmp_path):
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    planted = sticky_world_writable(tmp_path) / "site"
+    planted.symlink_to(victim)
+    argv = ["check", *QUICK] if command == "check" else ["report", str(a_report(tmp_path))]
+    r = turub(*argv, "--html", str(planted))
+    assert r.returncode == 2, (r.returncode, r.stderr[-600:])
+    assert "symbolic link" in one_line(r)
+    assert list(victim.iterdir()) == []
+
+
+def test_a_streamed_report_to_a_full_device_is_one_line_never_a_traceback(tmp_path):
+    """``--jsonl /dev/full``: the lines cannot be written; the run says so and its status
+    says a report was lost (5), never a traceback."""
+    r = turub("check", *QUICK, "--jsonl", "/dev/full")
+    assert r.returncode == 5, (r.returncode, r.stderr[-800:])
+    assert "Traceback" not in r.stderr and "--jsonl /dev/full" in r.stderr
+
+
+def test_a_streamed_report_is_never_written_through_a_planted_link(tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    planted = sticky_world_writable(tmp_path) / "r.jsonl"
+    planted.symlink_to(victim)
+    r = turub("check", *QUICK, "--jsonl", str(planted))
+    assert r.returncode == 2 and "symbolic link" in one_line(r)
+    assert victim.read_text() == "precious\n"

@@ -223,9 +223,11 @@ def _write_text(text: str, f: TextIO) -> None:
 
 def write_html(d: dict, out_dir: str | Path, base_url: str = DEFAULT_SPEC_URL) -> Path:
     """``out_dir/index.html`` and ``out_dir/badges/*.svg``; returns the page's path."""
+    from .files import ReportWriteError, planted_link, write_atomically
     folder = Path(out_dir)
+    if (why := planted_link(str(folder))) is not None:
+        raise ReportWriteError(f"cannot write the --html report to {folder}: {why}")
     (folder / "badges").mkdir(parents=True, exist_ok=True)
-    from .files import write_atomically
     for i in d["implementations"]:
         write_atomically(str(folder / i["badge"]), functools.partial(_write_text, i["svg"]), "badge")
     base = spec_base(base_url, folder)

@@ -30,7 +30,7 @@ from typing import IO, Any
 
 from ..args import OptionError
 
-__all__ = ["ReportWriteError", "write_atomically", "planted_link", "strict_json", "finite", "lock_exclusively"]
+__all__ = ["ReportWriteError", "write_atomically", "planted_link", "is_open_to_others", "no_follow_flag", "strict_json", "finite", "lock_exclusively"]
 
 
 class ReportWriteError(OSError):
@@ -60,7 +60,7 @@ def strict_json(value: Any, **kwargs: Any) -> str:
         return json.dumps(finite(value), allow_nan=False, **kwargs)
 
 
-def _open_to_others(folder: str) -> bool:
+def is_open_to_others(folder: str) -> bool:
     """A folder anyone may write, with the sticky bit (``/tmp``): a name in it may be another
     user's symbolic link."""
     try:
@@ -70,16 +70,22 @@ def _open_to_others(folder: str) -> bool:
     return bool(mode & stat.S_ISVTX and mode & stat.S_IWOTH)
 
 
+def no_follow_flag(path: str) -> int:
+    """``os.O_NOFOLLOW`` where ``path``'s folder is open to others (see :func:`is_open_to_others`),
+    else 0: an ``os.open`` there never goes through a link planted after the checks."""
+    return os.O_NOFOLLOW if is_open_to_others(os.path.dirname(os.path.abspath(path)) or ".") else 0
+
+
 def planted_link(path: str) -> str | None:
-    """Why ``path`` may not be written, if it is a symbolic link another user could have planted
-    (a link in a sticky world-writable folder), else None."""
+    """Why ``path`` (a file, or a folder to write into) may not be written, if it is a symbolic
+    link another user could have planted (a link in a sticky world-writable folder), else None."""
     try:
         if not stat.S_ISLNK(os.lstat(path).st_mode):
             return None
     except OSError:
         return None
     folder = os.path.dirname(os.path.abspath(path)) or "."
-    if not _open_to_others(folder):
+    if not is_open_to_others(folder):
         return None
     return (f"a symbolic link in {folder}, a folder anyone may write: another user could have "
             "planted it, so it is never followed (remove it, or write elsewhere)")
@@ -94,14 +100,14 @@ def write_atomically(path: str, write: Callable[[IO[str]], object], what: str = 
     replaced, not followed); a device there is opened with ``O_NOFOLLOW``."""
     if (why := planted_link(path)) is not None:
         raise ReportWriteError(f"cannot write the {what} to {path}: {why}")
-    shared = _open_to_others(os.path.dirname(os.path.abspath(path)) or ".")
+    shared = bool(no_follow_flag(path))
     try:
         regular = not os.path.exists(path) or stat.S_ISREG(os.stat(path).st_mode)
     except OSError:
         regular = True
     if not regular:  # a device or a pipe: written in place
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_TRUNC | (os.O_NOFOLLOW if shared else 0))
+            fd = os.open(path, os.O_WRONLY | os.O_TRUNC | no_follow_flag(path))
             with open(fd, "w", encoding="utf-8") as f:
                 write(f)
         except OSError as e:

@@ -123,8 +123,10 @@ def verdict_badge(verdict: str) -> str:
 
 def write_html(report: dict, out_dir: str | Path, base_url: str = DEFAULT_SPEC_URL) -> Path:
     """Write ``out_dir/index.html`` and ``out_dir/badge.svg``; returns the page's path."""
-    from .files import write_atomically
+    from .files import ReportWriteError, planted_link, write_atomically
     folder = Path(out_dir)
+    if (why := planted_link(str(folder))) is not None:
+        raise ReportWriteError(f"cannot write the --html report to {folder}: {why}")
     folder.mkdir(parents=True, exist_ok=True)
     badge = report_badge(report)
     write_atomically(str(folder / "badge.svg"), lambda f: f.write(badge), "--html badge")
