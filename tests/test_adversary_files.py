@@ -224,3 +224,33 @@ def test_a_streamed_report_is_never_written_through_a_planted_link(tmp_path):
     r = turub("check", *QUICK, "--jsonl", str(planted))
     assert r.returncode == 2 and "symbolic link" in one_line(r)
     assert victim.read_text() == "precious\n"
+
+
+@pytest.mark.parametrize("kind", ["dev-zero", "fifo", "folder", "50MB"])
+def test_a_vectors_folder_holding_a_hostile_file_is_one_line_and_exit_2(kind, tmp_path):
+    from turub.conformance.questions.vectors import VECTOR_DIR
+    folder = tmp_path / "vectors"
+    shutil.copytree(VECTOR_DIR, folder)
+    (folder / "standard.json").unlink()
+    hostile(kind, tmp_path, ".json").rename(folder / "standard.json")
+    r = turub("vectors", "--check", "--dir", str(folder))
+    assert r.returncode == 2, (r.returncode, r.stdout[-300:], r.stderr[-600:])
+    assert "standard.json" in one_line(r)
+
+
+def test_a_source_file_too_large_is_a_citation_that_does_not_resolve(tmp_path):
+    """``turub clause --sources DIR``: a seed file of 50 MB is not read whole; the citation
+    says why it does not resolve."""
+    from turub.tools.sources import find_folder
+    seeds = find_folder(None)
+    if seeds is None:
+        pytest.skip("the source files are not beside the project")
+    folder = tmp_path / "seeds"
+    shutil.copytree(seeds, folder)
+    for f in folder.iterdir():
+        f.unlink()
+        with open(f, "wb") as big:
+            big.truncate(50 * 2**20)
+    r = turub("clause", "play.follow-suit", "--sources", str(folder))
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-600:]
+    assert "does not resolve" in r.stdout and "larger than" in r.stdout
