@@ -113,7 +113,9 @@ class _Run:
 
     def stop(self, target: Target, failure: Answer, item: "_KitItem") -> None:
         """:meth:`stop_if_dead` with the reason known (also an answer ``not-run``: the
-        program was restarted as often as it may be)."""
+        program was restarted as often as it may be): every later item knows it."""
+        if self._failure is None:
+            self._failure = failure
         if self.told_dead:
             pytest.skip(f"not run: {failure.detail or failure.kind} (the first item that found it failed)")
         self.told_dead = True
