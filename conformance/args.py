@@ -67,8 +67,8 @@ def integer(option: str, value: int, *, low: int = 0, high: int | None = None) -
 
 
 def input_text(option: str, path: str) -> str:
-    """The whole text of a UTF-8 input file (:func:`turub.input_files.read_input_text`)."""
-    from ..input_files import InputFileError, read_input_text
+    """The whole text of a UTF-8 input file (:func:`turub.user_files.read_input_text`)."""
+    from ..user_files import InputFileError, read_input_text
     try:
         return read_input_text(path)
     except InputFileError as e:
@@ -103,7 +103,7 @@ def _check_path(option: str, path: str) -> None:
             raise OptionError(f"{option} {_short(path, 60)}: the name is too long for the file system")
         if os.path.islink(path) and not os.path.exists(path):
             raise OptionError(f"{option} {_short(path)}: a symbolic link to {os.readlink(path)}, which does not exist")
-        from .reports.files import planted_link
+        from ..user_files import planted_link
         if (why := planted_link(path)) is not None:
             raise OptionError(f"{option} {_short(path)}: {why}")
         if os.path.isdir(path):
@@ -184,7 +184,7 @@ def _check_dir(option: str, path: str) -> str:
     p = Path(path)
     if not path.strip():
         raise OptionError(f"{option}: an empty folder name")
-    from .reports.files import planted_link
+    from ..user_files import planted_link
     if (why := planted_link(path)) is not None:
         raise OptionError(f"{option} {_short(path)}: {why}")
     if p.exists() and not p.is_dir():

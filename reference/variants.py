@@ -48,7 +48,7 @@ from .deal import Deal, play_random_deal
 from .decisions import (CONTEST_STEP, DECISION_TABLE, DECISIONS, NEXT_DEALER, PLAYS,
                         HouseRuleError, asker, kinds_of_play)
 from .errors import RecordError, RuleError, RulesOptionError
-from .input_files import InputFileError, read_input
+from .user_files import InputFileError, read_input
 from .options import OPTIONS, Rules, rules_from_dict
 from .rules import (DealResult, NextDealer, TrickDecision, decide_trick, deal_result,
                     is_legal_play, next_dealer)

@@ -83,7 +83,7 @@ def load_report(path: str, *, finished: bool = True) -> dict:
     """A JSON report of ``turub check``, each field of its type, or :class:`ReportError`:
     a finished one (its format and every field ``turub report`` reads), or, with
     ``finished=False`` (``--diff``), any report object."""
-    from turub.input_files import InputFileError, read_input_text
+    from turub.user_files import InputFileError, read_input_text
     try:
         text = read_input_text(path)
     except InputFileError as err:
@@ -223,7 +223,9 @@ def _write_text(text: str, f: TextIO) -> None:
 
 def write_html(d: dict, out_dir: str | Path, base_url: str = DEFAULT_SPEC_URL) -> Path:
     """``out_dir/index.html`` and ``out_dir/badges/*.svg``; returns the page's path."""
-    from .files import ReportWriteError, planted_link, write_atomically
+    from turub.user_files import planted_link
+
+    from .files import ReportWriteError, write_atomically
     folder = Path(out_dir)
     if (why := planted_link(str(folder))) is not None:
         raise ReportWriteError(f"cannot write the --html report to {folder}: {why}")

@@ -9,7 +9,7 @@
   that is not a regular file (``/dev/stdout``, a pipe, ``/dev/full``) is written in place.
   Every output goes through it: the JSON, JUnit and expected-failures reports, ``--html``'s
   page and badge, ``turub report``'s page and badges, the exported vectors.
-* :func:`planted_link`: a symbolic link in a sticky world-writable folder (``/tmp``), which
+* :func:`turub.user_files.planted_link`: a symbolic link in a sticky world-writable folder (``/tmp``), which
   another user could have planted, is never followed (refused before the run and again at
   the write).
 * :func:`strict_json` is JSON as RFC 8259 has it: never ``NaN`` or ``Infinity`` (a value JSON
@@ -28,9 +28,11 @@ import tempfile
 from collections.abc import Callable
 from typing import IO, Any
 
+from turub.user_files import no_follow_flag, planted_link
+
 from ..args import OptionError
 
-__all__ = ["ReportWriteError", "write_atomically", "planted_link", "is_open_to_others", "no_follow_flag", "strict_json", "finite", "lock_exclusively"]
+__all__ = ["ReportWriteError", "write_atomically", "strict_json", "finite", "lock_exclusively"]
 
 
 class ReportWriteError(OSError):
@@ -58,37 +60,6 @@ def strict_json(value: Any, **kwargs: Any) -> str:
         return json.dumps(value, allow_nan=False, **kwargs)
     except ValueError:  # a NaN or an infinity somewhere: recorded as text
         return json.dumps(finite(value), allow_nan=False, **kwargs)
-
-
-def is_open_to_others(folder: str) -> bool:
-    """A folder anyone may write, with the sticky bit (``/tmp``): a name in it may be another
-    user's symbolic link."""
-    try:
-        mode = os.stat(folder).st_mode
-    except OSError:
-        return False
-    return bool(mode & stat.S_ISVTX and mode & stat.S_IWOTH)
-
-
-def no_follow_flag(path: str) -> int:
-    """``os.O_NOFOLLOW`` where ``path``'s folder is open to others (see :func:`is_open_to_others`),
-    else 0: an ``os.open`` there never goes through a link planted after the checks."""
-    return os.O_NOFOLLOW if is_open_to_others(os.path.dirname(os.path.abspath(path)) or ".") else 0
-
-
-def planted_link(path: str) -> str | None:
-    """Why ``path`` (a file, or a folder to write into) may not be written, if it is a symbolic
-    link another user could have planted (a link in a sticky world-writable folder), else None."""
-    try:
-        if not stat.S_ISLNK(os.lstat(path).st_mode):
-            return None
-    except OSError:
-        return None
-    folder = os.path.dirname(os.path.abspath(path)) or "."
-    if not is_open_to_others(folder):
-        return None
-    return (f"a symbolic link in {folder}, a folder anyone may write: another user could have "
-            "planted it, so it is never followed (remove it, or write elsewhere)")
 
 
 def write_atomically(path: str, write: Callable[[IO[str]], object], what: str = "report") -> None:

@@ -123,7 +123,9 @@ def verdict_badge(verdict: str) -> str:
 
 def write_html(report: dict, out_dir: str | Path, base_url: str = DEFAULT_SPEC_URL) -> Path:
     """Write ``out_dir/index.html`` and ``out_dir/badge.svg``; returns the page's path."""
-    from .files import ReportWriteError, planted_link, write_atomically
+    from turub.user_files import planted_link
+
+    from .files import ReportWriteError, write_atomically
     folder = Path(out_dir)
     if (why := planted_link(str(folder))) is not None:
         raise ReportWriteError(f"cannot write the --html report to {folder}: {why}")

@@ -24,8 +24,10 @@ import stat
 import sys
 from typing import IO, Any
 
+from turub.user_files import no_follow_flag
+
 from ..args import OptionError
-from .files import lock_exclusively, no_follow_flag, strict_json
+from .files import lock_exclusively, strict_json
 from .spool import as_list
 
 __all__ = ["JsonlWriter", "JSONL_FORMAT"]

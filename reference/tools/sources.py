@@ -36,7 +36,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from ..input_files import InputFileError, read_input_text
+from ..user_files import InputFileError, read_input_text
 
 __all__ = ["CitationError", "Locator", "OUTLINE", "ENV_VAR", "parse", "section_of", "resolve",
            "sentences", "paragraphs", "find_folder", "split_sentences"]
@@ -197,7 +197,7 @@ def _file(citation: str, loc: Locator, folder: str | os.PathLike[str]) -> Path:
 
 def _outline_of(citation: str, path: Path) -> dict[str, tuple[str, ...]]:
     """:func:`_outline` of the source file ``path``; a file that cannot be read as an input
-    file (:mod:`turub.input_files`) is a :class:`CitationError`."""
+    file (:mod:`turub.user_files`) is a :class:`CitationError`."""
     try:
         return _outline(path, path.stat().st_mtime)
     except InputFileError as e:

@@ -1,4 +1,6 @@
-"""Reading a file someone gave as input: a regular file of bounded size, or one clear line.
+"""Files a user names, as an adversary could give them: one read as input, one written to.
+
+Reading: a regular file of bounded size, or one clear line.
 
 Every file a command reads because a user named it (a house rule's ``.toml``, ``.json`` or
 ``.py``, an expected-failures file, a report given to ``turub report`` or ``--diff``) is read by
@@ -10,7 +12,13 @@ whose message is one line naming the file.
 >>> read_input("/dev/zero")
 Traceback (most recent call last):
 ...
-turub.input_files.InputFileError: /dev/zero: a character device, not a regular file
+turub.user_files.InputFileError: /dev/zero: a character device, not a regular file
+
+Writing: :func:`planted_link` says why a path may not be written when it is a symbolic link
+in a sticky world-writable folder (``/tmp``), which another user could have planted (the
+kernel's ``protected_symlinks`` guard does not cover a rename onto it); :func:`no_follow_flag`
+gives ``O_NOFOLLOW`` for an ``os.open`` in such a folder.  The kit's atomic writer
+(:func:`turub.conformance.reports.files.write_atomically`) and its checks of output paths use both.
 """
 
 from __future__ import annotations
@@ -19,7 +27,8 @@ import os
 import stat
 from typing import Final
 
-__all__ = ["InputFileError", "MAX_INPUT_BYTES", "read_input", "read_input_text"]
+__all__ = ["InputFileError", "MAX_INPUT_BYTES", "read_input", "read_input_text", "is_open_to_others",
+           "no_follow_flag", "planted_link"]
 
 #: The largest input file read (a report of the deepest run is a few MB).
 MAX_INPUT_BYTES: Final = 16 * 2**20
@@ -76,3 +85,34 @@ def read_input_text(path: str | os.PathLike[str], limit: int = MAX_INPUT_BYTES) 
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise InputFileError(f"{_shown(os.fsdecode(path))}: not UTF-8 text (byte {e.start})") from None
+
+
+def is_open_to_others(folder: str) -> bool:
+    """A folder anyone may write, with the sticky bit (``/tmp``): a name in it may be another
+    user's symbolic link."""
+    try:
+        mode = os.stat(folder).st_mode
+    except OSError:
+        return False
+    return bool(mode & stat.S_ISVTX and mode & stat.S_IWOTH)
+
+
+def no_follow_flag(path: str) -> int:
+    """``os.O_NOFOLLOW`` where ``path``'s folder is open to others (see :func:`is_open_to_others`),
+    else 0: an ``os.open`` there never goes through a link planted after the checks."""
+    return os.O_NOFOLLOW if is_open_to_others(os.path.dirname(os.path.abspath(path)) or ".") else 0
+
+
+def planted_link(path: str) -> str | None:
+    """Why ``path`` (a file, or a folder to write into) may not be written, if it is a symbolic
+    link another user could have planted (a link in a sticky world-writable folder), else None."""
+    try:
+        if not stat.S_ISLNK(os.lstat(path).st_mode):
+            return None
+    except OSError:
+        return None
+    folder = os.path.dirname(os.path.abspath(path)) or "."
+    if not is_open_to_others(folder):
+        return None
+    return (f"a symbolic link in {folder}, a folder anyone may write: another user could have "
+            "planted it, so it is never followed (remove it, or write elsewhere)")
