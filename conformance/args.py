@@ -67,17 +67,12 @@ def integer(option: str, value: int, *, low: int = 0, high: int | None = None) -
 
 
 def input_text(option: str, path: str) -> str:
-    """The whole text of a UTF-8 input file."""
+    """The whole text of a UTF-8 input file (:func:`turub.user_files.read_input_text`)."""
+    from ..user_files import InputFileError, read_input_text
     try:
-        data = Path(path).read_bytes()
-    except IsADirectoryError:
-        raise OptionError(f"{option} {_short(path)}: is a directory, not a file") from None
-    except OSError as e:  # a missing file, a name too long, a loop of links
-        raise OptionError(f"{option} {_short(path)}: cannot read it ({e.strerror or e})") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise OptionError(f"{option} {_short(path)}: not UTF-8 text (byte {e.start})") from None
+        return read_input_text(path)
+    except InputFileError as e:
+        raise OptionError(f"{option} {e}") from None
 
 
 def _name_too_long(path: str) -> bool:
@@ -108,6 +103,9 @@ def _check_path(option: str, path: str) -> None:
             raise OptionError(f"{option} {_short(path, 60)}: the name is too long for the file system")
         if os.path.islink(path) and not os.path.exists(path):
             raise OptionError(f"{option} {_short(path)}: a symbolic link to {os.readlink(path)}, which does not exist")
+        from ..user_files import planted_link
+        if (why := planted_link(path)) is not None:
+            raise OptionError(f"{option} {_short(path)}: {why}")
         if os.path.isdir(path):
             raise OptionError(f"{option} {_short(path)}: is a directory")
         folder = os.path.dirname(os.path.realpath(path)) or "."
@@ -186,6 +184,9 @@ def _check_dir(option: str, path: str) -> str:
     p = Path(path)
     if not path.strip():
         raise OptionError(f"{option}: an empty folder name")
+    from ..user_files import planted_link
+    if (why := planted_link(path)) is not None:
+        raise OptionError(f"{option} {_short(path)}: {why}")
     if p.exists() and not p.is_dir():
         raise OptionError(f"{option} {_short(path)}: not a folder")
     if p.is_dir():

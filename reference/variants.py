@@ -48,6 +48,7 @@ from .deal import Deal, play_random_deal
 from .decisions import (CONTEST_STEP, DECISION_TABLE, DECISIONS, NEXT_DEALER, PLAYS,
                         HouseRuleError, asker, kinds_of_play)
 from .errors import RecordError, RuleError, RulesOptionError
+from .user_files import InputFileError, read_input
 from .options import OPTIONS, Rules, rules_from_dict
 from .rules import (DealResult, NextDealer, TrickDecision, decide_trick, deal_result,
                     is_legal_play, next_dealer)
@@ -560,15 +561,21 @@ def load_file(path: str | Path, name: str | None = None) -> Variant:
     ``club.toml`` or ``club.json`` (declarative: ``name``, ``version``, ``base``,
     ``options``, ``description`` and ``clauses`` without rules)."""
     p = Path(path)
-    if not p.is_file():
+    if not p.exists() and not p.is_symlink():
         raise VariantError(f"no variant file {str(p)!r}")
+    if p.suffix not in (".py", ".toml", ".json"):
+        raise VariantError(f"{p}: a variant file is .py, .toml or .json")
+    try:  # a regular file of bounded size, read once (never a FIFO, a device, a folder)
+        source = read_input(p)
+    except InputFileError as e:
+        raise VariantError(f"variant file {e}") from None
     if p.suffix == ".py":
         spec = importlib.util.spec_from_file_location(f"turub_variant_{abs(hash(str(p.resolve())))}", p)
         if spec is None or spec.loader is None:
             raise VariantError(f"{p}: cannot be loaded as Python")
         module = importlib.util.module_from_spec(spec)
         try:
-            spec.loader.exec_module(module)
+            exec(compile(source, str(p), "exec"), vars(module))  # noqa: S102 - the user's own variant file
         except RuleError:
             raise
         except Exception as e:  # noqa: BLE001 - the user's file: say what broke
@@ -584,42 +591,68 @@ def load_file(path: str | Path, name: str | None = None) -> Variant:
                 raise VariantError(f"{p} defines {len(own)} variants: name one ({p}:NAME)")
             v = own[0]
         return replace(v, source=str(p)) if not v.source else v
-    if p.suffix in (".toml", ".json"):
-        try:
-            if p.suffix == ".toml":
-                import tomllib
-                data = tomllib.loads(p.read_text(encoding="utf-8"))
-            else:
-                data = json.loads(p.read_text(encoding="utf-8"))
-        except (ValueError, OSError) as e:
-            raise VariantError(f"{p}: {e}") from None
-        return from_data(data, str(p))
-    raise VariantError(f"{p}: a variant file is .py, .toml or .json")
+    try:
+        if p.suffix == ".toml":
+            import tomllib
+            data = tomllib.loads(source.decode("utf-8"))
+        else:
+            data = json.loads(source.decode("utf-8"))
+    except (ValueError, RecursionError) as e:
+        raise VariantError(f"{p}: {e}") from None
+    return from_data(data, str(p))
+
+
+#: What each value of a declarative variant (a ``.toml`` or ``.json`` house rule) must be: a
+#: value of another type is refused, never coerced (a ``replaces`` that is a string is not read
+#: letter by letter).
+_TEXT, _TEXTS, _TABLE, _TABLES = "text", "a list of texts", "a table", "a list of tables"
+_VARIANT_FIELDS: Final[dict[str, str]] = {"name": _TEXT, "version": _TEXT, "base": _TEXT, "options": _TABLE,
+                                          "description": _TEXT, "clauses": _TABLES}
+_CLAUSE_FIELDS: Final[dict[str, str]] = {"id": _TEXT, "title": _TEXT, "text": _TEXT, "replaces": _TEXTS,
+                                         "amends": _TEXTS}
+
+
+def _is_kind(value: Any, kind: str) -> bool:
+    if kind == _TEXT:
+        return isinstance(value, str)
+    if kind == _TABLE:
+        return isinstance(value, Mapping)
+    inner = str if kind == _TEXTS else Mapping
+    return isinstance(value, list) and all(isinstance(x, inner) for x in value)
+
+
+def _typed(source: str, where: str, table: Mapping[str, Any], fields: Mapping[str, str]) -> None:
+    """Each known field of ``table`` of its kind, or a :class:`VariantError` naming the field."""
+    for key, kind in fields.items():
+        if key in table and not _is_kind(table[key], kind):
+            shown = type(table[key]).__name__.replace("str", "text").replace("dict", "a table")
+            raise VariantError(f"{source}: {where}'{key}' must be {kind}, not {shown} {table[key]!r:.60}")
 
 
 def from_data(data: Mapping[str, Any], source: str = "") -> Variant:
     """A declarative variant: option values and clauses that override nothing."""
     if not isinstance(data, Mapping):
         raise VariantError(f"{source}: a variant is a table of name, version, options…")
-    allowed = {"name", "version", "base", "options", "description", "clauses"}
-    extra = set(data) - allowed
+    extra = set(data) - set(_VARIANT_FIELDS)
     if extra:
-        raise VariantError(f"{source}: unknown key(s) {sorted(extra)}: use {sorted(allowed)}")
+        raise VariantError(f"{source}: unknown key(s) {sorted(extra)}: use {sorted(_VARIANT_FIELDS)}")
     if "name" not in data:
         raise VariantError(f"{source}: a variant needs a name")
+    _typed(source, "", data, _VARIANT_FIELDS)
     clauses = []
     for c in data.get("clauses", []):
-        if not isinstance(c, Mapping) or "id" not in c or "title" not in c:
+        if "id" not in c or "title" not in c:
             raise VariantError(f"{source}: each clause has an id and a title: {c!r}")
-        keys = set(c) - {"id", "title", "text", "replaces", "amends"}
+        _typed(source, f"clause {c['id']!r:.60}: ", c, _CLAUSE_FIELDS)
+        keys = set(c) - set(_CLAUSE_FIELDS)
         if keys:
             raise VariantError(f"{source}: clause {c['id']}: unknown key(s) {sorted(keys)} "
                                "(a rule needs a Python variant file)")
         clauses.append(VariantClause(c["id"], c["title"], c.get("text", ""),
                                      tuple(c.get("replaces", ())), tuple(c.get("amends", ()))))
-    return Variant(str(data["name"]), str(data.get("version", "1")), data.get("base"),
+    return Variant(data["name"], data.get("version", "1"), data.get("base"),
                    dict(data.get("options", {})), tuple(clauses),
-                   description=str(data.get("description", "")), source=source)
+                   description=data.get("description", ""), source=source)
 
 
 def resolve(text: str | Variant) -> Variant:

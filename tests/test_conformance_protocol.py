@@ -18,6 +18,7 @@ from turub.conformance.commands.check import CheckOptions, run_check
 from turub.conformance.programs.protocol import ProtocolTarget
 from turub.conformance.reports.report import finish
 from turub.properties.tags import verifies
+from pace import generous
 
 IMPL = Path(__file__).parent / "broken" / "impl.py"
 # A small run: ~40 generated cases, no vectors, no differential play.
@@ -89,7 +90,7 @@ def test_a_program_that_keeps_crashing_is_given_up_after_the_restart_limit():
 def test_a_hang_is_a_timeout_and_never_hangs_the_kit(tmp_path):
     report = run("hang", once=tmp_path / "flag", timeout=0.5)
     assert [c["outcome"] for c in failed(report)] == ["timeout"]
-    assert report["_elapsed"] < 10
+    assert report["_elapsed"] < generous(10)
 
 
 def test_a_crash_at_start_is_one_startup_failure_with_its_stderr():
@@ -105,7 +106,7 @@ def test_a_silent_start_is_a_startup_timeout_never_retried():
     report = run("hang-at-start", timeout=0.3, max_restarts=3)
     assert report["startup_failure"]["reason"].startswith("the handshake got no answer")
     assert report["restarts"] == 0 and report["exit_status"] == 3
-    assert report["_elapsed"] < 5
+    assert report["_elapsed"] < generous(5)
 
 
 def test_another_protocol_version_is_a_startup_failure():
@@ -151,7 +152,7 @@ def test_the_whole_run_time_limit_keeps_what_was_answered(tmp_path):
     target = ProtocolTarget(argv, timeout=30, deadline=time.monotonic() + 1.5)
     started = time.monotonic()
     report = finish(run_check(target, SMALL))
-    assert time.monotonic() - started < 8
+    assert time.monotonic() - started < generous(8)
     assert report["summary"]["passed"] == 9  # requests 1-9, answered before the hang
     # request 10 had not used up its own timeout: cut by the time limit, not a timeout
     assert not failed(report) and report["cut"] and report["exit_status"] == 4

@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from turub.tools.cli import main
+from pace import generous
 
 FAULTS = Path(__file__).parent / "faults"
 PROG = FAULTS / "prog.py"
@@ -134,7 +135,7 @@ def test_each_misbehaving_program_gets_its_verdict(mode, tmp_path, capsys):
     assert run.outcomes() == outcomes, [(c["id"], c.get("outcome"), c.get("detail")) for c in run.failed()]
     if words:
         assert any(words in c.get("detail", "") for c in run.failed()), [c.get("detail") for c in run.failed()]
-    assert run.elapsed < 12
+    assert run.elapsed < generous(12)
     if status == 0:
         assert "CONFORMS" in run.text and run.report["summary"]["passed"] == 15
     if status == 3:
@@ -165,7 +166,7 @@ def test_a_duplicate_is_blamed_on_the_request_it_duplicates(tmp_path, capsys):
 def test_resent_answers_never_extend_a_timeout(tmp_path, capsys):
     run = check(tmp_path, capsys, prog("resend-then-hang"), "--max-restarts", "0")
     timeouts = [c for c in run.failed() if c["outcome"] == "timeout"]
-    assert len(timeouts) == 1 and run.elapsed < 5
+    assert len(timeouts) == 1 and run.elapsed < generous(5)
     # what was never asked after the restart limit is "not run", not a crash
     assert {c["status"] for c in run.report["cases"] if c["op"] == "trick_winner"} >= {"not-run"}
 
@@ -191,7 +192,7 @@ def test_a_time_limit_cut_keeps_what_it_has_and_says_so(tmp_path, capsys):
     # what was answered in time is kept; the rest is "not run", never a failure
     assert s["failed"] == 0 and s["not-run"] >= 1 and s["passed"] + s["not-run"] == 60
     assert ("INCOMPLETE" if s["passed"] else "NOTHING CHECKED") in run.text
-    assert run.elapsed < 3 + 3
+    assert run.elapsed < generous(3 + 3)
 
 
 # --- answers too big for memory ---------------------------------------------------------------
@@ -291,6 +292,9 @@ ADAPTER_FAULTS = {
     "ReturnsASet": (1, {"protocol-violation"}),
     "ReturnsAnObject": (1, {"protocol-violation"}),
     "CallsExit": (1, {"crash"}),
+    "ExitsTheProcess": (1, {"crash"}),
+    "Aborts": (1, {"crash"}),
+    "ExitsFromC": (1, {"crash"}),
     "RaisesKeyboardInterrupt": (1, {"crash"}),
     "Hangs": (1, {"timeout"}),
     "Prints": (0, set()),
@@ -303,7 +307,7 @@ def test_each_misbehaving_adapter_gets_its_verdict(name, tmp_path, capsys):
     run = check(tmp_path, capsys, None, "--python", f"{FAULTS / 'adapters.py'}:{name}")
     assert run.status == status, (run.err, run.text[-600:])
     assert run.outcomes() == outcomes
-    assert run.elapsed < 10
+    assert run.elapsed < generous(10)
 
 
 BROKEN_ADAPTER_FILES = {

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from turub.conformance.programs.lane import Lane, why_not_fork
+from pace import generous
 
 ROOT = Path(__file__).resolve().parents[1]
 needs_fork = pytest.mark.skipif(why_not_fork() not in (None, "the kit's process has other threads"),
@@ -104,7 +105,7 @@ def test_a_hung_second_process_is_stopped_and_nothing_it_did_not_finish_passes()
     out = _run(fault="hang", after=40, examples=10, budget=1.0)
     lane = out["True"]
     assert lane["where"] == "a second process, which ran out of time, then this process"
-    assert lane["seconds"] < 10
+    assert lane["seconds"] < generous(10)
     rows = lane["cases"]
     assert len(rows) == 27
     finished = [c for c in rows if c["status"] == "passed"]

@@ -97,17 +97,33 @@ def test_without_its_options_the_plugin_adds_nothing(tmp_path):
     assert done.returncode == 0 and counts(done.stdout) == {"passed": 1}
 
 
-def test_a_program_that_cannot_start_fails_every_item_it_would_have_answered(tmp_path):
-    # Nothing passes against a program that dies before its handshake: the cases, the
-    # differential searches and the properties alike fail with the reason.
+def test_a_program_that_cannot_start_is_one_failure_and_nothing_passes(tmp_path):
+    # Nothing passes against a program that dies before its handshake: the first item says
+    # why, once, in one clear line; the cases, the differential searches and the properties
+    # after it are not run (skipped), not a wall of identical failures.
     program = f"{sys.executable} -c 'import sys; sys.exit(7)'"
     done = pytest_in(tmp_path, "-q", "--turub-program", program, *LIGHT,
                      "-k", "worked-duplicate-aces or differential or property/test_tricks")
     assert done.returncode == 1, done.stdout[-2000:]
     n = counts(done.stdout)
-    assert "passed" not in n and n["failed"] >= 3, n
-    failed = re.findall(r"^FAILED (\S+)", done.stdout, flags=re.M)
-    assert any("differential/" in f for f in failed) and any("property/" in f for f in failed), failed
+    assert "passed" not in n and n["failed"] == 1 and n["skipped"] >= 2, n
+    assert done.stdout.count("could not start the implementation") == 1, done.stdout[-3000:]
+    assert "exit status 7" in done.stdout
+
+
+FAULTS = Path(__file__).resolve().parent / "faults" / "adapters.py"
+
+
+@pytest.mark.parametrize("adapter", ["ExitsTheProcess", "Aborts", "ExitsFromC"])
+def test_an_adapter_that_ends_its_process_is_a_crash_never_pytests_exit(adapter, tmp_path):
+    # The adapter runs in a worker process, as under `turub check --python`: os._exit(0),
+    # abort() or a C library's exit() in the middle of the run ends the worker, never pytest;
+    # the item it was answering fails as a crash, and pytest goes on and says so.
+    done = pytest_in(tmp_path, "-q", "--turub-python", f"{FAULTS}:{adapter}", *CASES)
+    assert done.returncode == 1, (done.returncode, done.stdout[-2000:], done.stderr[-1000:])
+    n = counts(done.stdout)
+    assert n.get("passed", 0) >= 2 and n["failed"] >= 1, n
+    assert "crash" in done.stdout and "short test summary" in done.stdout
 
 
 # --- deep campaigns (issue 24) and nothing left running (issue 19, item 5) -------------------

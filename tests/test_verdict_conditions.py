@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
+from pace import generous
 
 TURUB = shutil.which("turub", path=str(Path(sys.executable).parent)) or "turub"
 #: The cheapest run that still judges something: the committed vectors only.
@@ -138,7 +139,7 @@ def test_output_paths_are_checked_before_the_run(tmp_path, make):
     r = turub("check", *argv, "--quiet")
     assert r.returncode == 2, r.stderr
     assert one_line(r.stderr).startswith("turub check: error: --")
-    assert time.monotonic() - began < 30  # refused before the run, not after it
+    assert time.monotonic() - began < generous(30)  # refused before the run, not after it
 
 
 def test_a_value_json_cannot_hold_is_recorded_as_text():
@@ -202,7 +203,7 @@ def test_the_time_limit_covers_loading_a_variant(tmp_path):
     (tmp_path / "loops.py").write_text("while True:\n    pass\n")
     began = time.monotonic()
     r = turub("check", "--variant", "loops.py", "--time-limit", "2", *QUICK, cwd=tmp_path, timeout=60)
-    assert time.monotonic() - began < 30
+    assert time.monotonic() - began < generous(30)
     assert r.returncode == 2 and "loops.py" in one_line(r.stderr)
 
 
@@ -279,7 +280,7 @@ def test_user_code_that_loops_during_the_run_is_stopped_by_the_time_limit(tmp_pa
     began = time.monotonic()
     report = tmp_path / "r.json"
     status = main(["check", "--time-limit", "3", "--json", str(report), *QUICK])
-    assert time.monotonic() - began < 20
+    assert time.monotonic() - began < generous(20)
     assert status == 4
     data = strict(report.read_text())
     assert data["verdict"] == "INCOMPLETE" and data["cut"] is True

@@ -18,7 +18,6 @@ Imported by ``turub.tools.cli`` when present; registers itself with :func:`turub
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import signal
 import sys
@@ -54,7 +53,10 @@ _SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 def _signals_interrupt() -> Iterator[None]:
     """While the run lasts, SIGINT, SIGTERM and SIGHUP raise :class:`Interrupted` (the run
     stops its program and keeps what it has); afterwards, while the reports are written,
-    a further signal is held off; then the previous handlers come back."""
+    a further signal is held off; then the previous handlers come back, unless a signal
+    interrupted the run: the process is ending with that signal's status, and a later signal
+    of the same burst (three within 60 ms) stays ignored rather than end it by the signal
+    (no report status, or a KeyboardInterrupt traceback) after the reports were written."""
     import threading
 
     from ..programs.targets import Interrupted
@@ -63,9 +65,12 @@ def _signals_interrupt() -> Iterator[None]:
         return
     previous = {s: signal.getsignal(s) for s in _SIGNALS}
 
+    interrupted: list[int] = []
+
     def interrupt(signum, frame):
         for s in _SIGNALS:
             signal.signal(s, signal.SIG_IGN)  # one interruption is enough: now report
+        interrupted.append(signum)
         raise Interrupted(signum)
 
     for s in _SIGNALS:
@@ -73,8 +78,9 @@ def _signals_interrupt() -> Iterator[None]:
     try:
         yield
     finally:
-        for s, h in previous.items():
-            signal.signal(s, h if h is not None else signal.SIG_DFL)
+        if not interrupted:
+            for s, h in previous.items():
+                signal.signal(s, h if h is not None else signal.SIG_DFL)
 
 
 # --- turub check -----------------------------------------------------------------------------
@@ -192,12 +198,12 @@ def _target(args: argparse.Namespace, rules: Any, deadline: float) -> tuple[Any,
             note = "Node.js is not installed: checking the bundled reference instead"
     if command or args.python:
         from ..programs.protocol import ProtocolTarget
-        argv = command or [sys.executable, "-P", "-m", "turub.conformance.programs.shim", args.python]
+        from ..programs.shim import adapter_target
 
         def make():
-            return ProtocolTarget(argv, timeout=args.timeout, max_restarts=args.max_restarts,
-                                  deadline=deadline, window=args.window, line_limit=args.max_line,
-                                  **({} if command else {"trusted": True}))
+            options = dict(timeout=args.timeout, max_restarts=args.max_restarts, deadline=deadline,
+                           window=args.window, line_limit=args.max_line)
+            return ProtocolTarget(command, **options) if command else adapter_target(args.python, **options)
         describe: dict = {"command": command} if command else {"python": args.python}
     else:
         from .check import reference_target
@@ -302,6 +308,8 @@ def _write_reports(args: argparse.Namespace, report: dict, lines: Any, out: Text
         from ..reports.html import write_html
         try:
             write_html(report, args.html, base_url=args.spec_url)
+        except ReportWriteError as e:
+            lost.append(str(e))
         except OSError as e:
             lost.append(f"cannot write the --html report to {args.html}: {e.strerror or e}")
     if not args.quiet and "-" not in (args.json, args.jsonl, args.junit, args.write_xfail):
@@ -313,14 +321,11 @@ def _diff(args: argparse.Namespace, out: TextIO) -> int:
     """``turub check --diff OLD.json NEW.json``: what changed (exit 1 if something newly fails)."""
     from ..reports.baseline import compare_reports, render_comparison
     from ..reports.report import as_json
-    docs = []
-    for p in args.diff:
-        try:
-            docs.append(json.loads(checks.input_text("--diff", p)))
-        except (ValueError, RecursionError) as e:
-            raise UsageError(f"--diff {safe_text(p, 200)}: not a JSON report ({e})") from None
-    if not all(isinstance(d, dict) and isinstance(d.get("cases", []), list) for d in docs):
-        raise UsageError("--diff needs two JSON reports written by --json")
+    from ..reports.compare import ReportError, load_report
+    try:
+        docs = [load_report(p, finished=False) for p in args.diff]
+    except ReportError as e:
+        raise UsageError(f"--diff {e}") from None
     d = compare_reports(*docs)
     for w in d["warnings"]:
         sys.stderr.write(f"turub check: warning: {safe_text(w, 600)}\n")
@@ -340,7 +345,7 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     p.add_argument("command", nargs=argparse.REMAINDER, metavar="-- CMD ARG",
                    help="the implementation's command line: everything after the first --, "
                         "exactly as given, run without a shell")
-    p.add_argument("--python", metavar="MODULE:OBJECT", help="an in-process Python adapter")
+    p.add_argument("--python", metavar="MODULE:OBJECT", help="a Python adapter, run in a worker process")
     p.add_argument("--sample", action="store_true",
                    help="check the bundled JavaScript sample (the reference if Node.js is missing)")
     p.add_argument("--rules", nargs="+", default=[], metavar="OPTION=VALUE",

@@ -26,8 +26,7 @@ from turub.clauses import clause
 from turub.options import Rules
 
 from ..judging.judge import verdict_of
-from ..programs.loader import AdapterLoadError, load_adapter
-from ..programs.targets import Answer, PythonTarget, Target
+from ..programs.targets import NOT_RUN, Answer, Target
 from ..questions.cases import RULED_OPS, Case, ask_args, generated_cases
 from ..questions.differential import describe_deal, differential_deals, differential_sittings
 from .check import vector_cases
@@ -50,6 +49,7 @@ class _Run:
     _failure: Answer | None = None
     _rules_ok: bool = False
     closed: bool = field(default=False)
+    told_dead: bool = False  # an item has failed with why nothing can be asked
 
     def option(self, name: str) -> Any:
         return self.config.getoption(f"turub_{name}")
@@ -68,11 +68,9 @@ class _Run:
 
     def _make(self) -> Target:
         timeout = self.option("timeout")
-        if self.option("python"):
-            try:
-                return PythonTarget(load_adapter(self.option("python")), timeout)
-            except AdapterLoadError as e:
-                raise pytest.UsageError(f"--turub-python: {e}") from None
+        if self.option("python"):  # in a worker process, as `turub check --python` runs it
+            from ..programs.shim import adapter_target
+            return adapter_target(self.option("python"), timeout=timeout)
         from ..programs.protocol import ProtocolTarget
         if self.option("sample"):
             from ..resources import sample_command
@@ -103,6 +101,32 @@ class _Run:
         if self._failure is not None:
             return self._failure
         return getattr(target, "fatal", None)
+
+    def stop_if_dead(self, target: Target, item: "_KitItem") -> None:
+        """Nothing more for ``item`` if nothing can be asked of ``target``: the first item
+        to find that fails with the reason (a program that could not start: its command, the
+        reason and its last stderr lines, in one message), every later one is not run
+        (skipped), so a dead program is one failure, never thousands of identical ones."""
+        failure = self.failure(target)
+        if failure is not None:
+            self.stop(target, failure, item)
+
+    def stop(self, target: Target, failure: Answer, item: "_KitItem") -> None:
+        """:meth:`stop_if_dead` with the reason known (also an answer ``not-run``: the
+        program was restarted as often as it may be): every later item knows it."""
+        if self._failure is None:
+            self._failure = failure
+        if self.told_dead:
+            pytest.skip(f"not run: {failure.detail or failure.kind} (the first item that found it failed)")
+        self.told_dead = True
+        startup = getattr(target, "startup_failure", None)
+        if startup:
+            from ..reports.report import startup_message
+            pytest.fail(startup_message(startup), pytrace=False)
+        if failure.kind == NOT_RUN:
+            item.finish({"id": item.name, "status": NOT_RUN, "detail": failure.detail})
+        item.finish({"id": item.name, "status": "failed", "outcome": failure.kind,
+                     "failing_clauses": item.clauses, "detail": failure.detail})
 
     def ask(self, case: Case) -> Answer:
         """The target's answer to one case (``unsupported`` when it cannot be asked)."""
@@ -259,10 +283,7 @@ class _KitItem(pytest.Item):
     def live_target(self) -> Target:
         """The run's target, or this item failed with the reason it cannot be asked."""
         target = self.run.target()
-        failure = self.run.failure(target)
-        if failure is not None:
-            self.finish({"id": self.name, "status": "failed", "outcome": failure.kind,
-                         "failing_clauses": self.clauses, "detail": failure.detail})
+        self.run.stop_if_dead(target, self)
         return target
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> Any:
@@ -284,7 +305,10 @@ class CaseItem(_KitItem):
 
     def runtest(self) -> None:
         case, rules = self.case, self.run.rules
+        target = self.live_target()
         answer = self.run.ask(case)
+        if answer.kind == NOT_RUN:  # the program may not be restarted again
+            self.run.stop(target, answer, self)
         if answer.kind == "unsupported":
             self.finish({"status": "unsupported", "detail": f"{case['op']} or these rules"})
         verdict = verdict_of(case, answer)

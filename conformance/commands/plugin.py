@@ -3,7 +3,7 @@
 In any folder, test files or not::
 
     pytest --turub-program "node my-impl.js"          # a program speaking the protocol
-    pytest --turub-python mypkg.engine:Engine         # a Python adapter, in-process
+    pytest --turub-python mypkg.engine:Engine         # a Python adapter, in a worker process
     pytest --turub-sample                             # the bundled JavaScript sample
 
 adds every conformance case as a pytest item: the committed vectors and the cases
@@ -14,6 +14,12 @@ marker and its clause IDs as keywords, so ``-k play.follow-suit``, ``-x``, ``-n 
 (pytest-xdist: each worker starts its own instance of the program), ``--junitxml`` and
 the usual reports work.  A failure shows the clause it breaks, the outcome class, what was
 asked, what the rules expect, what came back, and the smallest game situation.
+
+User code never runs in pytest's process: ``--turub-python`` runs the adapter in a worker
+process, as ``turub check --python`` does, so an adapter that calls ``os._exit``, aborts or
+calls ``exit()`` from C is a crash of the item it was answering, never pytest's exit.  A
+program that cannot start (or may not be restarted again) is one failure with the reason,
+the command and its last stderr lines; the items after it are not run (skipped).
 
 Deep campaigns (docs/guides/deep-campaign.md): ``--turub-database DIR`` (or the
 ``TURUB_DATABASE`` variable) keeps every failure the searches find in a Hypothesis example
@@ -79,7 +85,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 help="check this program, speaking the kit's protocol (split like a shell "
                      "command line, started without a shell)")
     g.addoption("--turub-python", metavar="MODULE:OBJECT",
-                help="check a Python adapter in-process (module:Object or path/file.py:Object)")
+                help="check a Python adapter, run in a worker process as turub check --python runs it "
+                     "(module:Object or path/file.py:Object)")
     g.addoption("--turub-sample", action="store_true",
                 help="check the bundled JavaScript sample (needs Node.js)")
     g.addoption("--turub-rules", metavar="OPTION=VALUE[,...]", default="standard",

@@ -62,8 +62,7 @@ def cmd_vectors(args: argparse.Namespace, out: TextIO) -> int:
         if args.check:
             directory = Path(args.dir) if args.dir else VECTOR_DIR
             stale = [name for name, text in render_vectors(build_vectors()).items()
-                     if not (directory / name).exists()
-                     or (directory / name).read_text(encoding="utf-8") != text]
+                     if not (directory / name).exists() or checks.input_text("--dir", str(directory / name)) != text]
             for name in stale:
                 out.write(f"differs from the reference: {directory / name}\n")
             out.write("vectors up to date\n" if not stale else

@@ -18,9 +18,19 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Final
+from typing import Any, Final
 
 LOAD_ERROR: Final = 2
+
+
+def adapter_target(spec: str, **options: Any) -> Any:
+    """The :class:`~turub.conformance.programs.protocol.ProtocolTarget` that runs the adapter
+    ``spec`` (``module:Object``) in this worker: the one way ``turub check --python`` and the
+    pytest plugin's ``--turub-python`` run user code, never in the judge's process (an adapter
+    that calls ``os._exit``, aborts or calls ``exit()`` from C ends the worker: a crash)."""
+    from .protocol import ProtocolTarget
+    argv = [sys.executable, "-P", "-m", "turub.conformance.programs.shim", spec]
+    return ProtocolTarget(argv, trusted=True, **options)
 
 
 def _answer_line(rid, answer) -> bytes:

@@ -14,6 +14,7 @@ variant); anything else, or a file that is not a finished turub report, is a
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -28,31 +29,77 @@ __all__ = ["ReportError", "load_report", "compare", "render_text", "write_termin
            "REPORT_FORMAT"]
 
 REPORT_FORMAT = "turub-report/1"
-_NEEDED = ("verdict", "clauses", "summary", "implementation", "kit", "rules")
+
+#: What each field of a report read back must be, checked before any of it is used: the
+#: fields every finished report has, then those it may leave out or null.
+_OBJECT, _TEXT, _LIST = (dict, "an object"), (str, "text"), (list, "a list")
+_NEEDED: dict[str, tuple[type, str]] = {
+    "verdict": _TEXT, "clauses": _OBJECT, "summary": _OBJECT, "implementation": _OBJECT, "kit": _OBJECT,
+    "rules": _OBJECT,
+}
+_OPTIONAL: dict[str, tuple[type, str]] = {"cases": _LIST, "variant": _OBJECT, "spec": _OBJECT, "diagnosis": _OBJECT}
+#: The fields of the nested objects the readers use.
+_NESTED: dict[str, dict[str, tuple[type, str]]] = {
+    "implementation": {"name": _TEXT, "version": _TEXT}, "kit": {"version": _TEXT},
+    "variant": {"name": _TEXT, "version": _TEXT},
+}
 
 
 class ReportError(ValueError):
-    """A file ``turub report`` cannot use; the message names the file."""
+    """A file ``turub report`` (or ``--diff``) cannot use; the message names the file."""
 
 
-def load_report(path: str) -> dict:
-    """A finished JSON report of ``turub check``, or :class:`ReportError`."""
+def _kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "text", bool: "true or false",
+            type(None): "null"}.get(type(value), "a number")
+
+
+def _checked_fields(path: str, doc: dict) -> dict:
+    """``doc`` if each field has its type (``ReportError`` naming the first that does not)."""
+    def refuse(field: str, wanted: str, value: Any) -> ReportError:
+        return ReportError(f"{safe_text(path, 300)}: the field '{field}' is {_kind(value)}, not {wanted}")
+    for field, (kind, wanted) in {**_NEEDED, **_OPTIONAL}.items():
+        if field in doc and not (doc[field] is None and field in _OPTIONAL) and not isinstance(doc[field], kind):
+            raise refuse(field, wanted, doc[field])
+    for field, inner in _NESTED.items():
+        for key, (kind, wanted) in inner.items():
+            value = (doc.get(field) or {}).get(key)
+            if value is not None and not isinstance(value, kind):
+                raise refuse(f"{field}.{key}", wanted, value)
+    for clause, row in (doc.get("clauses") or {}).items():
+        if not isinstance(row, dict):
+            raise refuse(f"clauses.{safe_text(clause, 80)}", "an object", row)
+        if not isinstance(row.get("status", ""), str):
+            raise refuse(f"clauses.{safe_text(clause, 80)}.status", "text", row["status"])
+    for n, case in enumerate(doc.get("cases") or []):
+        if not isinstance(case, dict) or not isinstance(case.get("id"), str):
+            raise refuse(f"cases[{n}]", "an object with an 'id' (text)", case)
+        if not isinstance(case.get("status", ""), str):
+            raise refuse(f"cases[{n}].status", "text", case["status"])
+    return doc
+
+
+def load_report(path: str, *, finished: bool = True) -> dict:
+    """A JSON report of ``turub check``, each field of its type, or :class:`ReportError`:
+    a finished one (its format and every field ``turub report`` reads), or, with
+    ``finished=False`` (``--diff``), any report object."""
+    from turub.user_files import InputFileError, read_input_text
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise ReportError(f"{path}: cannot read it ({err.strerror if isinstance(err, OSError) else 'not UTF-8'})") from None
+        text = read_input_text(path)
+    except InputFileError as err:
+        raise ReportError(str(err)) from None
     try:
         doc = json.loads(text)
-    except ValueError as err:
-        raise ReportError(f"{path}: not JSON ({err})") from None
-    if not isinstance(doc, dict) or doc.get("format") != REPORT_FORMAT:
-        raise ReportError(f"{path}: not a turub report (a report of `turub check --json` has "
+    except (ValueError, RecursionError) as err:
+        raise ReportError(f"{safe_text(path, 300)}: not JSON ({err})") from None
+    if not isinstance(doc, dict) or (finished and doc.get("format") != REPORT_FORMAT):
+        raise ReportError(f"{safe_text(path, 300)}: not a turub report (a report of `turub check --json` has "
                           f"\"format\": \"{REPORT_FORMAT}\")")
     missing = [k for k in _NEEDED if k not in doc]
-    if missing or not isinstance(doc["clauses"], dict) or not isinstance(doc["implementation"], dict):
-        raise ReportError(f"{path}: a turub report without {', '.join(missing) or 'its clause table'} "
+    if finished and missing:
+        raise ReportError(f"{safe_text(path, 300)}: a turub report without {', '.join(missing)} "
                           "(not a finished report)")
-    return doc
+    return _checked_fields(path, doc)
 
 
 def _option_set(report: dict) -> str:
@@ -170,12 +217,21 @@ def write_terminal(d: dict, out: TextIO) -> None:
         console.print(table)
 
 
+def _write_text(text: str, f: TextIO) -> None:
+    f.write(text)
+
+
 def write_html(d: dict, out_dir: str | Path, base_url: str = DEFAULT_SPEC_URL) -> Path:
     """``out_dir/index.html`` and ``out_dir/badges/*.svg``; returns the page's path."""
+    from turub.user_files import planted_link
+
+    from .files import ReportWriteError, write_atomically
     folder = Path(out_dir)
+    if (why := planted_link(str(folder))) is not None:
+        raise ReportWriteError(f"cannot write the --html report to {folder}: {why}")
     (folder / "badges").mkdir(parents=True, exist_ok=True)
     for i in d["implementations"]:
-        (folder / i["badge"]).write_text(i["svg"], encoding="utf-8")
+        write_atomically(str(folder / i["badge"]), functools.partial(_write_text, i["svg"]), "badge")
     base = spec_base(base_url, folder)
     impls = d["implementations"]
     body = [f"<h1>turub report: {len(impls)} implementation{'s' if len(impls) != 1 else ''}</h1>",
@@ -194,7 +250,8 @@ def write_html(d: dict, out_dir: str | Path, base_url: str = DEFAULT_SPEC_URL) -
             body.append(f"<tr><td>{clause_link(cid, base)}</td><td>{e(clause_title(cid))}</td>{cells}</tr>")
         body.append("</table>")
     index = folder / "index.html"
-    index.write_text(page("turub report", "\n".join(body)), encoding="utf-8")
+    text = page("turub report", "\n".join(body))
+    write_atomically(str(index), lambda f: f.write(text), "--html report")
     return index
 
 

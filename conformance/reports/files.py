@@ -7,6 +7,11 @@
   it over the old one (``os.replace``): a write that fails (a full disk, the folder gone)
   leaves the old file as it was and raises :class:`ReportWriteError` with one line.  A path
   that is not a regular file (``/dev/stdout``, a pipe, ``/dev/full``) is written in place.
+  Every output goes through it: the JSON, JUnit and expected-failures reports, ``--html``'s
+  page and badge, ``turub report``'s page and badges, the exported vectors.
+* :func:`turub.user_files.planted_link`: a symbolic link in a sticky world-writable folder (``/tmp``), which
+  another user could have planted, is never followed (refused before the run and again at
+  the write).
 * :func:`strict_json` is JSON as RFC 8259 has it: never ``NaN`` or ``Infinity`` (a value JSON
   cannot hold, such as an answer of ``1e999``, is recorded as its text, ``"inf"``).
 * :func:`lock_exclusively` keeps two runs from writing one streamed ``--jsonl`` file at once.
@@ -22,6 +27,8 @@ import stat
 import tempfile
 from collections.abc import Callable
 from typing import IO, Any
+
+from turub.user_files import no_follow_flag, planted_link
 
 from ..args import OptionError
 
@@ -57,19 +64,28 @@ def strict_json(value: Any, **kwargs: Any) -> str:
 
 def write_atomically(path: str, write: Callable[[IO[str]], object], what: str = "report") -> None:
     """Write ``path`` with ``write(stream)``: into a temporary file beside it, then renamed
-    over it, so a failed write keeps the old file.  :class:`ReportWriteError` says why."""
+    over it, so a failed write keeps the old file.  :class:`ReportWriteError` says why.
+
+    A name in a sticky world-writable folder is never followed: a symbolic link there is
+    refused, and the file is renamed onto the name itself (a link planted after the check is
+    replaced, not followed); a device there is opened with ``O_NOFOLLOW``."""
+    if (why := planted_link(path)) is not None:
+        raise ReportWriteError(f"cannot write the {what} to {path}: {why}")
+    shared = bool(no_follow_flag(path))
     try:
         regular = not os.path.exists(path) or stat.S_ISREG(os.stat(path).st_mode)
     except OSError:
         regular = True
     if not regular:  # a device or a pipe: written in place
         try:
-            with open(path, "w", encoding="utf-8") as f:
+            fd = os.open(path, os.O_WRONLY | os.O_TRUNC | no_follow_flag(path))
+            with open(fd, "w", encoding="utf-8") as f:
                 write(f)
         except OSError as e:
             raise ReportWriteError(f"cannot write the {what} to {path}: {e.strerror or e}") from None
         return
-    target = os.path.realpath(path)  # a link to a file: the file it names is replaced
+    # a link to a file (in a folder only its owners write): the file it names is replaced
+    target = os.path.abspath(path) if shared else os.path.realpath(path)
     folder = os.path.dirname(target) or "."
     tmp = None
     try:
@@ -78,7 +94,7 @@ def write_atomically(path: str, write: Callable[[IO[str]], object], what: str = 
             write(f)
             f.flush()
             os.fsync(f.fileno())
-        if os.path.exists(target):
+        if os.path.exists(target) and not os.path.islink(target):
             os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
         else:
             umask = os.umask(0)

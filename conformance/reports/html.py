@@ -123,11 +123,18 @@ def verdict_badge(verdict: str) -> str:
 
 def write_html(report: dict, out_dir: str | Path, base_url: str = DEFAULT_SPEC_URL) -> Path:
     """Write ``out_dir/index.html`` and ``out_dir/badge.svg``; returns the page's path."""
+    from turub.user_files import planted_link
+
+    from .files import ReportWriteError, write_atomically
     folder = Path(out_dir)
+    if (why := planted_link(str(folder))) is not None:
+        raise ReportWriteError(f"cannot write the --html report to {folder}: {why}")
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "badge.svg").write_text(report_badge(report), encoding="utf-8")
+    badge = report_badge(report)
+    write_atomically(str(folder / "badge.svg"), lambda f: f.write(badge), "--html badge")
     index = folder / "index.html"
-    index.write_text(render_html(report, spec_base(base_url, folder)), encoding="utf-8")
+    page_text = render_html(report, spec_base(base_url, folder))
+    write_atomically(str(index), lambda f: f.write(page_text), "--html report")
     return index
 
 

@@ -19,9 +19,14 @@ every line is strict JSON (:func:`~turub.conformance.reports.files.strict_json`)
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from typing import IO, Any
 
+from turub.user_files import no_follow_flag
+
+from ..args import OptionError
 from .files import lock_exclusively, strict_json
 from .spool import as_list
 
@@ -41,10 +46,14 @@ class JsonlWriter:
         self._own = path != "-"
         self.lost: str | None = None
         if self._own:
-            f = open(path, "a", encoding="utf-8")  # not truncated before the lock is held
+            try:  # not truncated before the lock is held; never through a planted link
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | no_follow_flag(path), 0o666)
+            except OSError as e:
+                raise OptionError(f"--jsonl {path}: cannot write ({e.strerror or e})") from None
+            f = open(fd, "a", encoding="utf-8")
             try:
                 lock_exclusively(f, path)
-                if f.seekable():
+                if stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # a device or a pipe is written as it is
                     f.seek(0)
                     f.truncate()
             except BaseException:

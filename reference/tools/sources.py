@@ -36,6 +36,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
+from ..user_files import InputFileError, read_input_text
+
 __all__ = ["CitationError", "Locator", "OUTLINE", "ENV_VAR", "parse", "section_of", "resolve",
            "sentences", "paragraphs", "find_folder", "split_sentences"]
 
@@ -142,7 +144,7 @@ def _heading_key(source: str, line: str, question_count: list[int]) -> str | Non
 def _outline(path: Path, mtime: float) -> dict[str, tuple[str, ...]]:
     """Each section of a source file: its heading (index 0), then its paragraphs."""
     source = path.name[:3]
-    lines = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()]
+    lines = [line.strip() for line in read_input_text(path).splitlines()]
     sections: dict[str, list[str]] = {"head": [""]}
     current = sections["head"]
     questions = [0]
@@ -193,11 +195,20 @@ def _file(citation: str, loc: Locator, folder: str | os.PathLike[str]) -> Path:
     return path
 
 
+def _outline_of(citation: str, path: Path) -> dict[str, tuple[str, ...]]:
+    """:func:`_outline` of the source file ``path``; a file that cannot be read as an input
+    file (:mod:`turub.user_files`) is a :class:`CitationError`."""
+    try:
+        return _outline(path, path.stat().st_mtime)
+    except InputFileError as e:
+        raise CitationError(citation, str(e)) from None
+
+
 def paragraphs(source: str, section: str, folder: str | os.PathLike[str]) -> tuple[str, ...]:
     """A section's heading (index 0) and paragraphs, verbatim."""
     citation = f"{source} {section} ¶0"
     path = _file(citation, Locator(source, section, 0, 0), folder)
-    outline = _outline(path, path.stat().st_mtime)
+    outline = _outline_of(citation, path)
     if section not in outline:
         raise CitationError(citation, f"no section {section!r} in {path.name} "
                                       f"(sections: {', '.join(outline)})")
@@ -208,7 +219,7 @@ def sentences(citation: str, folder: str | os.PathLike[str]) -> tuple[str, ...]:
     """The sentences ``citation`` points at, verbatim, in order."""
     loc = parse(citation)
     path = _file(citation, loc, folder)
-    outline = _outline(path, path.stat().st_mtime)
+    outline = _outline_of(citation, path)
     if loc.section not in outline:
         raise CitationError(citation, f"no section {loc.section!r} in {path.name}")
     section = outline[loc.section]

@@ -6,6 +6,8 @@ on the third call; it supports only that operation so that a run is small.
 
 from __future__ import annotations
 
+import ctypes
+import os
 import sys
 import time
 
@@ -45,6 +47,25 @@ class ReturnsAnObject(_Base):
 class CallsExit(_Base):
     def misbehave(self, cards, trump):
         sys.exit(0)
+
+
+class ExitsTheProcess(_Base):
+    """Ends the process it runs in, finally blocks and atexit included."""
+
+    def misbehave(self, cards, trump):
+        os._exit(0)
+
+
+class Aborts(_Base):
+    def misbehave(self, cards, trump):
+        os.abort()
+
+
+class ExitsFromC(_Base):
+    """A C library that calls exit(): the C runtime's exit, not Python's."""
+
+    def misbehave(self, cards, trump):
+        ctypes.CDLL(None).exit(0)
 
 
 class RaisesKeyboardInterrupt(_Base):

@@ -1,0 +1,118 @@
+"""Files a user names, as an adversary could give them: one read as input, one written to.
+
+Reading: a regular file of bounded size, or one clear line.
+
+Every file a command reads because a user named it (a house rule's ``.toml``, ``.json`` or
+``.py``, an expected-failures file, a report given to ``turub report`` or ``--diff``) is read by
+:func:`read_input`: opened without blocking (a FIFO with no writer does not hang the reader),
+refused unless it is a regular file (``/dev/zero``, a FIFO, a folder, a socket), and read with a
+limit (a 50 MB file is refused, never loaded whole). What is wrong is an :class:`InputFileError`
+whose message is one line naming the file.
+
+>>> read_input("/dev/zero")
+Traceback (most recent call last):
+...
+turub.user_files.InputFileError: /dev/zero: a character device, not a regular file
+
+Writing: :func:`planted_link` says why a path may not be written when it is a symbolic link
+in a sticky world-writable folder (``/tmp``), which another user could have planted (the
+kernel's ``protected_symlinks`` guard does not cover a rename onto it); :func:`no_follow_flag`
+gives ``O_NOFOLLOW`` for an ``os.open`` in such a folder.  The kit's atomic writer
+(:func:`turub.conformance.reports.files.write_atomically`) and its checks of output paths use both.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from typing import Final
+
+__all__ = ["InputFileError", "MAX_INPUT_BYTES", "read_input", "read_input_text", "is_open_to_others",
+           "no_follow_flag", "planted_link"]
+
+#: The largest input file read (a report of the deepest run is a few MB).
+MAX_INPUT_BYTES: Final = 16 * 2**20
+
+_KINDS: Final = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                 (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                 (stat.S_ISSOCK, "a socket"))
+
+
+class InputFileError(ValueError):
+    """An input file that cannot be read as given; the message is one line naming it."""
+
+
+def _shown(path: str) -> str:
+    text = path if len(path) <= 200 else path[:200] + "…"
+    return text.encode("unicode_escape", "backslashreplace").decode("ascii") if not text.isprintable() else text
+
+
+def read_input(path: str | os.PathLike[str], limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them, or :class:`InputFileError`."""
+    name = _shown(os.fsdecode(path))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as e:  # missing, not allowed, a loop of links, a name too long
+        raise InputFileError(f"{name}: cannot read it ({e.strerror or e})") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = next((what for test, what in _KINDS if test(mode)), "not a file")
+            raise InputFileError(f"{name}: {kind}, not a regular file")
+        if os.fstat(fd).st_size > limit:
+            raise InputFileError(f"{name}: larger than {limit // 2**20} MiB, the most an input file may hold")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:  # it grew while it was read
+            raise InputFileError(f"{name}: larger than {limit // 2**20} MiB, the most an input file may hold")
+        return b"".join(chunks)
+    except OSError as e:
+        raise InputFileError(f"{name}: cannot read it ({e.strerror or e})") from None
+    finally:
+        os.close(fd)
+
+
+def read_input_text(path: str | os.PathLike[str], limit: int = MAX_INPUT_BYTES) -> str:
+    """:func:`read_input` decoded as UTF-8 (anything else is an :class:`InputFileError`)."""
+    data = read_input(path, limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputFileError(f"{_shown(os.fsdecode(path))}: not UTF-8 text (byte {e.start})") from None
+
+
+def is_open_to_others(folder: str) -> bool:
+    """A folder anyone may write, with the sticky bit (``/tmp``): a name in it may be another
+    user's symbolic link."""
+    try:
+        mode = os.stat(folder).st_mode
+    except OSError:
+        return False
+    return bool(mode & stat.S_ISVTX and mode & stat.S_IWOTH)
+
+
+def no_follow_flag(path: str) -> int:
+    """``os.O_NOFOLLOW`` where ``path``'s folder is open to others (see :func:`is_open_to_others`),
+    else 0: an ``os.open`` there never goes through a link planted after the checks."""
+    return os.O_NOFOLLOW if is_open_to_others(os.path.dirname(os.path.abspath(path)) or ".") else 0
+
+
+def planted_link(path: str) -> str | None:
+    """Why ``path`` (a file, or a folder to write into) may not be written, if it is a symbolic
+    link another user could have planted (a link in a sticky world-writable folder), else None."""
+    try:
+        if not stat.S_ISLNK(os.lstat(path).st_mode):
+            return None
+    except OSError:
+        return None
+    folder = os.path.dirname(os.path.abspath(path)) or "."
+    if not is_open_to_others(folder):
+        return None
+    return (f"a symbolic link in {folder}, a folder anyone may write: another user could have "
+            "planted it, so it is never followed (remove it, or write elsewhere)")

@@ -1,0 +1,256 @@
+"""Files as an adversary gives them (issue 30, item 6).
+
+Every input file a command reads (``--xfail``, ``--diff``, ``turub report``, a house rule's file,
+``--variant``) is a regular file of bounded size, read with a limit: ``/dev/zero``, a FIFO with
+no writer, a folder or a 50 MB file is one line and exit 2, never a hang, a ``MemoryError`` or a
+traceback. A report's fields are checked by type before they are used; a house rule's TOML
+values of the wrong type are refused, not coerced. Every output is written atomically and never
+through a symbolic link another user could have planted.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pace import generous
+
+TURUB = shutil.which("turub", path=str(Path(sys.executable).parent)) or "turub"
+QUICK = ["--no-generated", "--examples", "0", "--properties", "0", "--quiet"]
+HOUSE_RULE = 'name = "club"\nversion = "1"\n[options]\n'
+
+
+def turub(*argv: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([TURUB, *argv], cwd=cwd, capture_output=True, text=True, errors="replace",
+                          timeout=generous(30))
+
+
+def one_line(run: subprocess.CompletedProcess) -> str:
+    assert "Traceback" not in run.stderr, run.stderr
+    lines = [x for x in run.stderr.splitlines() if x.strip()]
+    assert len(lines) == 1, run.stderr
+    return lines[0]
+
+
+def hostile(kind: str, folder: Path, suffix: str) -> Path:
+    """A path of ``kind`` named ``*suffix``: what a command is given in place of a file."""
+    path = folder / f"given-{kind}{suffix}"
+    if kind == "dev-zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "fifo":
+        os.mkfifo(path)  # no writer: opening it for reading blocks
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "50MB":
+        with open(path, "wb") as f:
+            f.truncate(50 * 2**20)
+    return path
+
+
+_REPORTS: list[Path] = []
+
+
+def a_report(tmp_path: Path) -> Path:
+    """A report of a conforming run (one run for the whole module)."""
+    if not _REPORTS:
+        path = tmp_path / "good.json"
+        r = turub("check", *QUICK, "--json", str(path))
+        assert r.returncode == 0, r.stderr
+        _REPORTS.append(path)
+    return _REPORTS[0]
+
+
+COMMANDS = {
+    "--xfail": (".json", lambda p, tmp: ["check", *QUICK, "--xfail", str(p)]),
+    "--diff": (".json", lambda p, tmp: ["check", "--diff", str(a_report(tmp)), str(p)]),
+    "turub report": (".json", lambda p, tmp: ["report", str(p)]),
+    "--variant TOML": (".toml", lambda p, tmp: ["check", *QUICK, "--variant", str(p)]),
+    "--variant JSON": (".json", lambda p, tmp: ["variants", "show", str(p)]),
+    "--variant Python": (".py", lambda p, tmp: ["variants", "show", str(p)]),
+}
+
+
+@pytest.mark.parametrize("kind", ["dev-zero", "fifo", "folder", "50MB"])
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_an_input_that_is_not_a_small_regular_file_is_one_line_and_exit_2(command, kind, tmp_path):
+    suffix, argv = COMMANDS[command]
+    path = hostile(kind, tmp_path, suffix)
+    r = turub(*argv(path, tmp_path))
+    assert r.returncode == 2, (r.returncode, r.stderr[-600:])
+    line = one_line(r)
+    assert path.name in line, line
+
+
+@pytest.mark.parametrize("field, value", [
+    ("verdict", ["CONFORMS"]), ("rules", ["standard"]), ("rules", "standard"), ("variant", [1]),
+    ("variant", 3), ("clauses", {"play.turn": []}), ("clauses", {"play.turn": "passed"}),
+    ("summary", []), ("implementation", "x"), ("kit", ["0.1"]),
+])
+def test_a_report_field_of_the_wrong_type_is_exit_2_naming_the_file_and_the_field(field, value, tmp_path):
+    doc = json.loads(a_report(tmp_path).read_text(encoding="utf-8"))
+    doc[field] = value
+    bad = tmp_path / "bad-report.json"
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    for argv in (["report", str(bad)], ["report", str(a_report(tmp_path)), str(bad)],
+                 ["check", "--diff", str(a_report(tmp_path)), str(bad)]):
+        r = turub(*argv)
+        assert r.returncode == 2, (argv, r.returncode, r.stderr[-800:])
+        line = one_line(r)
+        assert bad.name in line and repr(field)[1:-1] in line, line
+
+
+@pytest.mark.parametrize("clause, field", [
+    ('replaces = "play.turn"', "replaces"), ('amends = "play.turn"', "amends"),
+    ('title = 3', "title"), ('text = ["a"]', "text"), ('replaces = [1, 2]', "replaces"),
+])
+def test_a_house_rule_value_of_the_wrong_type_is_refused_not_coerced(clause, field, tmp_path):
+    rule = tmp_path / "club.toml"
+    lines = [f'id = "club.x"', clause if field == "title" else 'title = "t"']
+    if field != "title":
+        lines.append(clause)
+    rule.write_text(HOUSE_RULE + "[[clauses]]\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    r = turub("variants", "show", str(rule))
+    assert r.returncode == 2, (r.returncode, r.stdout[-400:], r.stderr[-400:])
+    line = one_line(r)
+    assert "club.toml" in line and field in line, line
+
+
+@pytest.mark.parametrize("top, field", [('name = 3', "name"), ('version = ["1"]', "version"),
+                                        ('options = "x"', "options"), ('description = 2', "description"),
+                                        ('clauses = "club.x"', "clauses")])
+def test_a_house_rule_table_of_the_wrong_type_is_refused(top, field, tmp_path):
+    rule = tmp_path / "club.toml"
+    base = {"name": 'name = "club"', "version": 'version = "1"'}
+    base[field] = top
+    text = "\n".join(base.values()) + "\n"
+    rule.write_text(text, encoding="utf-8")
+    r = turub("variants", "show", str(rule))
+    assert r.returncode == 2, (r.returncode, r.stdout[-400:], r.stderr[-400:])
+    line = one_line(r)
+    assert "club.toml" in line and field in line, line
+
+
+# --- outputs --------------------------------------------------------------------------------
+
+def sticky_world_writable(tmp_path: Path) -> Path:
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    folder.chmod(0o1777)
+    return folder
+
+
+@pytest.mark.parametrize("option", ["--json", "--junit", "--write-xfail"])
+def test_a_link_planted_in_a_sticky_world_writable_folder_is_never_followed(option, tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    shared = sticky_world_writable(tmp_path)
+    planted = shared / "report.out"
+    planted.symlink_to(victim)
+    r = turub("check", *QUICK, option, str(planted))
+    assert r.returncode == 2, (r.returncode, r.stderr[-600:])
+    assert "symbolic link" in one_line(r)
+    assert victim.read_text() == "precious\n" and planted.is_symlink()
+
+
+def test_the_atomic_writer_refuses_a_link_planted_after_the_checks(tmp_path):
+    from turub.conformance.reports.files import ReportWriteError, write_atomically
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    planted = sticky_world_writable(tmp_path) / "r.json"
+    planted.symlink_to(victim)
+    with pytest.raises(ReportWriteError, match="symbolic link"):
+        write_atomically(str(planted), lambda f: f.write("{}"))
+    assert victim.read_text() == "precious\n"
+
+
+def test_the_html_report_and_its_badge_are_written_atomically(tmp_path, monkeypatch):
+    """A write that fails half-way (a full disk) keeps the old page whole."""
+    from turub.conformance.reports import html
+    report = json.loads(a_report(tmp_path).read_text(encoding="utf-8"))
+    out = tmp_path / "site"
+    html.write_html(report, out)
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    assert set(before) >= {"index.html", "badge.svg"}
+
+    real_fdopen = os.fdopen
+
+    def failing_fdopen(fd, *a, **k):
+        f = real_fdopen(fd, *a, **k)
+        original = f.write
+
+        def write(text):
+            original(text[: len(text) // 2])
+            raise OSError(28, "No space left on device")
+        f.write = write
+        return f
+    monkeypatch.setattr(os, "fdopen", failing_fdopen)
+    with pytest.raises(OSError):
+        html.write_html(report, out)
+    monkeypatch.undo()
+    after = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    assert after == before  # no page cut mid-tag, no temporary file left
+
+
+@pytest.mark.parametrize("command", ["check", "report"])
+def test_an_html_folder_planted_as_a_link_is_never_followed(command, tmp_path):
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    planted = sticky_world_writable(tmp_path) / "site"
+    planted.symlink_to(victim)
+    argv = ["check", *QUICK] if command == "check" else ["report", str(a_report(tmp_path))]
+    r = turub(*argv, "--html", str(planted))
+    assert r.returncode == 2, (r.returncode, r.stderr[-600:])
+    assert "symbolic link" in one_line(r)
+    assert list(victim.iterdir()) == []
+
+
+def test_a_streamed_report_to_a_full_device_is_one_line_never_a_traceback(tmp_path):
+    """``--jsonl /dev/full``: the lines cannot be written; the run says so and its status
+    says a report was lost (5), never a traceback."""
+    r = turub("check", *QUICK, "--jsonl", "/dev/full")
+    assert r.returncode == 5, (r.returncode, r.stderr[-800:])
+    assert "Traceback" not in r.stderr and "--jsonl /dev/full" in r.stderr
+
+
+def test_a_streamed_report_is_never_written_through_a_planted_link(tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    planted = sticky_world_writable(tmp_path) / "r.jsonl"
+    planted.symlink_to(victim)
+    r = turub("check", *QUICK, "--jsonl", str(planted))
+    assert r.returncode == 2 and "symbolic link" in one_line(r)
+    assert victim.read_text() == "precious\n"
+
+
+@pytest.mark.parametrize("kind", ["dev-zero", "fifo", "folder", "50MB"])
+def test_a_vectors_folder_holding_a_hostile_file_is_one_line_and_exit_2(kind, tmp_path):
+    from turub.conformance.questions.vectors import VECTOR_DIR
+    folder = tmp_path / "vectors"
+    shutil.copytree(VECTOR_DIR, folder)
+    (folder / "standard.json").unlink()
+    hostile(kind, tmp_path, ".json").rename(folder / "standard.json")
+    r = turub("vectors", "--check", "--dir", str(folder))
+    assert r.returncode == 2, (r.returncode, r.stdout[-300:], r.stderr[-600:])
+    assert "standard.json" in one_line(r)
+
+
+def test_a_source_file_too_large_is_a_citation_that_does_not_resolve(tmp_path):
+    """``turub clause --sources DIR``: a seed file of 50 MB is not read whole; the citation
+    says why it does not resolve."""
+    from turub.tools.sources import find_folder
+    seeds = find_folder(None)
+    if seeds is None:
+        pytest.skip("the source files are not beside the project")
+    folder = tmp_path / "seeds"
+    shutil.copytree(seeds, folder)
+    for f in folder.iterdir():
+        f.unlink()
+        with open(f, "wb") as big:
+            big.truncate(50 * 2**20)
+    r = turub("clause", "play.follow-suit", "--sources", str(folder))
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-600:]
+    assert "does not resolve" in r.stdout and "larger than" in r.stdout

@@ -1,0 +1,128 @@
+"""Signals as documented, at every stage of a run (issue 30, item 5).
+
+The implementers' guide's exit-status table: 130 for SIGINT, 143 for SIGTERM (129 for SIGHUP),
+the verdict ``INTERRUPTED``, the reports written and marked, nothing left running: during the
+handshake, while the cases are asked, during the property suites, and when several signals
+come in a burst (three within 60 ms). Each stage is reached by a real adapter that blocks at it
+(tests/faults/gated.py) and says so in a file: the test waits for that file, never for a time.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from pace import generous
+
+TURUB = shutil.which("turub", path=str(Path(sys.executable).parent)) or "turub"
+GATED = Path(__file__).resolve().parent / "faults" / "gated.py"
+ONLY_PROPERTIES = ["--no-vectors", "--no-generated", "--examples", "0", "--properties", "3"]
+GATED_RULE = GATED.with_name("gated_rule.py")
+#: Each stage: the arguments of a run that stops there (an adapter, or a house rule the
+#: reference plays in the kit's own processes).
+STAGES = {
+    "handshake": ["--python", f"{GATED}:StopsInTheHandshake"],
+    "cases": ["--python", f"{GATED}:StopsAtTheTenthCase", "--no-generated", "--examples", "0", "--properties", "0"],
+    "properties": ["--python", f"{GATED}:StopsAtTheFirstProperty", *ONLY_PROPERTIES],
+    "properties-in-process": ["--variant", str(GATED_RULE), *ONLY_PROPERTIES],
+}
+DOCUMENTED = {signal.SIGINT: 130, signal.SIGTERM: 143}
+
+
+def running_with(marker: str) -> list[int]:
+    """The pids of running processes whose environment carries ``marker``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                if marker.encode() in f.read():
+                    with open(f"/proc/{entry}/stat", "rb") as s:
+                        if s.read().rsplit(b")", 1)[1].split()[0] != b"Z":
+                            found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+def interrupt_at(stage: str, signals: list[signal.Signals], tmp_path: Path, *, gap: float = 0.0):
+    run = STAGES[stage]
+    ready, fifo = tmp_path / "ready", tmp_path / "gate.fifo"
+    os.mkfifo(fifo)
+    marker = f"turub-interrupt-{uuid.uuid4().hex}"
+    js, xml = tmp_path / "r.json", tmp_path / "r.xml"
+    env = {**os.environ, "TURUB_GATE": f"{ready}{os.pathsep}{fifo}", "TURUB_TEST_MARKER": marker}
+    kit = subprocess.Popen([TURUB, "check", *run, "--json", str(js), "--junit", str(xml), "--quiet"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        end = time.monotonic() + generous(30)
+        while not ready.exists() and kit.poll() is None and time.monotonic() < end:
+            time.sleep(0.02)
+        assert ready.exists(), (kit.poll(), kit.stderr.read().decode() if kit.poll() is not None else "")
+        for n, sig in enumerate(signals):
+            if n:
+                time.sleep(gap)
+            kit.send_signal(sig)
+        out, err = kit.communicate(timeout=generous(15))
+    finally:
+        if kit.poll() is None:
+            kit.kill()
+            kit.wait()
+    return kit.returncode, err.decode(errors="replace"), js, xml, marker
+
+
+def assert_interrupted(status, err, js, xml, marker, sig):
+    assert status == DOCUMENTED[sig], (status, err[-1500:])
+    assert "Traceback" not in err, err
+    report = json.loads(js.read_text(encoding="utf-8"))
+    assert report["verdict"] == "INTERRUPTED" and report["interrupted"] == sig, report["verdict"]
+    assert report["exit_status"] == DOCUMENTED[sig]
+    assert xml.exists()
+    assert running_with(marker) == []
+
+
+@pytest.mark.parametrize("sig", sorted(DOCUMENTED), ids=lambda s: signal.Signals(s).name)
+@pytest.mark.parametrize("stage", sorted(STAGES))
+def test_a_signal_at_each_stage_gives_its_documented_status_and_the_reports(stage, sig, tmp_path):
+    status, err, js, xml, marker = interrupt_at(stage, [sig], tmp_path)
+    assert_interrupted(status, err, js, xml, marker, sig)
+
+
+@pytest.mark.parametrize("stage", sorted(STAGES))
+def test_three_signals_within_60_ms_are_one_interruption_with_its_reports(stage, tmp_path):
+    status, err, js, xml, marker = interrupt_at(stage, [signal.SIGTERM] * 3, tmp_path, gap=0.02)
+    assert_interrupted(status, err, js, xml, marker, signal.SIGTERM)
+
+
+def test_a_burst_of_mixed_signals_is_the_first_ones_status(tmp_path):
+    status, err, js, xml, marker = interrupt_at("cases", [signal.SIGINT, signal.SIGTERM, signal.SIGINT],
+                                                tmp_path, gap=0.02)
+    assert_interrupted(status, err, js, xml, marker, signal.SIGINT)
+
+
+def test_signals_until_the_kit_has_ended_are_one_interruption(tmp_path):
+    """A signal every 10 ms until the kit is gone: some come while the reports are written,
+    some after; the status is still the first one's, the reports whole."""
+    ready, fifo = tmp_path / "ready", tmp_path / "gate.fifo"
+    os.mkfifo(fifo)
+    marker = f"turub-interrupt-{uuid.uuid4().hex}"
+    js, xml = tmp_path / "r.json", tmp_path / "r.xml"
+    env = {**os.environ, "TURUB_GATE": f"{ready}{os.pathsep}{fifo}", "TURUB_TEST_MARKER": marker}
+    kit = subprocess.Popen([TURUB, "check", *STAGES["cases"], "--json", str(js),
+                            "--junit", str(xml), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    end = time.monotonic() + generous(30)
+    while not ready.exists() and kit.poll() is None and time.monotonic() < end:
+        time.sleep(0.02)
+    while kit.poll() is None and time.monotonic() < end:
+        kit.send_signal(signal.SIGTERM)
+        time.sleep(0.01)
+    out, err = kit.communicate(timeout=generous(15))
+    assert_interrupted(kit.returncode, err.decode(errors="replace"), js, xml, marker, signal.SIGTERM)
