@@ -29,6 +29,7 @@ from typing import Any, Final, Protocol, runtime_checkable
 
 from .cards import CARDS, Card, Suit, card_name, sort_hand
 from .contest import Contest
+from .errors import OutOfTime
 from .options import Rules
 from .rules import DealResult
 from .seats import Seat, Side
@@ -38,7 +39,7 @@ __all__ = ["LegalPlaysRule", "TrickWinnerRule", "DealResultRule", "NextDealerRul
            "LEGAL_PLAYS", "TRICK_WINNER", "DEAL_RESULT", "NEXT_DEALER", "CONTEST_STEP",
            "NOT_AN_ANSWER",
            "DRAW", "PLAYS", "kinds_of_play", "play_kind", "situation", "normalised", "playable", "drawable",
-           "raised", "asker", "play_askers"]
+           "raised", "interrupted", "asker", "play_askers"]
 
 #: What a ``deal_result`` rule returns for a drawn deal (``None`` means "defer").
 DRAW: Final = "draw"
@@ -398,6 +399,13 @@ def raised(variant: str, clause: str, decision: str, error: BaseException,
                           situation(decision, args))
 
 
+def interrupted(variant: str, clause: str, decision: str, args: Sequence[Any]) -> OutOfTime:
+    """The time limit, reached while house rule ``clause`` of ``variant`` decided
+    ``decision`` on ``args``: an :class:`~turub.errors.OutOfTime` naming the rule."""
+    return OutOfTime(f"variant {variant}: house rule {clause} ({decision.replace('_', ' ')}) "
+                     f"was still deciding {situation(decision, args)}")
+
+
 def _nonsense(variant: str, clause: str, decision: str, out: Any, args: Sequence[Any],
               want: str) -> HouseRuleError:
     return HouseRuleError(variant, clause, decision, f"returned {shown(out)}, not {want}",
@@ -511,6 +519,8 @@ def _asker(variant: str, decision: str, clauses: Sequence[Any],
                 out = rule(*args)
             except KeyboardInterrupt:
                 raise
+            except OutOfTime:
+                raise interrupted(variant, vc.id, decision, args) from None
             except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
                 raise raised(variant, vc.id, decision, e, args) from None
             if out is not None:
@@ -528,6 +538,8 @@ def _asker_of_one(variant: str, decision: str, vc: Any, rule: Callable[..., Any]
             out = rule(a, b) if c is _TWO else rule(a, b, c)
         except KeyboardInterrupt:
             raise
+        except OutOfTime:
+            raise interrupted(variant, vc.id, decision, (a, b) if c is _TWO else (a, b, c)) from None
         except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
             raise raised(variant, vc.id, decision, e, (a, b) if c is _TWO else (a, b, c)) from None
         return None if out is None else \

@@ -4,7 +4,9 @@
 the project (the conformance kit) add their own sub-commands through :func:`register`.
 Those are imported only when one of their commands runs (:data:`LAZY_COMMANDS`), so the
 engine's commands and ``--help`` start without the kit and Hypothesis.
-Bad arguments print one line and exit with status 2.
+Bad arguments print one line and exit with status 2; a command that ran past its
+``--time-limit`` prints one line naming what was running (a house rule: its variant, clause
+and situation) and exits with status 4 (:data:`EXIT_TIME_LIMIT`).
 """
 
 from __future__ import annotations
@@ -12,12 +14,16 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
 import os
 import random
+import signal
 import sys
+import threading
+from contextlib import contextmanager
 from collections import Counter
-from collections.abc import Callable, Sequence
-from typing import NoReturn, TextIO
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, NoReturn, TextIO
 
 from .. import __version__
 from ..cards import Suit, parse_cards, parse_suit, sort_hand
@@ -25,7 +31,7 @@ from ..clauses import clause
 from ..contest import Contest
 from ..deal import Phase
 from ..decisions import HouseRuleError
-from ..errors import RuleError
+from ..errors import OutOfTime, RuleError
 from .progress import Progress
 from ..seats import Seat, Side, parse_seat
 from ..sitting import draw_first_dealer
@@ -88,6 +94,47 @@ def _rules_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", metavar="NAME",
                         help="play by a rule variant: a name of `turub variants list`, "
                              "path.py:NAME, path.toml or path.json")
+
+
+def _seconds(text: str) -> float:
+    """A time limit: a finite number of seconds above 0 (``nan`` and ``inf`` refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text[:40]!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"a time limit is a finite number of seconds above 0, not {text[:40]!r}")
+    return value
+
+
+def _time_limit_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--time-limit", type=_seconds, metavar="SECONDS",
+                        help="stop after SECONDS (loading the variant and its house rules "
+                             "included) with one line saying what was running, exit status 4")
+
+
+#: The exit status of a command that ran past its ``--time-limit``.
+EXIT_TIME_LIMIT = 4
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`~turub.errors.OutOfTime` in the main thread after ``seconds`` (and again
+    every quarter second after, should user code swallow it); ``None``: no limit."""
+    if seconds is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise OutOfTime("")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.25)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def variant_of(args: argparse.Namespace):
@@ -250,12 +297,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dealer", default="N", help="N, E, S or W (default N)")
     p.add_argument("--json", action="store_true", help="print the deal's JSON record")
     _rules_arg(p)
+    _time_limit_arg(p)
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("simulate", help="play many random legal deals and summarise them")
     p.add_argument("--deals", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
     _rules_arg(p)
+    _time_limit_arg(p)
     p.set_defaults(run=cmd_simulate)
 
     p = sub.add_parser("explain", help="which card wins a trick, and the clause that decides it")
@@ -263,6 +312,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--leader", default="N", help="the seat that led (default N)")
     p.add_argument("cards", nargs="+", help="the cards in the order played, e.g. A♣ A♣ 6♥ K♣")
     _rules_arg(p)
+    _time_limit_arg(p)
     p.set_defaults(run=cmd_explain)
 
     from .clause_cli import add_commands as _add_clause; _add_clause(sub)  # turub clause ID
@@ -389,8 +439,8 @@ def _output_lost(stream: TextIO) -> bool:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Run ``turub``; returns the exit status (0 ok, 1 failure reported, 2 usage error, 141
-    standard output closed early, the kit's own for ``turub check``)."""
+    """Run ``turub``; returns the exit status (0 ok, 1 failure reported, 2 usage error, 4
+    past ``--time-limit``, 141 standard output closed early, the kit's own for ``turub check``)."""
     to_stdout = out is None
     if to_stdout:
         _closed_streams_to_null()
@@ -402,7 +452,16 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         parser = build_parser()
         args = parser.parse_args(argv)
         try:
-            status = int(args.run(args, out) or 0)
+            try:
+                with time_limit(getattr(args, "time_limit", None)):
+                    status = int(args.run(args, out) or 0)
+            except OutOfTime as e:
+                given = getattr(args, "variant", None)
+                sys.stderr.write(f"turub {args.command}: error: time limit reached (--time-limit "
+                                 f"{args.time_limit:g} s)"
+                                 + (f": {e}" if str(e) else "")
+                                 + (f" (--variant {given})" if given else "") + "\n")
+                return EXIT_TIME_LIMIT
             out.flush()  # a closed pipe shows here, not in the interpreter's last flush
             if to_stdout and _output_lost(sys.stdout):
                 return _stdout_gone()
