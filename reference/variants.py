@@ -73,11 +73,25 @@ _NAME: Final = re.compile(r"^[a-z0-9][a-z0-9._+=,-]*$")
 
 class VariantError(RuleError):
     """A variant that is not well formed, or a name no table knows.  It names the variant
-    (or the argument), not a rule clause."""
+    (or the argument), not a rule clause.  ``rename``, for a clause ID that takes a part of
+    the standard game, is the rest of the ID: named after its variant once the variant is
+    known (:meth:`in_file`)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, rename: str | None = None) -> None:
         super().__init__(message, clause="table.direction")
         self.args = (message,)
+        self.rename = rename
+
+    def in_file(self, path: str, variant: str | None) -> VariantError:
+        """This error as a definition error of ``variant`` (its name, if known) in the file
+        ``path``: one line naming both, and a clause ID named after the variant."""
+        message = str(self.args[0])
+        if self.rename is not None:
+            part = re.sub(r"[^a-z0-9-]+", "-", (variant or "your-club").lower()).strip("-") or "your-club"
+            message += f" ('{part}.{self.rename}')"
+        if variant is not None and not message.startswith(f"variant {variant}"):
+            message = f"variant {variant}: {message}"
+        return VariantError(f"{path}: {message}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +125,8 @@ class VariantClause:
             raise VariantError(f"clause id {self.id!r} must be namespaced, lower case: 'club.must-trump'")
         if self.id.split(".")[0] in _standard_parts():
             raise VariantError(f"clause id {self.id!r} uses the standard part "
-                               f"{self.id.split('.')[0]!r}: name it after the variant ('club.…')")
+                               f"{self.id.split('.')[0]!r}: name it after its variant",
+                               rename=self.id.split(".", 1)[1])
         if self.replaces and self.amends:
             raise VariantError(f"{self.id}: a clause replaces or amends standard clauses, not both")
         for cid in self.replaces + self.amends:
@@ -178,6 +193,10 @@ class Variant:
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.match(self.name):
             raise VariantError(f"variant name {self.name!r}: lower case letters, digits, '-', '.'")
+        # A version is text (records and reports keep it as given): 2 or 1.0 is refused.
+        if not isinstance(self.version, str) or not self.version.strip():
+            raise VariantError(f"variant {self.name}: version {self.version!r} is not text: "
+                               f"write it as a string ('{self.version}')")
         base = self.base
         if isinstance(base, str):
             base = resolve(base)
@@ -569,6 +588,8 @@ def load_file(path: str | Path, name: str | None = None) -> Variant:
         module = importlib.util.module_from_spec(spec)
         try:
             spec.loader.exec_module(module)
+        except VariantError as e:
+            raise e.in_file(str(p), _variant_at(p, e.__traceback__)) from None
         except RuleError:
             raise
         except Exception as e:  # noqa: BLE001 - the user's file: say what broke
@@ -597,8 +618,46 @@ def load_file(path: str | Path, name: str | None = None) -> Variant:
     raise VariantError(f"{p}: a variant file is .py, .toml or .json")
 
 
+def _variant_at(path: Path, tb: Any) -> str | None:
+    """The name of the variant whose definition in the file ``path`` was running when the
+    traceback ``tb`` was raised: the ``Variant("NAME", ...)`` call spanning the file's last
+    line in it, else the file's only one (``None``: not known)."""
+    import ast
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == str(path):
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    calls = [(node.lineno, node.end_lineno or node.lineno, node.args[0].value) for node in ast.walk(tree)
+             if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "Variant"
+             and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)]
+    around = [name for first, last, name in calls if line is not None and first <= line <= last]
+    if around:
+        return around[-1]
+    names = {name for _, _, name in calls}
+    return names.pop() if len(names) == 1 else None
+
+
 def from_data(data: Mapping[str, Any], source: str = "") -> Variant:
-    """A declarative variant: option values and clauses that override nothing."""
+    """A declarative variant: option values and clauses that override nothing (an error
+    names the file ``source`` and the variant)."""
+    try:
+        return _from_data(data, source)
+    except VariantError as e:
+        if not source:
+            raise
+        name = data.get("name") if isinstance(data, Mapping) else None
+        message = str(e.args[0])
+        message = message[len(source) + 2:] if message.startswith(f"{source}: ") else message
+        raise VariantError(message, rename=e.rename).in_file(
+            source, name if isinstance(name, str) else None) from None
+
+
+def _from_data(data: Mapping[str, Any], source: str) -> Variant:
     if not isinstance(data, Mapping):
         raise VariantError(f"{source}: a variant is a table of name, version, options…")
     allowed = {"name", "version", "base", "options", "description", "clauses"}
@@ -617,7 +676,7 @@ def from_data(data: Mapping[str, Any], source: str = "") -> Variant:
                                "(a rule needs a Python variant file)")
         clauses.append(VariantClause(c["id"], c["title"], c.get("text", ""),
                                      tuple(c.get("replaces", ())), tuple(c.get("amends", ()))))
-    return Variant(str(data["name"]), str(data.get("version", "1")), data.get("base"),
+    return Variant(str(data["name"]), data.get("version", "1"), data.get("base"),
                    dict(data.get("options", {})), tuple(clauses),
                    description=str(data.get("description", "")), source=source)
 

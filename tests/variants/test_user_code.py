@@ -61,3 +61,52 @@ def test_a_rule_that_loops_stops_at_the_time_limit_with_one_line(command, tmp_pa
 def test_a_time_limit_is_a_finite_number_of_seconds(bad):
     done = turub("explain", "--trump", "S", "9S", "--time-limit", bad)
     assert done.returncode == 2 and "--time-limit" in done.stderr
+
+
+# --- a definition error names the file and the variant -------------------------------------
+
+@pytest.mark.parametrize("body, says", [
+    # a clause ID in a part of the standard game: renamed after the variant, not "club."
+    ("""
+     V = Variant("thursday-nell", "1", clauses=[VariantClause("trick.nell", "The nell")])
+     """, ["variant thursday-nell", "'thursday-nell.nell'"]),
+    # a clause defined before its variant: the file's only variant is named
+    ("""
+     C = VariantClause("club.x", "X", replaces=["play.no-such-clause"])
+     V = Variant("riverside", "1", clauses=[C])
+     """, ["variant riverside", "'play.no-such-clause' is not a standard clause"]),
+    # a rule that takes the wrong arguments
+    ("""
+     V = Variant("riverside", "1", clauses=[VariantClause("riverside.x", "X",
+         decides="trick_winner", rule=lambda cards: None)])
+     """, ["variant riverside 1", "riverside.x", "a trick_winner rule takes (cards, trump)"]),
+    # a version is text, as the guide says
+    ("""
+     V = Variant("riverside", 2)
+     """, ["variant riverside", "version 2 is not text"]),
+])
+def test_a_definition_error_is_one_line_naming_the_file_and_the_variant(body, says, tmp_path):
+    path = club_file(tmp_path, body)
+    for command in (["explain", "--trump", "S", "9S"], ["simulate", "--deals", "2"], ["play"]):
+        done = turub(*command, "--variant", str(path))
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2 and len(lines) == 1, done.stderr[-800:]
+        assert str(path) in lines[0], lines[0]
+        for words in says:
+            assert words in lines[0], lines[0]
+        assert "club.…" not in lines[0]
+
+
+@pytest.mark.parametrize("suffix, text", [
+    (".toml", 'name = "riverside"\nversion = 2\n'),
+    (".json", '{"name": "riverside", "version": 1.5}'),
+    (".toml", 'name = "riverside"\n[[clauses]]\nid = "dealer.x"\ntitle = "X"\n'),
+])
+def test_a_declarative_variant_names_its_file_and_variant_and_wants_a_text_version(suffix, text, tmp_path):
+    path = tmp_path / f"club{suffix}"
+    path.write_text(text, encoding="utf-8")
+    done = turub("explain", "--trump", "S", "9S", "--variant", str(path))
+    line = done.stderr.strip()
+    assert done.returncode == 2 and "\n" not in line, done.stderr
+    assert f"{path}: variant riverside" in line, line
+    assert "not text" in line or "'riverside.x'" in line, line
