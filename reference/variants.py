@@ -55,6 +55,7 @@ from .rules import legal_plays as _legal_plays
 from .seats import PLAY_ORDER, Seat, Side
 from .sitting import HouseRuleSitting, Sitting
 from .house_rule_deal import HouseRuleDeal
+from .rule_checks import RuleCheckError, check_rules
 
 __all__ = ["Variant", "VariantClause", "VariantError", "HouseRuleError", "DECISIONS",
            "DECISION_TABLE", "RELATIONS", "BUILTIN", "ENTRY_POINT_GROUP", "resolve", "select",
@@ -604,6 +605,11 @@ def load_file(path: str | Path, name: str | None = None) -> Variant:
             if len(own) != 1:
                 raise VariantError(f"{p} defines {len(own)} variants: name one ({p}:NAME)")
             v = own[0]
+        if v.has_rules:  # user code, checked like a program before it plays (turub.rule_checks)
+            try:
+                check_rules(v)
+            except RuleCheckError as e:
+                raise VariantError(f"{p}: {e}") from None
         return replace(v, source=str(p)) if not v.source else v
     if p.suffix in (".toml", ".json"):
         try:

@@ -466,7 +466,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             if to_stdout and _output_lost(sys.stdout):
                 return _stdout_gone()
             return status
-        except (RuleError, _UsageError, HouseRuleError) as e:  # HouseRuleError: a variant's rule broke
+        except HouseRuleError as e:  # a variant's rule broke: name its file too
+            given = getattr(args, "variant", None)
+            sys.stderr.write(f"turub {args.command}: error: {e}"
+                             + (f" (--variant {given})" if given else "") + "\n")
+            return 2
+        except (RuleError, _UsageError) as e:
             sys.stderr.write(f"turub {args.command}: error: {e}\n")
             return 2
         except RecursionError:  # an argument nested thousands deep

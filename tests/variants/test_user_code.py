@@ -110,3 +110,105 @@ def test_a_declarative_variant_names_its_file_and_variant_and_wants_a_text_versi
     assert done.returncode == 2 and "\n" not in line, done.stderr
     assert f"{path}: variant riverside" in line, line
     assert "not text" in line or "'riverside.x'" in line, line
+
+
+# --- a rule is asked twice, and shown values it cannot change ------------------------------
+
+@pytest.mark.parametrize("body, decision", [
+    # a trick winner that answers at random: the kit would blame the program for its chance
+    ("""
+     import random
+     def coin(cards, trump):
+         return random.randrange(len(cards))
+     V = Variant("riverside-coin", "1", clauses=[VariantClause("riverside.coin", "A coin",
+         decides="trick_winner", rule=coin)])
+     """, "trick winner"),
+    # a legal-play rule that keeps count of its calls, void plays only
+    ("""
+     calls = []
+     def every_other(hand, trick, trump):
+         calls.append(1)
+         return [hand[0]] if len(calls) % 2 else None
+     V = Variant("riverside-count", "1", clauses=[VariantClause("riverside.count", "A count",
+         decides="legal_plays", rule=every_other, applies_to="void")])
+     """, "legal plays"),
+    # a deal result that remembers what it saw
+    ("""
+     seen = set()
+     def once(ns, ew, closed_early):
+         first = (ns, ew) not in seen
+         seen.add((ns, ew))
+         return "draw" if first else None
+     V = Variant("riverside-once", "1", clauses=[VariantClause("riverside.once", "Once",
+         decides="deal_result", rule=once)])
+     """, "deal result"),
+])
+def test_a_rule_that_answers_one_situation_two_ways_is_refused(body, decision, tmp_path):
+    path = club_file(tmp_path, body)
+    name = body.split('Variant("')[1].split('"')[0]
+    clause = body.split('VariantClause("')[1].split('"')[0]
+    for command in (["explain", "--trump", "S", "9S", "KS", "7D", "7D"], ["simulate", "--deals", "3"],
+                    ["check", "--scale", "0.1"]):
+        done = turub(*command, "--variant", str(path))
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2 and len(lines) == 1, done.stderr[-800:]
+        # One line naming the file, the variant, the clause and what it did.
+        for words in (str(path), f"variant {name} 1", clause, f"({decision})", "two ways"):
+            assert words in lines[0], lines[0]
+
+
+@pytest.mark.parametrize("body, decision", [
+    # changes the options it is shown (a frozen value, changed with object.__setattr__)
+    ("""
+     from turub import Direction
+     def turn(dealer, winner, rules):
+         object.__setattr__(rules, "direction", Direction.COUNTERCLOCKWISE)
+         return None
+     V = Variant("riverside-turn", "1", clauses=[VariantClause("riverside.turn", "Turn",
+         decides="next_dealer", rule=turn)])
+     """, "next dealer"),
+    ("""
+     def keep(contest, result, rules):
+         object.__setattr__(contest, "mark", 30)
+         return None
+     V = Variant("riverside-keep", "1", clauses=[VariantClause("riverside.keep", "Keep",
+         decides="contest_step", rule=keep)])
+     """, "contest step"),
+])
+def test_a_rule_that_changes_what_it_is_shown_is_refused(body, decision, tmp_path):
+    path = club_file(tmp_path, body)
+    done = turub("simulate", "--deals", "3", "--variant", str(path))
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, done.stderr[-800:]
+    for words in (str(path), "house rule riverside.", f"({decision})", "changed a value it was shown"):
+        assert words in lines[0], lines[0]
+
+
+def test_the_clubs_own_rules_pass_the_checks():
+    # Every rule of the project's example clubs answers each situation one way and changes nothing.
+    import importlib.util
+
+    from turub.rule_checks import check_rules
+    from turub.variants import Variant
+    checked = []
+    for file in ("kinds.py", "club.py"):
+        spec = importlib.util.spec_from_file_location(f"clubs_{file[:-3]}", Path(__file__).parent / file)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        for variant in (v for v in vars(module).values() if isinstance(v, Variant) and v.has_rules):
+            check_rules(variant)
+            checked.append(variant.name)
+    assert len(checked) >= 5, checked
+
+
+def test_a_rule_that_raises_while_the_game_runs_is_named_with_its_file(tmp_path):
+    path = club_file(tmp_path, """
+        def boom(cards, trump):
+            return 1 // (len(cards) - 4) if len(cards) == 4 and cards[0] == cards[1] else None
+        V = Variant("riverside-boom", "1", clauses=[VariantClause("riverside.boom", "Boom",
+            decides="trick_winner", rule=boom)])
+        """)
+    done = turub("explain", "--trump", "S", "9S", "9S", "7D", "7D", "--variant", str(path))
+    (line,) = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and "riverside.boom (trick winner) raised ZeroDivisionError" in line
+    assert str(path) in line, line
