@@ -109,7 +109,7 @@ def _answer(rule: Callable[..., Any], decision: str, args: tuple[Any, ...]) -> t
     ``("nonsense", it in words)`` or ``("raised", the exception's type)``."""
     try:
         out = rule(*args)
-    except Exception as e:  # noqa: BLE001 - left to the game, which names it
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - left to the game, which names it
         return "raised", type(e).__name__
     if out is None:
         return "deferred", None

@@ -593,6 +593,9 @@ def load_file(path: str | Path, name: str | None = None) -> Variant:
             raise e.in_file(str(p), _variant_at(p, e.__traceback__)) from None
         except RuleError:
             raise
+        except SystemExit as e:  # the user's file ended the interpreter: say which file
+            raise VariantError(f"{p}: the file exited while it was loaded (SystemExit: "
+                               f"{str(e.code)[:200]!r})") from None
         except Exception as e:  # noqa: BLE001 - the user's file: say what broke
             raise VariantError(f"{p}: {type(e).__name__}: {e}") from None
         found = {k: v for k, v in vars(module).items() if isinstance(v, Variant)}

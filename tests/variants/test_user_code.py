@@ -212,3 +212,21 @@ def test_a_rule_that_raises_while_the_game_runs_is_named_with_its_file(tmp_path)
     (line,) = done.stderr.strip().splitlines()
     assert done.returncode == 2 and "riverside.boom (trick winner) raised ZeroDivisionError" in line
     assert str(path) in line, line
+
+
+@pytest.mark.parametrize("body, says", [
+    ("import sys\nsys.exit(3)\n", "the file exited while it was loaded"),
+    ("""
+     def leaves(cards, trump):
+         raise SystemExit(0)
+     V = Variant("riverside-leaves", "1", clauses=[VariantClause("riverside.leaves", "Leaves",
+         decides="trick_winner", rule=leaves)])
+     """, "house rule riverside.leaves (trick winner) raised SystemExit"),
+])
+def test_user_code_that_exits_is_one_line_naming_the_file(body, says, tmp_path):
+    path = club_file(tmp_path, body)
+    for command in (["explain", "--trump", "S", "9S"], ["simulate", "--deals", "2"], ["play"]):
+        done = turub(*command, "--variant", str(path))
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2 and len(lines) == 1, done.stderr[-800:]
+        assert str(path) in lines[0] and says in lines[0], lines[0]
