@@ -206,10 +206,16 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     decided: Counter[Side] = Counter()
     decided_deals = 0
     record = sheet.record
+    share = args.close_early
+    closed = 0
     house = variant.tally() if variant.has_rules else None  # what the house rules decided
     with Progress(args.deals, sys.stderr, label="turub simulate", unit="deals") as progress:
         for i in range(args.deals):
-            deal = play(sheet.dealer, rng)
+            if share and rng.random() < share:  # drawn only when asked: the standard run unchanged
+                deal = _closed_early(variant, sheet.dealer, rng)
+                closed += 1
+            else:
+                deal = play(sheet.dealer, rng)
             result = deal.result
             contest = record(result, deal.trump).contest  # type: ignore[arg-type]
             margins[result.tricks[0]] += 1  # type: ignore[union-attr]
@@ -224,13 +230,17 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     w(f"{args.deals} deals from seed {args.seed}, rules "
       + ", ".join(f"{k}={v}" for k, v in rules.to_dict().items())
       + (f", variant {variant.name} {variant.version}" if variant.name != "standard" else "") + "\n\n")
-    w("North-South tricks per deal (East-West has the rest):\n")
+    w("North-South tricks per deal (East-West has the rest"
+      + (" of the tricks played" if share else "") + "):\n")
     peak = max(margins.values())
     for tricks in range(min(margins), max(margins) + 1):
         n = margins.get(tricks, 0)
         w(f"  {tricks:>2} {'#' * max(1 if n else 0, round(40 * n / peak)):<40} {n}\n")
     w(f"\nWins: North-South {wins[Side.NORTH_SOUTH]}, East-West {wins[Side.EAST_WEST]}, "
       f"draws {wins[None]}\n")
+    if share:
+        w(f"Closed early: {closed} deals (--close-early {share:g}: each after a random number "
+          "of tricks, 1 to 35, by a random seat)\n")
     n_decided = sum(decided.values())
     w(f"Contests decided: {n_decided} (North-South "
       f"{decided[Side.NORTH_SOUTH]}, East-West "
@@ -241,6 +251,33 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         variant.stop_tally()
         w(_house_text(variant, house))
     return 0
+
+
+def _closed_early(variant, dealer: Seat, rng: random.Random):
+    """A random deal closed early (``sheet.any-player-closes``): the trump drawn as
+    :meth:`~turub.variants.Variant.play_random_deal` draws it, then card by card, each play
+    drawn from the legal plays (as the variant decides them), for 1 to 35 tricks, then
+    closed by a seat drawn at random; the result is the variant's (``result.closed-early``
+    or a house rule deciding it)."""
+    from ..cards import SUITS
+    deal = variant.deal_class.shuffled(rng, dealer, variant.rules)
+    deal.name_trump(deal.caller, SUITS[int(rng.random() * 4)])
+    tricks = rng.randrange(1, 36)
+    while len(deal.tricks) < tricks:
+        deal.play(deal.to_act, rng.choice(deal.legal_plays()))
+    deal.close(rng.choice(list(Seat)))
+    return deal
+
+
+def _share(text: str) -> float:
+    """A share of deals: a finite number from 0 to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
+    if not math.isfinite(value) or not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"a share of deals is a number from 0 to 1, not {text[:40]!r}")
+    return value
 
 
 def _house_text(variant, counts: dict[str, list[int]]) -> str:
@@ -303,6 +340,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="play many random legal deals and summarise them")
     p.add_argument("--deals", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--close-early", type=_share, default=0.0, metavar="P",
+                   help="close a share P of the deals (0 to 1) early, each after a random "
+                        "number of tricks, by a random seat: a closing rule is asked (default: none)")
     _rules_arg(p)
     _time_limit_arg(p)
     p.set_defaults(run=cmd_simulate)
