@@ -32,11 +32,11 @@ from .contest import Contest
 from .errors import OutOfTime
 from .options import Rules
 from .rules import DealResult
-from .seats import Seat, Side
+from .seats import PLAY_ORDER, Seat, Side
 
 __all__ = ["LegalPlaysRule", "TrickWinnerRule", "DealResultRule", "NextDealerRule",
            "ContestStepRule", "Decision", "DECISION_TABLE", "DECISIONS", "HouseRuleError",
-           "LEGAL_PLAYS", "TRICK_WINNER", "DEAL_RESULT", "NEXT_DEALER", "CONTEST_STEP",
+           "Game", "sees_game", "LEGAL_PLAYS", "TRICK_WINNER", "DEAL_RESULT", "NEXT_DEALER", "CONTEST_STEP",
            "NOT_AN_ANSWER",
            "DRAW", "PLAYS", "kinds_of_play", "play_kind", "situation", "normalised", "playable", "drawable",
            "raised", "interrupted", "asker", "play_askers"]
@@ -47,6 +47,7 @@ DRAW: Final = "draw"
 #: ``applies_to``): the player leads the trick, holds a card of the led suit, or holds none.
 PLAYS: Final = ("lead", "follow", "void")
 _ALL_CARDS: Final = frozenset(CARDS)
+_STANDARD: Final = Rules()
 
 
 @runtime_checkable
@@ -194,6 +195,46 @@ class ContestStepRule(Protocol):
         :class:`~turub.contest.Contest`, or ``None`` to defer."""
 
 
+@dataclass(frozen=True, slots=True)
+class Game:
+    """What a rule may see of the game beyond its decision's arguments: one read-only view,
+    given to a rule that takes a parameter named ``game`` (a rule without one is asked as
+    before).  Every field is an immutable value; ``None`` where the question does not say
+    (a question asked outside a deal, as a program under test is asked it).
+
+    ``seat``: the seat to act (``legal_plays``) or the trick's leader (``trick_winner``);
+    ``trick_number``: the trick being played or decided, 1 to 36; ``tricks``: the tricks
+    completed before it (as ``Deal.tricks`` gives them: ``leader``, ``cards``, ``seats``,
+    ``winner``); ``rules``: the options in force; ``dealer``: who dealt this deal.
+
+    >>> Game(dealer=Seat.NORTH).dealer.side
+    Side.NORTH_SOUTH
+    """
+
+    seat: Seat | None = None
+    trick_number: int | None = None
+    tricks: tuple[Any, ...] | None = None
+    rules: Rules | None = None
+    dealer: Seat | None = None
+
+    @property
+    def seats(self) -> tuple[Seat, ...] | None:
+        """The seats in the order they play to the trick, from ``seat`` (``None``: not known)."""
+        if self.seat is None:
+            return None
+        return PLAY_ORDER[(self.rules or _STANDARD).direction][self.seat]
+
+
+def sees_game(rule: Callable[..., Any] | None) -> bool:
+    """Whether ``rule`` takes the :class:`Game` view (a parameter named ``game``)."""
+    if rule is None:
+        return False
+    try:
+        return "game" in inspect.signature(rule).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 class HouseRuleError(Exception):
     """A house rule that raised, returned something that is not an answer of its kind, or
     does not take its decision's arguments.  Not a refusal of the game (not a
@@ -238,13 +279,17 @@ class Decision:
     def check_signature(self, rule: Callable[..., Any]) -> str | None:
         """Why ``rule`` cannot be called with this decision's arguments (None: it can)."""
         try:
-            inspect.signature(rule).bind(*self.parameters)
+            if sees_game(rule):
+                inspect.signature(rule).bind(*self.parameters, game=None)
+            else:
+                inspect.signature(rule).bind(*self.parameters)
         except TypeError:
             try:
                 shown = str(inspect.signature(rule))
             except (TypeError, ValueError):
                 shown = "(?)"
-            return (f"takes {shown}, but a {self.name} rule takes ({', '.join(self.parameters)})")
+            return (f"takes {shown}, but a {self.name} rule takes ({', '.join(self.parameters)}), "
+                    "and game= if it reads the game")
         except ValueError:  # a builtin without a signature: it will be tried
             return None
         return None
@@ -497,10 +542,10 @@ def asker(variant: str, decision: str, clauses: Sequence[Any],
     if DECISION_TABLE[decision].by_kind_of_play:
         by_kind = play_askers(variant, clauses, answer)
 
-        def ask_by_kind(hand: Any, trick: Any, trump: Any) -> tuple[Any, Any] | None:
+        def ask_by_kind(hand: Any, trick: Any, trump: Any, game: Game | None = None) -> tuple[Any, Any] | None:
             hand = sort_hand(hand)  # as Deal.hand gives it, whoever asks (pack.sort-hand)
             ask = by_kind[play_kind(hand, trick)]
-            return None if ask is None else ask(hand, trick, trump)
+            return None if ask is None else ask(hand, trick, trump, game=game)
         return ask_by_kind
     return _asker(variant, decision, clauses, answer)
 
@@ -508,15 +553,15 @@ def asker(variant: str, decision: str, clauses: Sequence[Any],
 def _asker(variant: str, decision: str, clauses: Sequence[Any],
            answer: Callable[[str, str, str, Any, Sequence[Any]], Any] | None = None
            ) -> Callable[..., tuple[Any, Any] | None]:
-    rules = tuple((vc, vc.rule) for vc in clauses)
+    rules = tuple((vc, vc.rule, sees_game(vc.rule)) for vc in clauses)
     checked = normalised if answer is None else answer
-    if len(rules) == 1:
-        return _asker_of_one(variant, decision, *rules[0], checked)
+    if len(rules) == 1 and not rules[0][2]:
+        return _asker_of_one(variant, decision, *rules[0][:2], checked)
 
-    def ask(*args: Any) -> tuple[Any, Any] | None:
-        for vc, rule in rules:
+    def ask(*args: Any, game: Game | None = None) -> tuple[Any, Any] | None:
+        for vc, rule, sees in rules:
             try:
-                out = rule(*args)
+                out = rule(*args, game=game if game is not None else Game()) if sees else rule(*args)
             except KeyboardInterrupt:
                 raise
             except OutOfTime:
@@ -533,7 +578,7 @@ def _asker_of_one(variant: str, decision: str, vc: Any, rule: Callable[..., Any]
                   checked: Callable[..., Any]) -> Callable[..., tuple[Any, Any] | None]:
     """:func:`asker` for one rule: arguments passed as they come, no tuple of them (a
     ``trick_winner`` rule takes two, the others three)."""
-    def ask(a: Any, b: Any, c: Any = _TWO) -> tuple[Any, Any] | None:
+    def ask(a: Any, b: Any, c: Any = _TWO, game: Game | None = None) -> tuple[Any, Any] | None:
         try:
             out = rule(a, b) if c is _TWO else rule(a, b, c)
         except KeyboardInterrupt:

@@ -29,7 +29,8 @@ from .cards import SUITS, sort_hand
 from .contest import Contest, contest_step
 from .deal import Deal, Phase
 from .decisions import (CONTEST_STEP, DEAL_RESULT, LEGAL_PLAYS, NEXT_DEALER, TRICK_WINNER,
-                        NOT_AN_ANSWER, DECISION_TABLE, interrupted, play_kind, shown, situation)
+                        NOT_AN_ANSWER, DECISION_TABLE, Game, interrupted, play_kind, sees_game, shown,
+                        situation)
 from .errors import OutOfTime
 from .options import Rules
 from .rules import deal_result
@@ -53,7 +54,8 @@ class RuleCheckError(Exception):
 
 @lru_cache(maxsize=1)
 def _plays_and_tricks() -> tuple[tuple[tuple[Any, ...], ...], tuple[tuple[Any, ...], ...]]:
-    """The plays ``(hand, trick, trump)`` and the tricks ``(cards, trump)`` of the sample deals."""
+    """The plays ``(hand, trick, trump)`` and the tricks ``(cards, trump)`` of the sample
+    deals, each with the game a rule reading it sees (:class:`~turub.decisions.Game`)."""
     plays, tricks = [], []
     for seed in SAMPLE_DEALS:
         rng = random.Random(seed)
@@ -63,10 +65,13 @@ def _plays_and_tricks() -> tuple[tuple[tuple[Any, ...], ...], tuple[tuple[Any, .
         while deal.phase is Phase.PLAYING:
             seat = deal.to_act
             trick = tuple(c for _, c in deal.current_trick)
-            plays.append((sort_hand(deal.hand(seat)), trick, trump))  # type: ignore[arg-type]
+            game = Game(seat, deal.trick_count + 1, deal.tricks, deal.rules, deal.dealer)
+            plays.append(((sort_hand(deal.hand(seat)), trick, trump), game))  # type: ignore[arg-type]
+            leader = deal.current_trick[0][0] if trick else seat
             deal.play(seat, rng.choice(deal.legal_plays()))  # type: ignore[arg-type]
             if len(trick) == 3:
-                tricks.append((trick + (deal.tricks[-1].cards[3],), trump))
+                tricks.append(((trick + (deal.tricks[-1].cards[3],), trump),
+                               Game(leader, game.trick_number, game.tricks, deal.rules, deal.dealer)))
     return tuple(plays), tuple(tricks)
 
 
@@ -76,22 +81,23 @@ def _results() -> list[tuple[int, int, bool]]:
     return whole + closed
 
 
-def situations(decision: str, rules: Rules) -> list[tuple[Any, ...]]:
-    """The sample situations a rule deciding ``decision`` is asked about (fresh values: a
-    rule may keep them)."""
+def situations(decision: str, rules: Rules) -> list[tuple[tuple[Any, ...], Game]]:
+    """The sample situations a rule deciding ``decision`` is asked about, each its
+    arguments and the game a rule reading it sees (immutable values)."""
     if decision == LEGAL_PLAYS.name:
         return list(_plays_and_tricks()[0])
     if decision == TRICK_WINNER.name:
         return list(_plays_and_tricks()[1])
     if decision == DEAL_RESULT.name:
-        return [tuple(r) for r in _results()]
+        return [(tuple(r), Game(rules=rules, dealer=SEATS[i % 4])) for i, r in enumerate(_results())]
     if decision == NEXT_DEALER.name:
-        return [(seat, winner, rules) for seat in SEATS for winner in (Side.NORTH_SOUTH, Side.EAST_WEST, None)]
+        return [((seat, winner, rules), Game(rules=rules, dealer=seat))
+                for seat in SEATS for winner in (Side.NORTH_SOUTH, Side.EAST_WEST, None)]
     if decision == CONTEST_STEP.name:
         out, contest = [], Contest()
         for ns, ew in ((20, 16), (18, 18), (24, 12), (16, 20), (18, 18), (30, 6), (10, 26), (19, 17)):
             result = deal_result(ns, ew, rules=rules)
-            out.append((contest, result, rules))
+            out.append(((contest, result, rules), Game(rules=rules)))
             contest = contest_step(contest, result, rules)
             if contest.winner is not None:
                 contest = Contest()
@@ -104,11 +110,13 @@ def _reading(args: Sequence[Any]) -> str:
     return repr(tuple(args))
 
 
-def _answer(rule: Callable[..., Any], decision: str, args: tuple[Any, ...]) -> tuple[str, Any]:
+def _answer(rule: Callable[..., Any], decision: str, args: tuple[Any, ...], game: Game | None
+            ) -> tuple[str, Any]:
     """``("answer", the answer normalised)`` (a draw is ``None``), ``("deferred", None)``,
-    ``("nonsense", it in words)`` or ``("raised", the exception's type)``."""
+    ``("nonsense", it in words)`` or ``("raised", the exception's type)``; ``game``: given
+    to a rule that reads it."""
     try:
-        out = rule(*args)
+        out = rule(*args) if game is None else rule(*args, game=game)
     except (Exception, SystemExit) as e:  # noqa: BLE001 - left to the game, which names it
         return "raised", type(e).__name__
     if out is None:
@@ -135,14 +143,16 @@ def check_rule(variant: str, clause: Any, rules: Rules) -> None:
     sample situation twice; :class:`RuleCheckError` if it answers two ways or changes what it
     was shown."""
     decision = clause.decides
-    for args in situations(decision, rules):
+    sees = sees_game(clause.rule)
+    for args, game in situations(decision, rules):
         if decision == LEGAL_PLAYS.name and play_kind(args[0], args[1]) not in clause.plays:
             continue  # not asked there (its applies_to)
-        before = _reading(args)
+        shown_game = game if sees else None
+        before = _reading((args, shown_game))
         try:
-            first = _answer(clause.rule, decision, args)
-            after = _reading(args)
-            second = _answer(clause.rule, decision, args) if after == before else first
+            first = _answer(clause.rule, decision, args, shown_game)
+            after = _reading((args, shown_game))
+            second = _answer(clause.rule, decision, args, shown_game) if after == before else first
         except OutOfTime:
             raise interrupted(variant, clause.id, decision, args) from None
         if after != before:

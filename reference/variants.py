@@ -45,8 +45,9 @@ from .cards import SUITS, Card, Suit
 from .contest import Contest
 from .contest import contest_step as _contest_step
 from .deal import Deal, play_random_deal
-from .decisions import (CONTEST_STEP, DECISION_TABLE, DECISIONS, NEXT_DEALER, PLAYS,
-                        HouseRuleError, asker, kinds_of_play)
+from .decisions import (CONTEST_STEP, DEAL_RESULT, DECISION_TABLE, DECISIONS, NEXT_DEALER, PLAYS,
+                        TRICK_WINNER, Game,
+                        HouseRuleError, asker, kinds_of_play, sees_game)
 from .errors import RecordError, RuleError, RulesOptionError
 from .options import OPTIONS, Rules, rules_from_dict
 from .rules import (DealResult, NextDealer, TrickDecision, decide_trick, deal_result,
@@ -242,6 +243,8 @@ class Variant:
             if vc.decides:
                 deciders[vc.decides] = deciders.get(vc.decides, ()) + (vc,)
         object.__setattr__(self, "_deciders", deciders)
+        object.__setattr__(self, "_seeing", frozenset(
+            d for d, vcs in deciders.items() if any(sees_game(vc.rule) for vc in vcs)))
         object.__setattr__(self, "_deal_class", None)
         object.__setattr__(self, "_tally", None)
         object.__setattr__(self, "_askers", {})
@@ -251,6 +254,7 @@ class Variant:
     rules: Rules = field(init=False, compare=False)
     all_clauses: tuple[VariantClause, ...] = field(init=False, compare=False)
     _deciders: dict[str, tuple[VariantClause, ...]] = field(init=False, compare=False, repr=False)
+    _seeing: frozenset[str] = field(init=False, compare=False, repr=False)
     _deal_class: type[Deal] | None = field(init=False, compare=False, repr=False)
     _tally: dict[str, list[int]] | None = field(init=False, compare=False, repr=False)
     _askers: dict[str, Callable[..., Any]] = field(init=False, compare=False, repr=False)
@@ -264,6 +268,10 @@ class Variant:
     def has_rules(self) -> bool:
         """Whether any clause overrides a decision (else the standard engine serves it)."""
         return bool(self._deciders)
+
+    def sees_game(self, decision: str) -> bool:
+        """Whether a rule deciding ``decision`` reads the game (:class:`~turub.decisions.Game`)."""
+        return decision in self._seeing
 
     def decides(self, decision: str) -> tuple[VariantClause, ...]:
         """The clauses overriding ``decision``, in the order they are asked."""
@@ -330,30 +338,32 @@ class Variant:
 
     # --- the oracle ------------------------------------------------------------------------
 
-    def house(self, decision: str, *args: Any) -> tuple[Any, VariantClause] | None:
+    def house(self, decision: str, *args: Any, game: Game | None = None) -> tuple[Any, VariantClause] | None:
         """The house rules' answer to ``decision`` (a key of :data:`DECISIONS`) on ``args``:
         ``(answer, clause)`` from the first clause whose rule does not defer (own clauses
         before the base's), or ``None`` when every rule defers (the standard rule decides).
         The answer is checked and normalised (cards as a frozenset, a side or ``None`` for a
         draw, a Seat, a Contest); a rule that raises or answers nonsense raises
-        :class:`~turub.decisions.HouseRuleError` (:func:`turub.decisions.asker`)."""
+        :class:`~turub.decisions.HouseRuleError` (:func:`turub.decisions.asker`).  ``game``:
+        what a rule that reads the game sees (default: a view that knows nothing)."""
         ask = self._askers.get(decision)
         if ask is None:
             ask = self._askers[decision] = asker(self.label, decision, self.decides(decision))
-        return ask(*args)
+        return ask(*args, game=game) if game is not None else ask(*args)
 
     @property
     def label(self) -> str:
         """The variant's name and version, as messages name it."""
         return f"{self.name} {self.version}"
 
-    def legal_plays(self, hand: Iterable[Card], trick: Sequence[Card], trump: Suit | None
-                    ) -> tuple[frozenset[Card], tuple[str, ...]]:
-        """The distinct cards of ``hand`` that may be played to ``trick``, and the clauses."""
+    def legal_plays(self, hand: Iterable[Card], trick: Sequence[Card], trump: Suit | None,
+                    game: Game | None = None) -> tuple[frozenset[Card], tuple[str, ...]]:
+        """The distinct cards of ``hand`` that may be played to ``trick``, and the clauses
+        (``game``: what a rule reading the game sees; default: nothing known)."""
         hand = tuple(hand)
         trick = tuple(trick)
         led = trick[0].suit if trick else None
-        asked = self.house("legal_plays", hand, trick, trump) if self._deciders else None
+        asked = self.house("legal_plays", hand, trick, trump, game=game) if self._deciders else None
         if asked is not None:
             self.count_decision("legal_plays", asked, lambda: _legal_plays(hand, led))
             return asked[0], (asked[1].id,)
@@ -363,7 +373,7 @@ class Variant:
         return out, ("play.void-any-card", "play.no-forced-trump")
 
     def is_legal_play(self, hand: Iterable[Card], trick: Sequence[Card], trump: Suit | None,
-                      card: Card) -> tuple[bool, str]:
+                      card: Card, game: Game | None = None) -> tuple[bool, str]:
         """Whether ``card`` may be played, and the clause that decides it (``play.card-in-hand``
         first; then the house rule's clause where it decides, else the standard one)."""
         hand = list(hand)
@@ -371,24 +381,29 @@ class Variant:
         if card not in hand:
             return False, "play.card-in-hand"
         if self._deciders.get("legal_plays"):
-            legal, clauses = self.legal_plays(hand, trick, trump)
+            legal, clauses = self.legal_plays(hand, trick, trump, game)
             if clauses[0] not in DECISIONS["legal_plays"]:
                 return card in legal, clauses[0]
         return is_legal_play(hand, led, card)
 
-    def trick_winner(self, cards: Sequence[Card], trump: Suit) -> tuple[int, tuple[str, ...]]:
+    def trick_winner(self, cards: Sequence[Card], trump: Suit, game: Game | None = None
+                     ) -> tuple[int, tuple[str, ...]]:
         """The position of the winning card of ``cards``, and the clauses."""
-        asked = self.house("trick_winner", tuple(cards), trump) if self._deciders else None
+        asked = self.house("trick_winner", tuple(cards), trump, game=game) if self._deciders else None
         if asked is not None:
             self.count_decision("trick_winner", asked, lambda: decide_trick(cards, trump, Seat.NORTH).position)
             return asked[0], (asked[1].id,)
         d = decide_trick(cards, trump, Seat.NORTH)
         return d.position, d.clauses
 
-    def decide_trick(self, cards: Sequence[Card], trump: Suit, leader: Seat, direction=None) -> TrickDecision:
-        """:func:`turub.rules.decide_trick` as the variant decides it."""
+    def decide_trick(self, cards: Sequence[Card], trump: Suit, leader: Seat, direction=None,
+                     game: Game | None = None) -> TrickDecision:
+        """:func:`turub.rules.decide_trick` as the variant decides it (a rule reading the
+        game sees at least the leader and the rules)."""
         direction = self.rules.direction if direction is None else direction
-        asked = self.house("trick_winner", tuple(cards), trump) if self._deciders else None
+        if game is None and self.sees_game(TRICK_WINNER.name):
+            game = Game(seat=leader, rules=replace(self.rules, direction=direction))
+        asked = self.house("trick_winner", tuple(cards), trump, game=game) if self._deciders else None
         if asked is None:
             return decide_trick(cards, trump, leader, direction)
         self.count_decision("trick_winner", asked, lambda: decide_trick(cards, trump, leader, direction).position)
@@ -397,12 +412,17 @@ class Variant:
                              (asked[1].id,))
 
     def deal_result(self, north_south: int, east_west: int, *, closed_early: bool = False,
-                    rules: Rules | None = None) -> DealResult:
+                    rules: Rules | None = None, dealer: Seat | None = None,
+                    game: Game | None = None) -> DealResult:
         """:func:`turub.rules.deal_result` as the variant decides it (counts checked first;
-        ``rules``, default the variant's own, for ``early-close``)."""
+        ``rules``, default the variant's own, for ``early-close``; ``dealer``, if known, and
+        the rules are what a rule reading the game sees, unless ``game`` says more)."""
         rules = self.rules if rules is None or isinstance(rules, Variant) else rules
         standard = deal_result(north_south, east_west, closed_early=closed_early, rules=rules)
-        asked = self.house("deal_result", north_south, east_west, closed_early) if self._deciders else None
+        if game is None and self.sees_game(DEAL_RESULT.name):
+            game = Game(rules=rules, dealer=dealer)
+        asked = self.house("deal_result", north_south, east_west, closed_early, game=game) \
+            if self._deciders else None
         if asked is None:
             return standard
         self.count_decision("deal_result", asked, lambda: standard.winner)
@@ -411,7 +431,8 @@ class Variant:
     def next_dealer(self, dealer: Seat, winner: Side | None, rules: Rules | None = None) -> NextDealer:
         """:func:`turub.rules.next_dealer` as the variant decides it."""
         rules = self.rules if rules is None or isinstance(rules, Variant) else rules
-        asked = self.house("next_dealer", dealer, winner, rules) if self._deciders else None
+        game = Game(rules=rules, dealer=dealer) if self.sees_game(NEXT_DEALER.name) else None
+        asked = self.house("next_dealer", dealer, winner, rules, game=game) if self._deciders else None
         if asked is None:
             return next_dealer(dealer, winner, rules)
         self.count_decision("next_dealer", asked, lambda: next_dealer(dealer, winner, rules).seat)
@@ -423,7 +444,8 @@ class Variant:
         rules = self.rules if rules is None or isinstance(rules, Variant) else rules
         if contest.winner is not None or not self._deciders:
             return _contest_step(contest, result, rules)
-        asked = self.house("contest_step", contest, result, rules)
+        asked = self.house("contest_step", contest, result, rules,
+                           game=Game(rules=rules) if self.sees_game(CONTEST_STEP.name) else None)
         if asked is None:
             return _contest_step(contest, result, rules)
         out, vc = asked

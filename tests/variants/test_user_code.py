@@ -230,3 +230,17 @@ def test_user_code_that_exits_is_one_line_naming_the_file(body, says, tmp_path):
         lines = done.stderr.strip().splitlines()
         assert done.returncode == 2 and len(lines) == 1, done.stderr[-800:]
         assert str(path) in lines[0] and says in lines[0], lines[0]
+
+
+def test_a_rule_reading_the_game_is_checked_with_it(tmp_path):
+    # Reads the game and keeps count across the calls: refused, as any other rule would be.
+    path = club_file(tmp_path, """
+        seen = []
+        def counts(ns, ew, closed_early, game):
+            seen.append(game.dealer)
+            return "draw" if seen.count(game.dealer) % 2 else None
+        V = Variant("riverside-game", "1", clauses=[VariantClause("riverside.game", "Game",
+            decides="deal_result", rule=counts)])
+        """)
+    done = turub("simulate", "--deals", "2", "--variant", str(path))
+    assert done.returncode == 2 and "riverside.game (deal result) answered one situation two ways" in done.stderr
