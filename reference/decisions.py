@@ -195,7 +195,6 @@ class ContestStepRule(Protocol):
         :class:`~turub.contest.Contest`, or ``None`` to defer."""
 
 
-@dataclass(frozen=True, slots=True)
 class Game:
     """What a rule may see of the game beyond its decision's arguments: one read-only view,
     given to a rule that takes a parameter named ``game`` (a rule without one is asked as
@@ -205,17 +204,38 @@ class Game:
     ``seat``: the seat to act (``legal_plays``) or the trick's leader (``trick_winner``);
     ``trick_number``: the trick being played or decided, 1 to 36; ``tricks``: the tricks
     completed before it (as ``Deal.tricks`` gives them: ``leader``, ``cards``, ``seats``,
-    ``winner``); ``rules``: the options in force; ``dealer``: who dealt this deal.
+    ``winner``; built only when read); ``rules``: the options in force; ``dealer``: who
+    dealt this deal.
 
     >>> Game(dealer=Seat.NORTH).dealer.side
     Side.NORTH_SOUTH
     """
 
-    seat: Seat | None = None
-    trick_number: int | None = None
-    tricks: tuple[Any, ...] | None = None
-    rules: Rules | None = None
-    dealer: Seat | None = None
+    __slots__ = ("seat", "trick_number", "_tricks", "rules", "dealer")
+    seat: Seat | None
+    trick_number: int | None
+    _tricks: Any
+    rules: Rules | None
+    dealer: Seat | None
+
+    def __init__(self, seat: Seat | None = None, trick_number: int | None = None,
+                 tricks: tuple[Any, ...] | Callable[[], tuple[Any, ...]] | None = None,
+                 rules: Rules | None = None, dealer: Seat | None = None) -> None:
+        for name, value in (("seat", seat), ("trick_number", trick_number), ("_tricks", tricks),
+                            ("rules", rules), ("dealer", dealer)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Game is a read-only view")
+
+    @property
+    def tricks(self) -> tuple[Any, ...] | None:
+        """The tricks completed before this one (``None``: not known)."""
+        tricks = self._tricks
+        if callable(tricks):  # built when first read (the engine passes how)
+            tricks = tricks()
+            object.__setattr__(self, "_tricks", tricks)
+        return tricks
 
     @property
     def seats(self) -> tuple[Seat, ...] | None:
@@ -223,6 +243,10 @@ class Game:
         if self.seat is None:
             return None
         return PLAY_ORDER[(self.rules or _STANDARD).direction][self.seat]
+
+    def __repr__(self) -> str:
+        return (f"Game(seat={self.seat!r}, trick_number={self.trick_number!r}, tricks={self.tricks!r}, "
+                f"rules={self.rules!r}, dealer={self.dealer!r})")
 
 
 def sees_game(rule: Callable[..., Any] | None) -> bool:

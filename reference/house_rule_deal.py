@@ -8,7 +8,7 @@ fast paths wherever a rule defers or is not overridden."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final
 
 from . import playout
@@ -80,7 +80,8 @@ class HouseRuleDeal(Deal):
         """What a rule reading the game sees now (:class:`~turub.decisions.Game`): ``seat``
         (the seat to act, or the trick's leader), the trick being played, the tricks
         completed, the rules and the dealer."""
-        return Game(seat, self.trick_count + 1, self.tricks, self.rules, self.dealer)
+        count = self.trick_count  # the tricks as they stand now, built if read
+        return Game(seat, count + 1, lambda: self.tricks[:count], self.rules, self.dealer)
 
     # --- the hooks ---------------------------------------------------------------------
 
@@ -137,24 +138,35 @@ class HouseRuleDeal(Deal):
         if not (self.decides_plays or self.decides_tricks):
             return super().play_tricks(position, rnd)
         trump = SUITS[position.trump]
-        decide = _trick_rule(self.variant, self.trick_rule, trump, self if self.tricks_see else None) \
+        game = _games(self) if self.plays_see or self.tricks_see else None
+        decide = _trick_rule(self.variant, self.trick_rule, trump, game if self.tricks_see else None) \
             if self.trick_rule is not None else None
         if self.play_rules is None and not self.tricks_see:
             return playout.random_tricks(position, rnd, decide)
         return _plays_by(self.variant, position, rnd, self.play_rules or _NO_PLAY_RULES, trump, decide,
-                         self if self.plays_see else None)
+                         game if self.plays_see else None)
 
 
 #: No rule deciding the plays (a trick rule reading the game plays through :func:`_plays_by`).
 _NO_PLAY_RULES: Final = {"lead": None, "follow": None, "void": None}
 
 
+def _games(deal: HouseRuleDeal) -> Callable[[Seat], Game]:
+    """:meth:`HouseRuleDeal.game` for the random playout (the tricks built only if read)."""
+    rules, dealer = deal.rules, deal.dealer
+
+    def game(seat: Seat) -> Game:
+        count = deal.trick_count  # the tricks as they stand now, built if read
+        return Game(seat, count + 1, lambda: deal.tricks[:count], rules, dealer)
+    return game
+
+
 def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any, decide: Any,
-              seeing: HouseRuleDeal | None = None) -> Seat:
+              seeing: Callable[[Seat], Game] | None = None) -> Seat:
     """The tricks left, each play asked of the rules applying to its kind (``asks``, from
     :func:`turub.decisions.play_askers`): if none answers, :mod:`turub.playout`'s draw, else
     :func:`_drawn_by`; each trick to ``decide`` if given (with its leader), else the table.
-    ``seeing``: the deal, when the play rules read the game (:meth:`HouseRuleDeal.game`).
+    ``seeing``: the game at a seat, when the play rules read it (:func:`_games`).
     The last winner."""
     hands, beats, nxt, order, done, won, leader, _ = position
     ask_lead, ask_follow, ask_void = asks["lead"], asks["follow"], asks["void"]
@@ -278,26 +290,26 @@ def _drawn_by(variant: Any, asked: tuple[tuple[frozenset[Card], list[Card]], Any
     return copies[int(rnd() * len(copies))]
 
 
-def _with_game(ask: Any, deal: HouseRuleDeal, acting: list[Seat]) -> Any:
+def _with_game(ask: Any, game: Callable[[Seat], Game], acting: list[Seat]) -> Any:
     """``ask``, a play rule's asker, given the game at each play (``acting[0]``: the seat
     whose hand it is asked about)."""
     if ask is None:
         return None
 
     def asking(hand: Any, trick: Any, trump: Any) -> Any:
-        return ask(hand, trick, trump, game=deal.game(acting[0]))
+        return ask(hand, trick, trump, game=game(acting[0]))
     return asking
 
 
-def _trick_rule(variant: Any, ask: Any, trump: Any, seeing: HouseRuleDeal | None = None) -> Any:
+def _trick_rule(variant: Any, ask: Any, trump: Any, seeing: Callable[[Seat], Game] | None = None) -> Any:
     """The winning position of a trick as the house rules decide it (``ask``), given its
     cards, the standard position (when every rule defers) and its leader (for a rule that
-    reads the game: ``seeing``, the deal), and the clauses that decided it (``None``: the
+    reads the game: ``seeing``, the game at a seat), and the clauses that decided it (``None``: the
     standard ones)."""
     def decide(cards: tuple[Card, ...], standard: int, leader: Seat | None = None
                ) -> tuple[int, tuple[str, ...] | None]:
         asked = ask(cards, trump) if seeing is None or leader is None else \
-            ask(cards, trump, game=seeing.game(leader))
+            ask(cards, trump, game=seeing(leader))
         if asked is None:
             return standard, None
         if variant.tallying is not None:
