@@ -143,8 +143,10 @@ class HouseRuleDeal(Deal):
             if self.trick_rule is not None else None
         if self.play_rules is None and not self.tricks_see:
             return playout.random_tricks(position, rnd, decide)
-        return _plays_by(self.variant, position, rnd, self.play_rules or _NO_PLAY_RULES, trump, decide,
-                         game if self.plays_see else None)
+        asks = self.play_rules or _NO_PLAY_RULES
+        if game is not None and self.plays_see:  # the play rules read the game: each asked with it
+            asks = {kind: _with_game(ask, game, position) for kind, ask in asks.items()}
+        return _plays_by(self.variant, position, rnd, asks, trump, decide)
 
 
 #: No rule deciding the plays (a trick rule reading the game plays through :func:`_plays_by`).
@@ -161,23 +163,16 @@ def _games(deal: HouseRuleDeal) -> Callable[[Seat], Game]:
     return game
 
 
-def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any, decide: Any,
-              seeing: Callable[[Seat], Game] | None = None) -> Seat:
+def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any, decide: Any) -> Seat:
     """The tricks left, each play asked of the rules applying to its kind (``asks``, from
     :func:`turub.decisions.play_askers`): if none answers, :mod:`turub.playout`'s draw, else
     :func:`_drawn_by`; each trick to ``decide`` if given (with its leader), else the table.
-    ``seeing``: the game at a seat, when the play rules read it (:func:`_games`).
     The last winner."""
     hands, beats, nxt, order, done, won, leader, _ = position
     ask_lead, ask_follow, ask_void = asks["lead"], asks["follow"], asks["void"]
-    acting = [leader]  # the seat asked about, for rules that read the game
-    if seeing is not None:  # the rules read the game: each asked with it
-        ask_lead, ask_follow, ask_void = (_with_game(ask, seeing, acting) for ask in (ask_lead, ask_follow, ask_void))
     held = [_in_hand_order(hand) for hand in hands]  # the hands as a rule sees them
     for left in range(36 - len(done), 0, -1):  # every hand holds ``left`` cards before a trick
         hand, mine = hands[leader], held[leader]
-        if seeing is not None:
-            acting[0] = leader
         if ask_lead is None or (asked := ask_lead(view := tuple(mine), (), trump)) is None:
             i = int(rnd() * left)  # the standard draw: any card
             for suit in hand:
@@ -197,8 +192,6 @@ def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any,
             hand, mine = hands[seat], held[seat]
             suit = hand[led]
             ask = ask_follow if suit else ask_void
-            if seeing is not None:
-                acting[0] = seat
             if ask is None or (asked := ask(view := tuple(mine), cards, trump)) is None:
                 if suit:  # the standard draw: the led suit if held, else any card
                     i = int(rnd() * len(suit))
@@ -290,14 +283,18 @@ def _drawn_by(variant: Any, asked: tuple[tuple[frozenset[Card], list[Card]], Any
     return copies[int(rnd() * len(copies))]
 
 
-def _with_game(ask: Any, game: Callable[[Seat], Game], acting: list[Seat]) -> Any:
-    """``ask``, a play rule's asker, given the game at each play (``acting[0]``: the seat
-    whose hand it is asked about)."""
+def _with_game(ask: Any, game: Callable[[Seat], Game], position: Position) -> Any:
+    """``ask``, a play rule's asker in the random playout from ``position``, given the game
+    at each play: the seat whose hand it is asked about follows from the trick's leader (the
+    last trick's winner, play.winner-leads, or the playout's first leader) and the cards
+    played to the trick so far."""
     if ask is None:
         return None
+    done, order, first = position.tricks, position.order, position.leader
 
     def asking(hand: Any, trick: Any, trump: Any) -> Any:
-        return ask(hand, trick, trump, game=game(acting[0]))
+        leader = order[done[-1][0]][done[-1][3]] if done else first
+        return ask(hand, trick, trump, game=game(order[leader][len(trick)]))
     return asking
 
 

@@ -14,16 +14,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import math
 import os
 import random
-import signal
 import sys
-import threading
-from contextlib import contextmanager
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NoReturn, TextIO
+from collections.abc import Callable, Sequence
+from typing import NoReturn, TextIO
 
 from .. import __version__
 from ..cards import Suit, parse_cards, parse_suit, sort_hand
@@ -32,6 +28,7 @@ from ..contest import Contest
 from ..deal import Phase
 from ..decisions import HouseRuleError
 from ..errors import OutOfTime, RuleError
+from .limits import EXIT_TIME_LIMIT, seconds, share, time_limit
 from .progress import Progress
 from ..seats import Seat, Side, parse_seat
 from ..sitting import draw_first_dealer
@@ -96,45 +93,10 @@ def _rules_arg(parser: argparse.ArgumentParser) -> None:
                              "path.py:NAME, path.toml or path.json")
 
 
-def _seconds(text: str) -> float:
-    """A time limit: a finite number of seconds above 0 (``nan`` and ``inf`` refused)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text[:40]!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"a time limit is a finite number of seconds above 0, not {text[:40]!r}")
-    return value
-
-
 def _time_limit_arg(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--time-limit", type=_seconds, metavar="SECONDS",
+    parser.add_argument("--time-limit", type=seconds, metavar="SECONDS",
                         help="stop after SECONDS (loading the variant and its house rules "
                              "included) with one line saying what was running, exit status 4")
-
-
-#: The exit status of a command that ran past its ``--time-limit``.
-EXIT_TIME_LIMIT = 4
-
-
-@contextmanager
-def time_limit(seconds: float | None) -> Iterator[None]:
-    """Raise :class:`~turub.errors.OutOfTime` in the main thread after ``seconds`` (and again
-    every quarter second after, should user code swallow it); ``None``: no limit."""
-    if seconds is None or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def expire(signum: int, frame: Any) -> None:
-        raise OutOfTime("")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds, 0.25)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def variant_of(args: argparse.Namespace):
@@ -269,17 +231,6 @@ def _closed_early(variant, dealer: Seat, rng: random.Random):
     return deal
 
 
-def _share(text: str) -> float:
-    """A share of deals: a finite number from 0 to 1."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
-    if not math.isfinite(value) or not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"a share of deals is a number from 0 to 1, not {text[:40]!r}")
-    return value
-
-
 def _house_text(variant, counts: dict[str, list[int]]) -> str:
     """How many decisions each house clause made, and how many differ from the standard rule."""
     from ..decisions import DECISION_TABLE
@@ -340,7 +291,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="play many random legal deals and summarise them")
     p.add_argument("--deals", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--close-early", type=_share, default=0.0, metavar="P",
+    p.add_argument("--close-early", type=share, default=0.0, metavar="P",
                    help="close a share P of the deals (0 to 1) early, each after a random "
                         "number of tricks, by a random seat: a closing rule is asked (default: none)")
     _rules_arg(p)
