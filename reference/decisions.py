@@ -29,16 +29,17 @@ from typing import Any, Final, Protocol, runtime_checkable
 
 from .cards import CARDS, Card, Suit, card_name, sort_hand
 from .contest import Contest
+from .errors import OutOfTime
 from .options import Rules
 from .rules import DealResult
-from .seats import Seat, Side
+from .seats import PLAY_ORDER, Seat, Side
 
 __all__ = ["LegalPlaysRule", "TrickWinnerRule", "DealResultRule", "NextDealerRule",
            "ContestStepRule", "Decision", "DECISION_TABLE", "DECISIONS", "HouseRuleError",
-           "LEGAL_PLAYS", "TRICK_WINNER", "DEAL_RESULT", "NEXT_DEALER", "CONTEST_STEP",
+           "Game", "sees_game", "LEGAL_PLAYS", "TRICK_WINNER", "DEAL_RESULT", "NEXT_DEALER", "CONTEST_STEP",
            "NOT_AN_ANSWER",
            "DRAW", "PLAYS", "kinds_of_play", "play_kind", "situation", "normalised", "playable", "drawable",
-           "raised", "asker", "play_askers"]
+           "raised", "interrupted", "asker", "play_askers"]
 
 #: What a ``deal_result`` rule returns for a drawn deal (``None`` means "defer").
 DRAW: Final = "draw"
@@ -46,6 +47,7 @@ DRAW: Final = "draw"
 #: ``applies_to``): the player leads the trick, holds a card of the led suit, or holds none.
 PLAYS: Final = ("lead", "follow", "void")
 _ALL_CARDS: Final = frozenset(CARDS)
+_STANDARD: Final = Rules()
 
 
 @runtime_checkable
@@ -193,6 +195,70 @@ class ContestStepRule(Protocol):
         :class:`~turub.contest.Contest`, or ``None`` to defer."""
 
 
+class Game:
+    """What a rule may see of the game beyond its decision's arguments: one read-only view,
+    given to a rule that takes a parameter named ``game`` (a rule without one is asked as
+    before).  Every field is an immutable value; ``None`` where the question does not say
+    (a question asked outside a deal, as a program under test is asked it).
+
+    ``seat``: the seat to act (``legal_plays``) or the trick's leader (``trick_winner``);
+    ``trick_number``: the trick being played or decided, 1 to 36; ``tricks``: the tricks
+    completed before it (as ``Deal.tricks`` gives them: ``leader``, ``cards``, ``seats``,
+    ``winner``; built only when read); ``rules``: the options in force; ``dealer``: who
+    dealt this deal.
+
+    >>> Game(dealer=Seat.NORTH).dealer.side
+    Side.NORTH_SOUTH
+    """
+
+    __slots__ = ("seat", "trick_number", "_tricks", "rules", "dealer")
+    seat: Seat | None
+    trick_number: int | None
+    _tricks: Any
+    rules: Rules | None
+    dealer: Seat | None
+
+    def __init__(self, seat: Seat | None = None, trick_number: int | None = None,
+                 tricks: tuple[Any, ...] | Callable[[], tuple[Any, ...]] | None = None,
+                 rules: Rules | None = None, dealer: Seat | None = None) -> None:
+        for name, value in (("seat", seat), ("trick_number", trick_number), ("_tricks", tricks),
+                            ("rules", rules), ("dealer", dealer)):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Game is a read-only view")
+
+    @property
+    def tricks(self) -> tuple[Any, ...] | None:
+        """The tricks completed before this one (``None``: not known)."""
+        tricks = self._tricks
+        if callable(tricks):  # built when first read (the engine passes how)
+            tricks = tricks()
+            object.__setattr__(self, "_tricks", tricks)
+        return tricks
+
+    @property
+    def seats(self) -> tuple[Seat, ...] | None:
+        """The seats in the order they play to the trick, from ``seat`` (``None``: not known)."""
+        if self.seat is None:
+            return None
+        return PLAY_ORDER[(self.rules or _STANDARD).direction][self.seat]
+
+    def __repr__(self) -> str:
+        return (f"Game(seat={self.seat!r}, trick_number={self.trick_number!r}, tricks={self.tricks!r}, "
+                f"rules={self.rules!r}, dealer={self.dealer!r})")
+
+
+def sees_game(rule: Callable[..., Any] | None) -> bool:
+    """Whether ``rule`` takes the :class:`Game` view (a parameter named ``game``)."""
+    if rule is None:
+        return False
+    try:
+        return "game" in inspect.signature(rule).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 class HouseRuleError(Exception):
     """A house rule that raised, returned something that is not an answer of its kind, or
     does not take its decision's arguments.  Not a refusal of the game (not a
@@ -237,13 +303,17 @@ class Decision:
     def check_signature(self, rule: Callable[..., Any]) -> str | None:
         """Why ``rule`` cannot be called with this decision's arguments (None: it can)."""
         try:
-            inspect.signature(rule).bind(*self.parameters)
+            if sees_game(rule):
+                inspect.signature(rule).bind(*self.parameters, game=None)
+            else:
+                inspect.signature(rule).bind(*self.parameters)
         except TypeError:
             try:
                 shown = str(inspect.signature(rule))
             except (TypeError, ValueError):
                 shown = "(?)"
-            return (f"takes {shown}, but a {self.name} rule takes ({', '.join(self.parameters)})")
+            return (f"takes {shown}, but a {self.name} rule takes ({', '.join(self.parameters)}), "
+                    "and game= if it reads the game")
         except ValueError:  # a builtin without a signature: it will be tried
             return None
         return None
@@ -398,6 +468,13 @@ def raised(variant: str, clause: str, decision: str, error: BaseException,
                           situation(decision, args))
 
 
+def interrupted(variant: str, clause: str, decision: str, args: Sequence[Any]) -> OutOfTime:
+    """The time limit, reached while house rule ``clause`` of ``variant`` decided
+    ``decision`` on ``args``: an :class:`~turub.errors.OutOfTime` naming the rule."""
+    return OutOfTime(f"variant {variant}: house rule {clause} ({decision.replace('_', ' ')}) "
+                     f"was still deciding {situation(decision, args)}")
+
+
 def _nonsense(variant: str, clause: str, decision: str, out: Any, args: Sequence[Any],
               want: str) -> HouseRuleError:
     return HouseRuleError(variant, clause, decision, f"returned {shown(out)}, not {want}",
@@ -489,10 +566,10 @@ def asker(variant: str, decision: str, clauses: Sequence[Any],
     if DECISION_TABLE[decision].by_kind_of_play:
         by_kind = play_askers(variant, clauses, answer)
 
-        def ask_by_kind(hand: Any, trick: Any, trump: Any) -> tuple[Any, Any] | None:
+        def ask_by_kind(hand: Any, trick: Any, trump: Any, game: Game | None = None) -> tuple[Any, Any] | None:
             hand = sort_hand(hand)  # as Deal.hand gives it, whoever asks (pack.sort-hand)
             ask = by_kind[play_kind(hand, trick)]
-            return None if ask is None else ask(hand, trick, trump)
+            return None if ask is None else ask(hand, trick, trump, game=game)
         return ask_by_kind
     return _asker(variant, decision, clauses, answer)
 
@@ -500,17 +577,19 @@ def asker(variant: str, decision: str, clauses: Sequence[Any],
 def _asker(variant: str, decision: str, clauses: Sequence[Any],
            answer: Callable[[str, str, str, Any, Sequence[Any]], Any] | None = None
            ) -> Callable[..., tuple[Any, Any] | None]:
-    rules = tuple((vc, vc.rule) for vc in clauses)
+    rules = tuple((vc, vc.rule, sees_game(vc.rule)) for vc in clauses)
     checked = normalised if answer is None else answer
-    if len(rules) == 1:
-        return _asker_of_one(variant, decision, *rules[0], checked)
+    if len(rules) == 1 and not rules[0][2]:
+        return _asker_of_one(variant, decision, *rules[0][:2], checked)
 
-    def ask(*args: Any) -> tuple[Any, Any] | None:
-        for vc, rule in rules:
+    def ask(*args: Any, game: Game | None = None) -> tuple[Any, Any] | None:
+        for vc, rule, sees in rules:
             try:
-                out = rule(*args)
+                out = rule(*args, game=game if game is not None else Game()) if sees else rule(*args)
             except KeyboardInterrupt:
                 raise
+            except OutOfTime:
+                raise interrupted(variant, vc.id, decision, args) from None
             except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
                 raise raised(variant, vc.id, decision, e, args) from None
             if out is not None:
@@ -523,11 +602,13 @@ def _asker_of_one(variant: str, decision: str, vc: Any, rule: Callable[..., Any]
                   checked: Callable[..., Any]) -> Callable[..., tuple[Any, Any] | None]:
     """:func:`asker` for one rule: arguments passed as they come, no tuple of them (a
     ``trick_winner`` rule takes two, the others three)."""
-    def ask(a: Any, b: Any, c: Any = _TWO) -> tuple[Any, Any] | None:
+    def ask(a: Any, b: Any, c: Any = _TWO, game: Game | None = None) -> tuple[Any, Any] | None:
         try:
             out = rule(a, b) if c is _TWO else rule(a, b, c)
         except KeyboardInterrupt:
             raise
+        except OutOfTime:
+            raise interrupted(variant, vc.id, decision, (a, b) if c is _TWO else (a, b, c)) from None
         except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
             raise raised(variant, vc.id, decision, e, (a, b) if c is _TWO else (a, b, c)) from None
         return None if out is None else \

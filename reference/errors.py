@@ -16,6 +16,7 @@ __all__ = [
     "RuleError", "CardFormatError", "RulesOptionError", "IllegalActionError", "PhaseError",
     "OutOfTurnError", "CardNotHeldError", "MustFollowSuitError", "TrumpCallError",
     "SignalError", "ResultError", "ContestDecidedError", "FirstDealerError", "RecordError",
+    "OutOfTime",
 ]
 
 
@@ -144,3 +145,11 @@ def refuse_pickle_unless_named(cls: type, what: str, instead: str) -> None:
     if found is not cls:
         raise TypeError(f"a {cls.__qualname__} ({what}) cannot be pickled, as its class cannot "
                         f"be found again by name: {instead}")
+
+
+class OutOfTime(BaseException):
+    """A command ran past its ``--time-limit`` (raised in the main thread by its timer).
+
+    Not a refusal and not an ``Exception``: user code that catches ``Exception`` lets it
+    through, and a house rule's asker passes it on, naming the rule it interrupted (its
+    message: what was running)."""

@@ -8,12 +8,12 @@ fast paths wherever a rule defers or is not overridden."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final
 
 from . import playout
 from .cards import CARDS, SUITS, Card, alternating_suits, parse_card
-from .decisions import DEAL_RESULT, LEGAL_PLAYS, TRICK_WINNER, asker, drawable, play_askers
+from .decisions import DEAL_RESULT, LEGAL_PLAYS, TRICK_WINNER, Game, asker, drawable, play_askers
 from .deal import Deal, Phase
 from .errors import IllegalActionError, MustFollowSuitError
 from .playout import Position
@@ -41,6 +41,10 @@ class HouseRuleDeal(Deal):
     #: The house rules deciding the plays by kind of play, and the tricks (``None``: not decided).
     play_rules: ClassVar[dict[str, Any] | None] = None
     trick_rule: ClassVar[Any] = None
+    #: Whether a rule deciding the plays, the tricks, the result reads the game (:class:`Game`).
+    plays_see: ClassVar[bool] = False
+    tricks_see: ClassVar[bool] = False
+    result_sees: ClassVar[bool] = False
 
     @classmethod
     def for_variant(cls, variant: Any) -> type[HouseRuleDeal]:
@@ -52,6 +56,9 @@ class HouseRuleDeal(Deal):
             "__slots__": (), "__module__": cls.__module__, "variant": variant,
             "decides_plays": decides_plays, "decides_tricks": decides_tricks,
             "decides_result": bool(variant.decides(DEAL_RESULT.name)),
+            "plays_see": variant.sees_game(LEGAL_PLAYS.name),
+            "tricks_see": variant.sees_game(TRICK_WINNER.name),
+            "result_sees": variant.sees_game(DEAL_RESULT.name),
             # the variant's legal plays decide, in place of play.follow-suit
             "checks_follow_suit": not decides_plays,
             "play_rules": play_askers(variant.label, variant.decides(LEGAL_PLAYS.name), drawable)
@@ -69,6 +76,13 @@ class HouseRuleDeal(Deal):
         return {**super().to_record(), "variant": self.variant.name,
                 "variant_version": self.variant.version}
 
+    def game(self, seat: Seat | None) -> Game:
+        """What a rule reading the game sees now (:class:`~turub.decisions.Game`): ``seat``
+        (the seat to act, or the trick's leader), the trick being played, the tricks
+        completed, the rules and the dealer."""
+        count = self.trick_count  # the tricks as they stand now, built if read
+        return Game(seat, count + 1, lambda: self.tricks[:count], self.rules, self.dealer)
+
     # --- the hooks ---------------------------------------------------------------------
 
     def legal_plays(self, seat: Seat | None = None) -> tuple[Card, ...]:
@@ -78,7 +92,8 @@ class HouseRuleDeal(Deal):
         if self.phase is not Phase.PLAYING or (seat is not None and seat != self.to_act):
             return ()
         hand = self.hand(self.to_act)  # type: ignore[arg-type]  # playing: a seat is to act
-        legal, _ = self.variant.legal_plays(hand, [c for _, c in self.current_trick], self.trump)
+        legal, _ = self.variant.legal_plays(hand, [c for _, c in self.current_trick], self.trump,
+                                            self.game(self.to_act) if self.plays_see else None)
         return tuple(c for c in CARDS if c in legal)
 
     def play(self, seat: Seat, card: Card | str) -> Any:
@@ -88,7 +103,8 @@ class HouseRuleDeal(Deal):
             card = card if isinstance(card, Card) else parse_card(card)
             if self.holds(seat, card):
                 trick = [c for _, c in self.current_trick]
-                legal, clauses = self.variant.legal_plays(self.hand(seat), trick, self.trump)
+                legal, clauses = self.variant.legal_plays(self.hand(seat), trick, self.trump,
+                                                          self.game(seat) if self.plays_see else None)
                 if card not in legal:
                     error = MustFollowSuitError if clauses[0] == "play.follow-suit" else IllegalActionError
                     raise error(f"{seat} may not play {card} here", clause=clauses[0])
@@ -100,14 +116,16 @@ class HouseRuleDeal(Deal):
         if not self.decides_tricks:
             return super().decide_trick(leader, codes, position, trump, order)
         return self.variant.decide_trick([CARDS[c] for c in codes], SUITS[trump], leader,
-                                         self.rules.direction)
+                                         self.rules.direction, self.game(leader) if self.tricks_see else None)
 
     def decide_result(self, north_south: int, east_west: int, closed_early: bool = False) -> Any:
         """:meth:`Deal.decide_result` as the variant decides it."""
         if not self.decides_result:
             return super().decide_result(north_south, east_west, closed_early)
         return self.variant.deal_result(north_south, east_west, closed_early=closed_early,
-                                        rules=self.rules)
+                                        rules=self.rules, dealer=self.dealer,
+                                        game=Game(None, None, self.tricks, self.rules, self.dealer)
+                                        if self.result_sees else None)
 
     def play_tricks(self, position: Position, rnd: Any) -> Seat:
         """:meth:`Deal.play_tricks`: the tricks left at random, as the standard playout plays
@@ -120,16 +138,36 @@ class HouseRuleDeal(Deal):
         if not (self.decides_plays or self.decides_tricks):
             return super().play_tricks(position, rnd)
         trump = SUITS[position.trump]
-        decide = _trick_rule(self.variant, self.trick_rule, trump) if self.trick_rule is not None else None
-        if self.play_rules is None:
+        game = _games(self) if self.plays_see or self.tricks_see else None
+        decide = _trick_rule(self.variant, self.trick_rule, trump, game if self.tricks_see else None) \
+            if self.trick_rule is not None else None
+        if self.play_rules is None and not self.tricks_see:
             return playout.random_tricks(position, rnd, decide)
-        return _plays_by(self.variant, position, rnd, self.play_rules, trump, decide)
+        asks = self.play_rules or _NO_PLAY_RULES
+        if game is not None and self.plays_see:  # the play rules read the game: each asked with it
+            asks = {kind: _with_game(ask, game, position) for kind, ask in asks.items()}
+        return _plays_by(self.variant, position, rnd, asks, trump, decide)
+
+
+#: No rule deciding the plays (a trick rule reading the game plays through :func:`_plays_by`).
+_NO_PLAY_RULES: Final = {"lead": None, "follow": None, "void": None}
+
+
+def _games(deal: HouseRuleDeal) -> Callable[[Seat], Game]:
+    """:meth:`HouseRuleDeal.game` for the random playout (the tricks built only if read)."""
+    rules, dealer = deal.rules, deal.dealer
+
+    def game(seat: Seat) -> Game:
+        count = deal.trick_count  # the tricks as they stand now, built if read
+        return Game(seat, count + 1, lambda: deal.tricks[:count], rules, dealer)
+    return game
 
 
 def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any, decide: Any) -> Seat:
     """The tricks left, each play asked of the rules applying to its kind (``asks``, from
     :func:`turub.decisions.play_askers`): if none answers, :mod:`turub.playout`'s draw, else
-    :func:`_drawn_by`; each trick to ``decide`` if given, else the table.  The last winner."""
+    :func:`_drawn_by`; each trick to ``decide`` if given (with its leader), else the table.
+    The last winner."""
     hands, beats, nxt, order, done, won, leader, _ = position
     ask_lead, ask_follow, ask_void = asks["lead"], asks["follow"], asks["void"]
     held = [_in_hand_order(hand) for hand in hands]  # the hands as a rule sees them
@@ -179,7 +217,7 @@ def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any,
             seat = nxt[seat]
         clauses = None
         if decide is not None:
-            winning, clauses = decide(cards, winning)
+            winning, clauses = decide(cards, winning, leader)
         done.append((leader, tuple(codes), None, winning, clauses))
         leader = order[leader][winning]  # play.winner-leads
         won[leader & 1] += 1
@@ -245,12 +283,30 @@ def _drawn_by(variant: Any, asked: tuple[tuple[frozenset[Card], list[Card]], Any
     return copies[int(rnd() * len(copies))]
 
 
-def _trick_rule(variant: Any, ask: Any, trump: Any) -> Any:
+def _with_game(ask: Any, game: Callable[[Seat], Game], position: Position) -> Any:
+    """``ask``, a play rule's asker in the random playout from ``position``, given the game
+    at each play: the seat whose hand it is asked about follows from the trick's leader (the
+    last trick's winner, play.winner-leads, or the playout's first leader) and the cards
+    played to the trick so far."""
+    if ask is None:
+        return None
+    done, order, first = position.tricks, position.order, position.leader
+
+    def asking(hand: Any, trick: Any, trump: Any) -> Any:
+        leader = order[done[-1][0]][done[-1][3]] if done else first
+        return ask(hand, trick, trump, game=game(order[leader][len(trick)]))
+    return asking
+
+
+def _trick_rule(variant: Any, ask: Any, trump: Any, seeing: Callable[[Seat], Game] | None = None) -> Any:
     """The winning position of a trick as the house rules decide it (``ask``), given its
-    cards and the standard position (when every rule defers), and the clauses that decided
-    it (``None``: the standard ones)."""
-    def decide(cards: tuple[Card, ...], standard: int) -> tuple[int, tuple[str, ...] | None]:
-        asked = ask(cards, trump)
+    cards, the standard position (when every rule defers) and its leader (for a rule that
+    reads the game: ``seeing``, the game at a seat), and the clauses that decided it (``None``: the
+    standard ones)."""
+    def decide(cards: tuple[Card, ...], standard: int, leader: Seat | None = None
+               ) -> tuple[int, tuple[str, ...] | None]:
+        asked = ask(cards, trump) if seeing is None or leader is None else \
+            ask(cards, trump, game=seeing(leader))
         if asked is None:
             return standard, None
         if variant.tallying is not None:

@@ -45,8 +45,9 @@ from .cards import SUITS, Card, Suit
 from .contest import Contest
 from .contest import contest_step as _contest_step
 from .deal import Deal, play_random_deal
-from .decisions import (CONTEST_STEP, DECISION_TABLE, DECISIONS, NEXT_DEALER, PLAYS,
-                        HouseRuleError, asker, kinds_of_play)
+from .decisions import (CONTEST_STEP, DEAL_RESULT, DECISION_TABLE, DECISIONS, NEXT_DEALER, PLAYS,
+                        TRICK_WINNER, Game,
+                        HouseRuleError, asker, kinds_of_play, sees_game)
 from .errors import RecordError, RuleError, RulesOptionError
 from .user_files import InputFileError, read_input
 from .options import OPTIONS, Rules, rules_from_dict
@@ -56,6 +57,7 @@ from .rules import legal_plays as _legal_plays
 from .seats import PLAY_ORDER, Seat, Side
 from .sitting import HouseRuleSitting, Sitting
 from .house_rule_deal import HouseRuleDeal
+from .rule_checks import RuleCheckError, check_rules
 
 __all__ = ["Variant", "VariantClause", "VariantError", "HouseRuleError", "DECISIONS",
            "DECISION_TABLE", "RELATIONS", "BUILTIN", "ENTRY_POINT_GROUP", "resolve", "select",
@@ -74,11 +76,25 @@ _NAME: Final = re.compile(r"^[a-z0-9][a-z0-9._+=,-]*$")
 
 class VariantError(RuleError):
     """A variant that is not well formed, or a name no table knows.  It names the variant
-    (or the argument), not a rule clause."""
+    (or the argument), not a rule clause.  ``rename``, for a clause ID that takes a part of
+    the standard game, is the rest of the ID: named after its variant once the variant is
+    known (:meth:`in_file`)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, rename: str | None = None) -> None:
         super().__init__(message, clause="table.direction")
         self.args = (message,)
+        self.rename = rename
+
+    def in_file(self, path: str, variant: str | None) -> VariantError:
+        """This error as a definition error of ``variant`` (its name, if known) in the file
+        ``path``: one line naming both, and a clause ID named after the variant."""
+        message = str(self.args[0])
+        if self.rename is not None:
+            part = re.sub(r"[^a-z0-9-]+", "-", (variant or "your-club").lower()).strip("-") or "your-club"
+            message += f" ('{part}.{self.rename}')"
+        if variant is not None and not message.startswith(f"variant {variant}"):
+            message = f"variant {variant}: {message}"
+        return VariantError(f"{path}: {message}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +128,8 @@ class VariantClause:
             raise VariantError(f"clause id {self.id!r} must be namespaced, lower case: 'club.must-trump'")
         if self.id.split(".")[0] in _standard_parts():
             raise VariantError(f"clause id {self.id!r} uses the standard part "
-                               f"{self.id.split('.')[0]!r}: name it after the variant ('club.…')")
+                               f"{self.id.split('.')[0]!r}: name it after its variant",
+                               rename=self.id.split(".", 1)[1])
         if self.replaces and self.amends:
             raise VariantError(f"{self.id}: a clause replaces or amends standard clauses, not both")
         for cid in self.replaces + self.amends:
@@ -179,6 +196,10 @@ class Variant:
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.match(self.name):
             raise VariantError(f"variant name {self.name!r}: lower case letters, digits, '-', '.'")
+        # A version is text (records and reports keep it as given): 2 or 1.0 is refused.
+        if not isinstance(self.version, str) or not self.version.strip():
+            raise VariantError(f"variant {self.name}: version {self.version!r} is not text: "
+                               f"write it as a string ('{self.version}')")
         base = self.base
         if isinstance(base, str):
             base = resolve(base)
@@ -223,6 +244,8 @@ class Variant:
             if vc.decides:
                 deciders[vc.decides] = deciders.get(vc.decides, ()) + (vc,)
         object.__setattr__(self, "_deciders", deciders)
+        object.__setattr__(self, "_seeing", frozenset(
+            d for d, vcs in deciders.items() if any(sees_game(vc.rule) for vc in vcs)))
         object.__setattr__(self, "_deal_class", None)
         object.__setattr__(self, "_tally", None)
         object.__setattr__(self, "_askers", {})
@@ -232,6 +255,7 @@ class Variant:
     rules: Rules = field(init=False, compare=False)
     all_clauses: tuple[VariantClause, ...] = field(init=False, compare=False)
     _deciders: dict[str, tuple[VariantClause, ...]] = field(init=False, compare=False, repr=False)
+    _seeing: frozenset[str] = field(init=False, compare=False, repr=False)
     _deal_class: type[Deal] | None = field(init=False, compare=False, repr=False)
     _tally: dict[str, list[int]] | None = field(init=False, compare=False, repr=False)
     _askers: dict[str, Callable[..., Any]] = field(init=False, compare=False, repr=False)
@@ -245,6 +269,10 @@ class Variant:
     def has_rules(self) -> bool:
         """Whether any clause overrides a decision (else the standard engine serves it)."""
         return bool(self._deciders)
+
+    def sees_game(self, decision: str) -> bool:
+        """Whether a rule deciding ``decision`` reads the game (:class:`~turub.decisions.Game`)."""
+        return decision in self._seeing
 
     def decides(self, decision: str) -> tuple[VariantClause, ...]:
         """The clauses overriding ``decision``, in the order they are asked."""
@@ -311,30 +339,32 @@ class Variant:
 
     # --- the oracle ------------------------------------------------------------------------
 
-    def house(self, decision: str, *args: Any) -> tuple[Any, VariantClause] | None:
+    def house(self, decision: str, *args: Any, game: Game | None = None) -> tuple[Any, VariantClause] | None:
         """The house rules' answer to ``decision`` (a key of :data:`DECISIONS`) on ``args``:
         ``(answer, clause)`` from the first clause whose rule does not defer (own clauses
         before the base's), or ``None`` when every rule defers (the standard rule decides).
         The answer is checked and normalised (cards as a frozenset, a side or ``None`` for a
         draw, a Seat, a Contest); a rule that raises or answers nonsense raises
-        :class:`~turub.decisions.HouseRuleError` (:func:`turub.decisions.asker`)."""
+        :class:`~turub.decisions.HouseRuleError` (:func:`turub.decisions.asker`).  ``game``:
+        what a rule that reads the game sees (default: a view that knows nothing)."""
         ask = self._askers.get(decision)
         if ask is None:
             ask = self._askers[decision] = asker(self.label, decision, self.decides(decision))
-        return ask(*args)
+        return ask(*args, game=game) if game is not None else ask(*args)
 
     @property
     def label(self) -> str:
         """The variant's name and version, as messages name it."""
         return f"{self.name} {self.version}"
 
-    def legal_plays(self, hand: Iterable[Card], trick: Sequence[Card], trump: Suit | None
-                    ) -> tuple[frozenset[Card], tuple[str, ...]]:
-        """The distinct cards of ``hand`` that may be played to ``trick``, and the clauses."""
+    def legal_plays(self, hand: Iterable[Card], trick: Sequence[Card], trump: Suit | None,
+                    game: Game | None = None) -> tuple[frozenset[Card], tuple[str, ...]]:
+        """The distinct cards of ``hand`` that may be played to ``trick``, and the clauses
+        (``game``: what a rule reading the game sees; default: nothing known)."""
         hand = tuple(hand)
         trick = tuple(trick)
         led = trick[0].suit if trick else None
-        asked = self.house("legal_plays", hand, trick, trump) if self._deciders else None
+        asked = self.house("legal_plays", hand, trick, trump, game=game) if self._deciders else None
         if asked is not None:
             self.count_decision("legal_plays", asked, lambda: _legal_plays(hand, led))
             return asked[0], (asked[1].id,)
@@ -344,7 +374,7 @@ class Variant:
         return out, ("play.void-any-card", "play.no-forced-trump")
 
     def is_legal_play(self, hand: Iterable[Card], trick: Sequence[Card], trump: Suit | None,
-                      card: Card) -> tuple[bool, str]:
+                      card: Card, game: Game | None = None) -> tuple[bool, str]:
         """Whether ``card`` may be played, and the clause that decides it (``play.card-in-hand``
         first; then the house rule's clause where it decides, else the standard one)."""
         hand = list(hand)
@@ -352,24 +382,29 @@ class Variant:
         if card not in hand:
             return False, "play.card-in-hand"
         if self._deciders.get("legal_plays"):
-            legal, clauses = self.legal_plays(hand, trick, trump)
+            legal, clauses = self.legal_plays(hand, trick, trump, game)
             if clauses[0] not in DECISIONS["legal_plays"]:
                 return card in legal, clauses[0]
         return is_legal_play(hand, led, card)
 
-    def trick_winner(self, cards: Sequence[Card], trump: Suit) -> tuple[int, tuple[str, ...]]:
+    def trick_winner(self, cards: Sequence[Card], trump: Suit, game: Game | None = None
+                     ) -> tuple[int, tuple[str, ...]]:
         """The position of the winning card of ``cards``, and the clauses."""
-        asked = self.house("trick_winner", tuple(cards), trump) if self._deciders else None
+        asked = self.house("trick_winner", tuple(cards), trump, game=game) if self._deciders else None
         if asked is not None:
             self.count_decision("trick_winner", asked, lambda: decide_trick(cards, trump, Seat.NORTH).position)
             return asked[0], (asked[1].id,)
         d = decide_trick(cards, trump, Seat.NORTH)
         return d.position, d.clauses
 
-    def decide_trick(self, cards: Sequence[Card], trump: Suit, leader: Seat, direction=None) -> TrickDecision:
-        """:func:`turub.rules.decide_trick` as the variant decides it."""
+    def decide_trick(self, cards: Sequence[Card], trump: Suit, leader: Seat, direction=None,
+                     game: Game | None = None) -> TrickDecision:
+        """:func:`turub.rules.decide_trick` as the variant decides it (a rule reading the
+        game sees at least the leader and the rules)."""
         direction = self.rules.direction if direction is None else direction
-        asked = self.house("trick_winner", tuple(cards), trump) if self._deciders else None
+        if game is None and self.sees_game(TRICK_WINNER.name):
+            game = Game(seat=leader, rules=replace(self.rules, direction=direction))
+        asked = self.house("trick_winner", tuple(cards), trump, game=game) if self._deciders else None
         if asked is None:
             return decide_trick(cards, trump, leader, direction)
         self.count_decision("trick_winner", asked, lambda: decide_trick(cards, trump, leader, direction).position)
@@ -378,12 +413,17 @@ class Variant:
                              (asked[1].id,))
 
     def deal_result(self, north_south: int, east_west: int, *, closed_early: bool = False,
-                    rules: Rules | None = None) -> DealResult:
+                    rules: Rules | None = None, dealer: Seat | None = None,
+                    game: Game | None = None) -> DealResult:
         """:func:`turub.rules.deal_result` as the variant decides it (counts checked first;
-        ``rules``, default the variant's own, for ``early-close``)."""
+        ``rules``, default the variant's own, for ``early-close``; ``dealer``, if known, and
+        the rules are what a rule reading the game sees, unless ``game`` says more)."""
         rules = self.rules if rules is None or isinstance(rules, Variant) else rules
         standard = deal_result(north_south, east_west, closed_early=closed_early, rules=rules)
-        asked = self.house("deal_result", north_south, east_west, closed_early) if self._deciders else None
+        if game is None and self.sees_game(DEAL_RESULT.name):
+            game = Game(rules=rules, dealer=dealer)
+        asked = self.house("deal_result", north_south, east_west, closed_early, game=game) \
+            if self._deciders else None
         if asked is None:
             return standard
         self.count_decision("deal_result", asked, lambda: standard.winner)
@@ -392,7 +432,8 @@ class Variant:
     def next_dealer(self, dealer: Seat, winner: Side | None, rules: Rules | None = None) -> NextDealer:
         """:func:`turub.rules.next_dealer` as the variant decides it."""
         rules = self.rules if rules is None or isinstance(rules, Variant) else rules
-        asked = self.house("next_dealer", dealer, winner, rules) if self._deciders else None
+        game = Game(rules=rules, dealer=dealer) if self.sees_game(NEXT_DEALER.name) else None
+        asked = self.house("next_dealer", dealer, winner, rules, game=game) if self._deciders else None
         if asked is None:
             return next_dealer(dealer, winner, rules)
         self.count_decision("next_dealer", asked, lambda: next_dealer(dealer, winner, rules).seat)
@@ -404,7 +445,8 @@ class Variant:
         rules = self.rules if rules is None or isinstance(rules, Variant) else rules
         if contest.winner is not None or not self._deciders:
             return _contest_step(contest, result, rules)
-        asked = self.house("contest_step", contest, result, rules)
+        asked = self.house("contest_step", contest, result, rules,
+                           game=Game(rules=rules) if self.sees_game(CONTEST_STEP.name) else None)
         if asked is None:
             return _contest_step(contest, result, rules)
         out, vc = asked
@@ -576,8 +618,13 @@ def load_file(path: str | Path, name: str | None = None) -> Variant:
         module = importlib.util.module_from_spec(spec)
         try:
             exec(compile(source, str(p), "exec"), vars(module))  # noqa: S102 - the user's own variant file
+        except VariantError as e:
+            raise e.in_file(str(p), _variant_at(p, e.__traceback__)) from None
         except RuleError:
             raise
+        except SystemExit as e:  # the user's file ended the interpreter: say which file
+            raise VariantError(f"{p}: the file exited while it was loaded (SystemExit: "
+                               f"{str(e.code)[:200]!r})") from None
         except Exception as e:  # noqa: BLE001 - the user's file: say what broke
             raise VariantError(f"{p}: {type(e).__name__}: {e}") from None
         found = {k: v for k, v in vars(module).items() if isinstance(v, Variant)}
@@ -590,6 +637,11 @@ def load_file(path: str | Path, name: str | None = None) -> Variant:
             if len(own) != 1:
                 raise VariantError(f"{p} defines {len(own)} variants: name one ({p}:NAME)")
             v = own[0]
+        if v.has_rules:  # user code, checked like a program before it plays (turub.rule_checks)
+            try:
+                check_rules(v)
+            except RuleCheckError as e:
+                raise VariantError(f"{p}: {e}") from None
         return replace(v, source=str(p)) if not v.source else v
     try:
         if p.suffix == ".toml":
@@ -629,8 +681,46 @@ def _typed(source: str, where: str, table: Mapping[str, Any], fields: Mapping[st
             raise VariantError(f"{source}: {where}'{key}' must be {kind}, not {shown} {table[key]!r:.60}")
 
 
+def _variant_at(path: Path, tb: Any) -> str | None:
+    """The name of the variant whose definition in the file ``path`` was running when the
+    traceback ``tb`` was raised: the ``Variant("NAME", ...)`` call spanning the file's last
+    line in it, else the file's only one (``None``: not known)."""
+    import ast
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == str(path):
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return None
+    calls = [(node.lineno, node.end_lineno or node.lineno, node.args[0].value) for node in ast.walk(tree)
+             if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "Variant"
+             and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)]
+    around = [name for first, last, name in calls if line is not None and first <= line <= last]
+    if around:
+        return around[-1]
+    names = {name for _, _, name in calls}
+    return names.pop() if len(names) == 1 else None
+
+
 def from_data(data: Mapping[str, Any], source: str = "") -> Variant:
-    """A declarative variant: option values and clauses that override nothing."""
+    """A declarative variant: option values and clauses that override nothing (an error
+    names the file ``source`` and the variant)."""
+    try:
+        return _from_data(data, source)
+    except VariantError as e:
+        if not source:
+            raise
+        name = data.get("name") if isinstance(data, Mapping) else None
+        message = str(e.args[0])
+        message = message[len(source) + 2:] if message.startswith(f"{source}: ") else message
+        raise VariantError(message, rename=e.rename).in_file(
+            source, name if isinstance(name, str) else None) from None
+
+
+def _from_data(data: Mapping[str, Any], source: str) -> Variant:
     if not isinstance(data, Mapping):
         raise VariantError(f"{source}: a variant is a table of name, version, options…")
     extra = set(data) - set(_VARIANT_FIELDS)

@@ -79,7 +79,7 @@ def test_a_house_rule_deal_is_the_declared_class_bound_to_its_variant():
     # method is HouseRuleDeal's (or Deal's).
     assert {k for k in vars(cls) if not k.startswith("__")} == {
         "variant", "decides_plays", "decides_tricks", "decides_result", "checks_follow_suit",
-        "play_rules", "trick_rule"}
+        "play_rules", "trick_rule", "plays_see", "tricks_see", "result_sees"}
     deal = two_tricks(variant)
     # A copy plays on alone; a pickle is refused, naming what to pickle instead.
     twin = copy.deepcopy(deal)

@@ -61,8 +61,10 @@ class VariantReference(ReferenceImplementation):
         return [card_name(c, ascii=True) for c in sorted(legal, key=lambda c: c.index)]
 
     def deal_result(self, ns: int, ew: int, closed_early: bool, **_: Any) -> dict[str, Any]:  # type: ignore[override]  # dealer in **_
+        dealer = _.get("dealer")  # protocol 2: who dealt, which a rule reading the game sees
         try:  # the question carries no rules: the options at their defaults (early-close=draw)
-            result = self.variant.deal_result(ns, ew, closed_early=closed_early, rules=Rules())
+            result = self.variant.deal_result(ns, ew, closed_early=closed_early, rules=Rules(),
+                                              dealer=parse_seat(dealer) if dealer else None)
             return {"outcome": _outcome(result.winner)}
         except RuleError as e:
             return {"refused": e.clause}

@@ -81,6 +81,13 @@ def not_applicable(name: str, verifies: list[str], variant: Any) -> str | None:
         return None
     reads, states = RESTS_ON.get(name, (frozenset(), frozenset(d for d, cs in DECISIONS.items()
                                                                if set(cs) & set(verifies))))
+    for decision in sorted(reads - states):
+        vc = _house(variant, decision)
+        if vc is not None and variant.sees_game(decision):
+            return (f"not applicable under variant {variant.name}: it reads the "
+                    f"{decision.replace('_', ' ')} through an oracle that knows only the cards and "
+                    f"counts, and house clause {vc.id} reads the game (turub.decisions.Game) "
+                    "(checked by the variant's cases and differential play)")
     for decision in sorted(states):
         vc = _house(variant, decision)
         if vc is None:

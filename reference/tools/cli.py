@@ -4,7 +4,9 @@
 the project (the conformance kit) add their own sub-commands through :func:`register`.
 Those are imported only when one of their commands runs (:data:`LAZY_COMMANDS`), so the
 engine's commands and ``--help`` start without the kit and Hypothesis.
-Bad arguments print one line and exit with status 2.
+Bad arguments print one line and exit with status 2; a command that ran past its
+``--time-limit`` prints one line naming what was running (a house rule: its variant, clause
+and situation) and exits with status 4 (:data:`EXIT_TIME_LIMIT`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from ..clauses import clause
 from ..contest import Contest
 from ..deal import Phase
 from ..decisions import HouseRuleError
-from ..errors import RuleError
+from ..errors import OutOfTime, RuleError
+from .limits import EXIT_TIME_LIMIT, seconds, share, time_limit
 from .progress import Progress
 from ..seats import Seat, Side, parse_seat
 from ..sitting import draw_first_dealer
@@ -88,6 +91,12 @@ def _rules_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", metavar="NAME",
                         help="play by a rule variant: a name of `turub variants list`, "
                              "path.py:NAME, path.toml or path.json")
+
+
+def _time_limit_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--time-limit", type=seconds, metavar="SECONDS",
+                        help="stop after SECONDS (loading the variant and its house rules "
+                             "included) with one line saying what was running, exit status 4")
 
 
 def variant_of(args: argparse.Namespace):
@@ -159,10 +168,16 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     decided: Counter[Side] = Counter()
     decided_deals = 0
     record = sheet.record
+    share = args.close_early
+    closed = 0
     house = variant.tally() if variant.has_rules else None  # what the house rules decided
     with Progress(args.deals, sys.stderr, label="turub simulate", unit="deals") as progress:
         for i in range(args.deals):
-            deal = play(sheet.dealer, rng)
+            if share and rng.random() < share:  # drawn only when asked: the standard run unchanged
+                deal = _closed_early(variant, sheet.dealer, rng)
+                closed += 1
+            else:
+                deal = play(sheet.dealer, rng)
             result = deal.result
             contest = record(result, deal.trump).contest  # type: ignore[arg-type]
             margins[result.tricks[0]] += 1  # type: ignore[union-attr]
@@ -177,13 +192,17 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     w(f"{args.deals} deals from seed {args.seed}, rules "
       + ", ".join(f"{k}={v}" for k, v in rules.to_dict().items())
       + (f", variant {variant.name} {variant.version}" if variant.name != "standard" else "") + "\n\n")
-    w("North-South tricks per deal (East-West has the rest):\n")
+    w("North-South tricks per deal (East-West has the rest"
+      + (" of the tricks played" if share else "") + "):\n")
     peak = max(margins.values())
     for tricks in range(min(margins), max(margins) + 1):
         n = margins.get(tricks, 0)
         w(f"  {tricks:>2} {'#' * max(1 if n else 0, round(40 * n / peak)):<40} {n}\n")
     w(f"\nWins: North-South {wins[Side.NORTH_SOUTH]}, East-West {wins[Side.EAST_WEST]}, "
       f"draws {wins[None]}\n")
+    if share:
+        w(f"Closed early: {closed} deals (--close-early {share:g}: each after a random number "
+          "of tricks, 1 to 35, by a random seat)\n")
     n_decided = sum(decided.values())
     w(f"Contests decided: {n_decided} (North-South "
       f"{decided[Side.NORTH_SOUTH]}, East-West "
@@ -194,6 +213,22 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
         variant.stop_tally()
         w(_house_text(variant, house))
     return 0
+
+
+def _closed_early(variant, dealer: Seat, rng: random.Random):
+    """A random deal closed early (``sheet.any-player-closes``): the trump drawn as
+    :meth:`~turub.variants.Variant.play_random_deal` draws it, then card by card, each play
+    drawn from the legal plays (as the variant decides them), for 1 to 35 tricks, then
+    closed by a seat drawn at random; the result is the variant's (``result.closed-early``
+    or a house rule deciding it)."""
+    from ..cards import SUITS
+    deal = variant.deal_class.shuffled(rng, dealer, variant.rules)
+    deal.name_trump(deal.caller, SUITS[int(rng.random() * 4)])
+    tricks = rng.randrange(1, 36)
+    while len(deal.tricks) < tricks:
+        deal.play(deal.to_act, rng.choice(deal.legal_plays()))
+    deal.close(rng.choice(list(Seat)))
+    return deal
 
 
 def _house_text(variant, counts: dict[str, list[int]]) -> str:
@@ -250,12 +285,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dealer", default="N", help="N, E, S or W (default N)")
     p.add_argument("--json", action="store_true", help="print the deal's JSON record")
     _rules_arg(p)
+    _time_limit_arg(p)
     p.set_defaults(run=cmd_play)
 
     p = sub.add_parser("simulate", help="play many random legal deals and summarise them")
     p.add_argument("--deals", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--close-early", type=share, default=0.0, metavar="P",
+                   help="close a share P of the deals (0 to 1) early, each after a random "
+                        "number of tricks, by a random seat: a closing rule is asked (default: none)")
     _rules_arg(p)
+    _time_limit_arg(p)
     p.set_defaults(run=cmd_simulate)
 
     p = sub.add_parser("explain", help="which card wins a trick, and the clause that decides it")
@@ -263,6 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--leader", default="N", help="the seat that led (default N)")
     p.add_argument("cards", nargs="+", help="the cards in the order played, e.g. A♣ A♣ 6♥ K♣")
     _rules_arg(p)
+    _time_limit_arg(p)
     p.set_defaults(run=cmd_explain)
 
     from .clause_cli import add_commands as _add_clause; _add_clause(sub)  # turub clause ID
@@ -389,8 +430,8 @@ def _output_lost(stream: TextIO) -> bool:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Run ``turub``; returns the exit status (0 ok, 1 failure reported, 2 usage error, 141
-    standard output closed early, the kit's own for ``turub check``)."""
+    """Run ``turub``; returns the exit status (0 ok, 1 failure reported, 2 usage error, 4
+    past ``--time-limit``, 141 standard output closed early, the kit's own for ``turub check``)."""
     to_stdout = out is None
     if to_stdout:
         _closed_streams_to_null()
@@ -402,12 +443,26 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         parser = build_parser()
         args = parser.parse_args(argv)
         try:
-            status = int(args.run(args, out) or 0)
+            try:
+                with time_limit(getattr(args, "time_limit", None)):
+                    status = int(args.run(args, out) or 0)
+            except OutOfTime as e:
+                given = getattr(args, "variant", None)
+                sys.stderr.write(f"turub {args.command}: error: time limit reached (--time-limit "
+                                 f"{args.time_limit:g} s)"
+                                 + (f": {e}" if str(e) else "")
+                                 + (f" (--variant {given})" if given else "") + "\n")
+                return EXIT_TIME_LIMIT
             out.flush()  # a closed pipe shows here, not in the interpreter's last flush
             if to_stdout and _output_lost(sys.stdout):
                 return _stdout_gone()
             return status
-        except (RuleError, _UsageError, HouseRuleError) as e:  # HouseRuleError: a variant's rule broke
+        except HouseRuleError as e:  # a variant's rule broke: name its file too
+            given = getattr(args, "variant", None)
+            sys.stderr.write(f"turub {args.command}: error: {e}"
+                             + (f" (--variant {given})" if given else "") + "\n")
+            return 2
+        except (RuleError, _UsageError) as e:
             sys.stderr.write(f"turub {args.command}: error: {e}\n")
             return 2
         except RecursionError:  # an argument nested thousands deep

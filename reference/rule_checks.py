@@ -1,0 +1,172 @@
+"""House rules checked like a program: asked twice, shown values they cannot change.
+
+A house rule is user code.  Before a variant from a file plays (:func:`turub.variants.load_file`),
+each of its rules is asked about a fixed sample of situations of its decision (the plays and
+tricks of two seeded standard deals, every deal result a table reaches, every next dealer,
+the contest after each kind of result), twice each, with values of its own: a copy it may
+keep, never the deal's.  A rule is refused, in one line naming the file, the variant and the
+clause (:class:`~turub.variants.VariantError`), when
+
+* it answers one situation two ways (a rule may not draw at random, count its calls or read
+  the clock: the kit would blame the program for the rule's chance);
+* it changes a value it was shown (the same situation reads otherwise after the call; a
+  frozen value changed with ``object.__setattr__`` included).
+
+A rule that raises or answers nonsense on a sample situation is left to the game, which
+stops at the first such answer with :class:`~turub.decisions.HouseRuleError` as it always
+has.  A rule still running when the command's time limit comes is named
+(:func:`turub.decisions.interrupted`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any, Final
+
+from .cards import SUITS, sort_hand
+from .contest import Contest, contest_step
+from .deal import Deal, Phase
+from .decisions import (CONTEST_STEP, DEAL_RESULT, LEGAL_PLAYS, NEXT_DEALER, TRICK_WINNER,
+                        NOT_AN_ANSWER, DECISION_TABLE, Game, interrupted, play_kind, sees_game, shown,
+                        situation)
+from .errors import OutOfTime
+from .options import Rules
+from .rules import deal_result
+from .seats import SEATS, Side
+
+__all__ = ["check_rules", "RuleCheckError", "SAMPLE_DEALS"]
+
+#: The seeds of the standard deals whose plays and tricks the rules are asked about.
+SAMPLE_DEALS: Final = (1, 2)
+
+
+class RuleCheckError(Exception):
+    """A house rule that answered one situation two ways or changed what it was shown:
+    ``str()`` is one line naming the variant, the clause, the decision and the situation."""
+
+    def __init__(self, variant: str, clause: str, decision: str, what: str, where: str) -> None:
+        self.variant, self.clause, self.decision = variant, clause, decision
+        super().__init__(f"variant {variant}: house rule {clause} ({decision.replace('_', ' ')}) "
+                         f"{what}, deciding {where}")
+
+
+@lru_cache(maxsize=1)
+def _plays_and_tricks() -> tuple[tuple[tuple[Any, ...], ...], tuple[tuple[Any, ...], ...]]:
+    """The plays ``(hand, trick, trump)`` and the tricks ``(cards, trump)`` of the sample
+    deals, each with the game a rule reading it sees (:class:`~turub.decisions.Game`)."""
+    plays, tricks = [], []
+    for seed in SAMPLE_DEALS:
+        rng = random.Random(seed)
+        deal = Deal.from_seed(seed)
+        trump = SUITS[seed % 4]
+        deal.name_trump(deal.caller, trump)
+        while deal.phase is Phase.PLAYING:
+            seat = deal.to_act
+            trick = tuple(c for _, c in deal.current_trick)
+            game = Game(seat, deal.trick_count + 1, deal.tricks, deal.rules, deal.dealer)
+            plays.append(((sort_hand(deal.hand(seat)), trick, trump), game))  # type: ignore[arg-type]
+            leader = deal.current_trick[0][0] if trick else seat
+            deal.play(seat, rng.choice(deal.legal_plays()))  # type: ignore[arg-type]
+            if len(trick) == 3:
+                tricks.append(((trick + (deal.tricks[-1].cards[3],), trump),
+                               Game(leader, game.trick_number, game.tricks, deal.rules, deal.dealer)))
+    return tuple(plays), tuple(tricks)
+
+
+def _results() -> list[tuple[int, int, bool]]:
+    whole = [(ns, 36 - ns, False) for ns in range(37)]
+    closed = [(ns, ew, True) for ns, ew in ((12, 5), (5, 12), (20, 3), (3, 20), (8, 8), (0, 0), (19, 16))]
+    return whole + closed
+
+
+def situations(decision: str, rules: Rules) -> list[tuple[tuple[Any, ...], Game]]:
+    """The sample situations a rule deciding ``decision`` is asked about, each its
+    arguments and the game a rule reading it sees (immutable values)."""
+    if decision == LEGAL_PLAYS.name:
+        return list(_plays_and_tricks()[0])
+    if decision == TRICK_WINNER.name:
+        return list(_plays_and_tricks()[1])
+    if decision == DEAL_RESULT.name:
+        return [(tuple(r), Game(rules=rules, dealer=SEATS[i % 4])) for i, r in enumerate(_results())]
+    if decision == NEXT_DEALER.name:
+        return [((seat, winner, rules), Game(rules=rules, dealer=seat))
+                for seat in SEATS for winner in (Side.NORTH_SOUTH, Side.EAST_WEST, None)]
+    if decision == CONTEST_STEP.name:
+        out, contest = [], Contest()
+        for ns, ew in ((20, 16), (18, 18), (24, 12), (16, 20), (18, 18), (30, 6), (10, 26), (19, 17)):
+            result = deal_result(ns, ew, rules=rules)
+            out.append(((contest, result, rules), Game(rules=rules)))
+            contest = contest_step(contest, result, rules)
+            if contest.winner is not None:
+                contest = Contest()
+        return out
+    return []
+
+
+def _reading(args: Sequence[Any]) -> str:
+    """How the situation reads, every field of every value (a change shows here)."""
+    return repr(tuple(args))
+
+
+def _answer(rule: Callable[..., Any], decision: str, args: tuple[Any, ...], game: Game | None
+            ) -> tuple[str, Any]:
+    """``("answer", the answer normalised)`` (a draw is ``None``), ``("deferred", None)``,
+    ``("nonsense", it in words)`` or ``("raised", the exception's type)``; ``game``: given
+    to a rule that reads it."""
+    try:
+        out = rule(*args) if game is None else rule(*args, game=game)
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - left to the game, which names it
+        return "raised", type(e).__name__
+    if out is None:
+        return "deferred", None
+    normal = DECISION_TABLE[decision].normalise(out, args)
+    return ("answer", normal) if normal is not NOT_AN_ANSWER else ("nonsense", shown(out))
+
+
+def _said(answer: tuple[str, Any]) -> str:
+    kind, value = answer
+    if kind == "raised":
+        return f"raised {value}"
+    if kind == "deferred":
+        return "deferred"
+    if value is None:
+        return "a draw"
+    if isinstance(value, frozenset):
+        return shown(sorted(value, key=lambda c: c.index))
+    return shown(value)
+
+
+def check_rule(variant: str, clause: Any, rules: Rules) -> None:
+    """Ask the rule of ``clause`` (a clause of ``variant``, its name and version) about each
+    sample situation twice; :class:`RuleCheckError` if it answers two ways or changes what it
+    was shown."""
+    decision = clause.decides
+    sees = sees_game(clause.rule)
+    for args, game in situations(decision, rules):
+        if decision == LEGAL_PLAYS.name and play_kind(args[0], args[1]) not in clause.plays:
+            continue  # not asked there (its applies_to)
+        shown_game = game if sees else None
+        before = _reading((args, shown_game))
+        try:
+            first = _answer(clause.rule, decision, args, shown_game)
+            after = _reading((args, shown_game))
+            second = _answer(clause.rule, decision, args, shown_game) if after == before else first
+        except OutOfTime:
+            raise interrupted(variant, clause.id, decision, args) from None
+        if after != before:
+            raise RuleCheckError(variant, clause.id, decision,
+                                 "changed a value it was shown", situation(decision, args))
+        if first != second:
+            raise RuleCheckError(variant, clause.id, decision,
+                                 f"answered one situation two ways, {_said(first)} then {_said(second)} "
+                                 "(a rule may not draw at random or keep count)", situation(decision, args))
+
+
+def check_rules(variant: Any) -> None:
+    """Check every house rule of ``variant`` (its own clauses and its base's) as
+    :func:`check_rule` does."""
+    for vc in variant.all_clauses:
+        if vc.rule is not None and vc.decides is not None:
+            check_rule(variant.label, vc, variant.rules)
