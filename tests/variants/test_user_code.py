@@ -109,7 +109,7 @@ def test_a_declarative_variant_names_its_file_and_variant_and_wants_a_text_versi
     line = done.stderr.strip()
     assert done.returncode == 2 and "\n" not in line, done.stderr
     assert f"{path}: variant riverside" in line, line
-    assert "not text" in line or "'riverside.x'" in line, line
+    assert "must be text" in line or "not text" in line or "'riverside.x'" in line, line
 
 
 # --- a rule is asked twice, and shown values it cannot change ------------------------------
