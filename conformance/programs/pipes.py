@@ -57,9 +57,6 @@ class Pipes:
         self.err_total = 0
         self.eof = False
         self.overflow = False
-        # Whether :meth:`pump` reads before asking the selector: worth it while answers come
-        # several at a time (windowed), a wasted call in lock-step (one answer, not yet there).
-        self.read_first = True
         self.stdin_closed = False
         self.status: int | None = None
         self.held: list[bytes] = []  # whole lines read and not yet taken (see :meth:`hold`)
@@ -123,7 +120,7 @@ class Pipes:
         lines = []
         if self.eof or self.overflow:
             return lines
-        if self.read_first and not self.writing:  # answers already waiting: no selector
+        if not self.writing:  # answers already waiting: no need to ask the selector
             try:
                 chunk = os.read(self.fd_out, 1 << 16)
             except BlockingIOError:
@@ -132,9 +129,7 @@ class Pipes:
                 chunk = b""
             if chunk is not None:
                 self._take(chunk, lines)
-                self.read_first = len(lines) > 1
                 return lines
-            self.read_first = False
         for key, _ in self.sel.select(max(0.0, timeout)):
             data = key.data
             if data == "in":
@@ -149,7 +144,6 @@ class Pipes:
                 except OSError:
                     chunk = b""
                 self._take(chunk, lines)
-        self.read_first = len(lines) > 1
         return lines
 
     def _take(self, chunk: bytes, lines: list) -> None:
