@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from typing import Any
 
 from hypothesis import event, note
 from hypothesis import strategies as st
@@ -82,20 +83,22 @@ class DealMachine(RuleBasedStateMachine):
 
     # --- actions -----------------------------------------------------------------------------
 
-    def _attempt(self, action: dict[str, str]) -> None:
-        """Apply ``action`` to the engine; the model says whether it must be accepted."""
+    def _attempt(self, action: dict[str, str], step=None) -> Any:
+        """Apply ``action`` to the engine (by ``step()`` if given); the model says whether it
+        must be accepted.  What the engine's step returned, None if refused."""
         broken = self.model.broken(action)
         before = json.dumps(self.deal.state(), sort_keys=True) if broken else None
         try:
-            self.deal.apply(action)
+            done = self.deal.apply(action) if step is None else step()
         except RuleError as refusal:
             assert broken, f"{action} refused ({refusal}), but the rules allow it"
             assert refusal.clause in broken, f"{action} refused as {refusal.clause}, but breaks {broken}"
             # A refusal leaves the deal exactly as it was.
             assert json.dumps(self.deal.state(), sort_keys=True) == before, f"{action} refused, state changed"
-            return
+            return None
         assert not broken, f"{action} accepted, but it breaks {sorted(broken)}"
         self.model.apply(action)
+        return done
 
     @rule(seat=S.seats, suit=S.suits)
     def name_trump(self, seat, suit):
@@ -123,6 +126,21 @@ class DealMachine(RuleBasedStateMachine):
             card = rng.choice(sorted(self.model.legal_cards()))
             self._attempt({"act": "play", "seat": self.model.to_act, "card": card})
             self.every_card_is_in_exactly_one_place()
+
+    @precondition(lambda self: self.deal.phase is Phase.PLAYING)
+    @rule(card=S.cards, legal=st.booleans(), pick=st.integers(0, 35))
+    def play_turn(self, card, legal, pick):
+        """One call a card (``Deal.play_turn``): the seat to act plays any card, or a legal
+        one; what comes back is what the next seat may play, by the model."""
+        if legal:
+            choices = sorted(self.model.legal_cards())
+            card = choices[pick % len(choices)]
+        action = {"act": "play", "seat": self.model.to_act, "card": card}
+        following = self._attempt(action, lambda: self.deal.play_turn(card))
+        if following is not None:
+            expected = self.model.legal_cards()
+            assert {_text(c) for c in following} == expected, f"after {card}: {following}"
+            assert len(set(following)) == len(following), f"a card twice in {following}"
 
     @rule(seat=S.seats, card=S.cards)
     def play_any_card(self, seat, card):

@@ -64,6 +64,17 @@ def _by_suit(codes: list[int]) -> list[list[int]]:
     return [codes[:hearts], codes[hearts:diamonds], codes[diamonds:clubs], codes[clubs:]]
 
 
+_SUIT_CODES: Final = tuple(range(first, first + 9) for first in SUIT_START)  # the codes of each suit
+
+
+def _counted(codes: Iterable[int]) -> list[dict[Card, int]]:
+    """Card codes as, per suit, {card: copies} in the order of CARDS (a hand's dict form)."""
+    copies = [0] * 36
+    for code in codes:
+        copies[code] += 1
+    return [{CARDS[c]: n for c in suit if (n := copies[c])} for suit in _SUIT_CODES]
+
+
 _seat = argument_checks.seat
 _card = argument_checks.card
 _PLAYING: Final = Phase.PLAYING  # bound once for the hot path of Deal.play
@@ -189,30 +200,44 @@ class Deal:
             hands[self.caller] = _by_suit(sorted(stock))
             self._card_codes, self._card_counts = hands, None
             return
-        hands = [[], [], [], []]
+        # The full hands are built from the stock when first read, straight into the form the
+        # first reader wants (a list form for play_out, a dict form for play): neither yet.
+        self._card_codes = self._card_counts = None
+
+    def _dealt_codes(self) -> list[tuple[int, ...]]:
+        """Each seat's card codes as dealt (all packets), in no particular order."""
+        stock = self._stock
+        hands: list[tuple[int, ...]] = [(), (), (), ()]
         for k, seat in enumerate(self._play_order[self.caller]):
-            hands[seat] = _by_suit(sorted(stock[3 * k::12] + stock[3 * k + 1::12]
-                                          + stock[3 * k + 2::12]))
-        self._card_codes, self._card_counts = hands, None
+            hands[seat] = stock[3 * k::12] + stock[3 * k + 1::12] + stock[3 * k + 2::12]
+        return hands
 
     def _as_lists(self) -> list[list[list[int]]]:
         """The hands as, per suit, a sorted list of card codes (the form :meth:`play_out` draws from)."""
         if self._card_codes is None:
-            self._card_codes = [[[card.index for card, n in suit.items() for _ in range(n)] for suit in hand]
-                           for hand in self._card_counts]  # type: ignore[union-attr]
+            if self._card_counts is None:  # just dealt
+                self._card_codes = [_by_suit(sorted(codes)) for codes in self._dealt_codes()]
+            else:
+                self._card_codes = [[[card.index for card, n in suit.items() for _ in range(n)]
+                                     for suit in hand] for hand in self._card_counts]
             self._card_counts = None
         return self._card_codes
 
     def _as_dicts(self) -> list[list[dict[Card, int]]]:
         """The hands as {card: copies} per suit (the form :meth:`play` checks against)."""
         if self._card_counts is None:
-            self._card_counts = [[{CARDS[c]: n for c, n in Counter(suit).items()} for suit in hand]
-                          for hand in self._card_codes]  # type: ignore[union-attr]
+            if self._card_codes is None:  # just dealt: count each seat's cards straight
+                self._card_counts = [_counted(codes) for codes in self._dealt_codes()]
+            else:
+                self._card_counts = [[{CARDS[c]: n for c, n in Counter(suit).items()} for suit in hand]
+                                     for hand in self._card_codes]
             self._card_codes = None
         return self._card_counts
 
     def _codes(self, seat: Seat) -> list[int]:
         """The codes of the cards ``seat`` holds, sorted, whatever the form of the hands."""
+        if self._card_codes is None and self._card_counts is None:
+            self._as_lists()
         if self._card_codes is not None:
             return [code for suit in self._card_codes[seat] for code in suit]
         return [card.index for suit in self._card_counts[seat]  # type: ignore[index]
@@ -415,6 +440,76 @@ class Deal:
             self._to_act = self._seat_after[seat]
             return None
         return self._complete_trick()
+
+    def play_turn(self, card: Card | str) -> tuple[Card, ...]:
+        """The seat to act plays ``card``; returns the cards the next seat to act may play
+        (:meth:`legal_plays`), empty once the deal is over.  One call a card:
+
+        >>> deal = Deal.from_seed(7)
+        >>> deal.name_trump(Seat.EAST, Suit.HEARTS)
+        >>> legal = deal.legal_plays()
+        >>> while legal:
+        ...     legal = deal.play_turn(legal[0])
+        >>> deal.phase, sum(deal.result.tricks)
+        (<Phase.FINISHED: 'finished'>, 36)
+
+        Every card is checked as :meth:`play` checks it (``play.turn`` is the seat to act by
+        construction; ``play.card-in-hand``, ``play.follow-suit``) before anything changes;
+        the tricks, the decisions and the result are :meth:`play`'s.  The trick's
+        :class:`TrickDecision` is not built here (:attr:`tricks` builds it when asked).
+        """
+        if type(self) is not Deal:  # a subclass's hooks decide: through them
+            self.play(self._to_act, card)  # type: ignore[arg-type]
+            return self.legal_plays()
+        if self._phase is not _PLAYING:
+            raise PhaseError("cards are played only after trump is named and before the deal ends"
+                             if self._phase is Phase.CALLING else "the deal is over")
+        seat = self._to_act
+        if type(card) is not Card:
+            card = _card(card)
+        hands = self._card_counts or self._as_dicts()
+        hand = hands[seat]  # type: ignore[index]
+        suit = card.suit
+        same_suit = hand[suit]
+        copies = same_suit.get(card)
+        if not copies:
+            raise CardNotHeldError(f"{seat} holds no {card}")
+        led = self._led
+        if led >= 0 and suit != led and hand[led]:
+            raise MustFollowSuitError(
+                f"{seat} holds {SUITS[led].symbol} and must follow suit, not play {card}")
+        if copies == 1:
+            del same_suit[card]
+        else:
+            same_suit[card] = copies - 1
+        code = card.index
+        trick = self._trick
+        if not trick:
+            self._led = led = suit
+            self._winning = 0
+        elif self._beats[36 * code + trick[self._winning]]:
+            self._winning = len(trick)
+        trick.append(code)
+        if len(trick) < 4:
+            self._to_act = seat = self._seat_after[seat]  # type: ignore[index]
+            hand = hands[seat]
+            if hand[led]:
+                return tuple(hand[led])
+            spades, hearts, diamonds, clubs = hand
+            return (*spades, *hearts, *diamonds, *clubs)
+        # trick.*: the standard decision (the table's position), its clauses derived when asked
+        leader, position = self._leader, self._winning
+        self._tricks.append((leader, tuple(trick), self._signal, position, None))
+        self._leader = self._to_act = seat = self._play_order[leader][position]  # play.winner-leads
+        self._won[seat & 1] += 1
+        self._trick = []
+        self._led = -1
+        self._signal = None
+        if len(self._tricks) == TRICKS_PER_DEAL:
+            self._finish(self.decide_result(self._won[0], self._won[1]))
+            return ()
+        spades, hearts, diamonds, clubs = hands[seat]
+        return (*spades, *hearts, *diamonds, *clubs)
 
     def _complete_trick(self) -> TrickDecision:
         codes = tuple(self._trick)

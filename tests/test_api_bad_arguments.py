@@ -108,6 +108,7 @@ DEAL_CALLS: list[tuple[str, str, Callable[[Deal, Any], Any], Callable[[Any], boo
     ("play seat", "playing", lambda d, v: d.play(v, d.legal_plays()[0]),
      lambda v: is_seat(v) and Seat(v) is Seat.SOUTH),
     ("play card", "playing", lambda d, v: d.play(d.to_act, v), never),  # only a held card of the suit
+    ("play_turn card", "playing", lambda d, v: d.play_turn(v), never),  # as play card
     ("signal seat", "playing", lambda d, v: d.signal(v, "knock"), lambda v: is_seat(v) and Seat(v) is E),
     ("signal kind", "playing", lambda d, v: d.signal(d.leader, v),
      lambda v: isinstance(v, str) and v.strip() != ""),
