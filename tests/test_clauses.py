@@ -21,6 +21,8 @@ def test_ids_are_readable_slugs_and_kinds_are_known():
 def cited_ids():
     for folder in ("reference", "properties", "conformance", "tests", "spec", "docs"):
         for path in (ROOT / folder).rglob("*"):
+            if path == Path(__file__).resolve():
+                continue  # this file names the deliberately undefined IDs below
             if path.suffix in {".py", ".md", ".json", ".js"} and "_build" not in path.parts:
                 for m in CITED.finditer(path.read_text(encoding="utf-8")):
                     if m.group(1).endswith(FILE_SUFFIXES):
@@ -28,11 +30,22 @@ def cited_ids():
                     yield path.relative_to(ROOT), m.group(1)
 
 
+#: IDs cited on purpose as undefined: the bad house-rule definitions whose refusal a test
+#: expects (a house clause named inside a standard part, a replaced clause that does not exist).
+DELIBERATELY_UNDEFINED = {
+    ("tests/variants/test_user_code.py", "trick.nell"),
+    ("tests/variants/test_user_code.py", "play.no-such-clause"),
+    ("tests/variants/test_user_code.py", "dealer.x"),
+}
+
+
 def test_every_cited_clause_exists():
     from turub.clauses import WITHDRAWN  # a withdrawn ID stays citable: its tombstone resolves
 
     unknown = {(str(p), cid) for p, cid in cited_ids()
                if cid not in CLAUSES and cid not in WITHDRAWN and not cid.endswith("-")}
+    assert DELIBERATELY_UNDEFINED <= unknown, "no longer cited: drop it from the list"
+    unknown -= DELIBERATELY_UNDEFINED
     assert not unknown, f"clause IDs cited but not defined: {sorted(unknown)}"
 
 

@@ -117,6 +117,8 @@ LONG_FUNCTIONS = {
                                               "per option (a table in code)",
     "conformance/questions/offences.py:_offences": "the table of offences, one row per way a "
                                                    "clause can be broken (a table in code)",
+    "reference/deal.py:play_turn": "the one-call-per-card path: play's checks inline, in order, "
+                                   "for speed (benchmarks/bench_card_by_card.py, #33)",
 }
 
 

@@ -101,19 +101,23 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     if args.diff:
         return _diff(args, out)
     started = time.monotonic()  # --time-limit covers loading a variant too
-    options, xfail = _plan(args)
-    if args.list:
-        from .listing import planned_checks, render_list
-        out.write(render_list(planned_checks(options)))
-        return 0
-    deadline = started + args.time_limit
-    # what the checks may use, leaving time to stop the program and write the reports
-    checks_deadline = deadline - min(2.0, 0.1 * args.time_limit)
     from ..programs.targets import Interrupted
-    target, describe = _target(args, options.rules, checks_deadline)
-    lines = _open_jsonl(args, options, describe, out)
     with _signals_interrupt():
+        try:  # a signal while the variant loads or the program starts: its status, nothing run
+            options, xfail = _plan(args)
+            if args.list:
+                from .listing import planned_checks, render_list
+                out.write(render_list(planned_checks(options)))
+                return 0
+            deadline = started + args.time_limit
+            # what the checks may use, leaving time to stop the program and write the reports
+            checks_deadline = deadline - min(2.0, 0.1 * args.time_limit)
+            target, describe = _target(args, options.rules, checks_deadline)
+        except Interrupted as e:
+            return _interrupted_early(e.signum, None)
+        lines = None
         try:
+            lines = _open_jsonl(args, options, describe, out)
             # nothing user code prints reaches a report on stdout; nothing it runs outlasts the limit
             with stdout_to_stderr(), whole_run_limit(deadline):
                 raw = _run(target, options, describe, checks_deadline, lines, quiet=args.quiet)

@@ -94,7 +94,8 @@ def _rules_arg(parser: argparse.ArgumentParser) -> None:
 
 
 def _time_limit_arg(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--time-limit", type=seconds, metavar="SECONDS",
+    # Its own dest: turub check's --time-limit (the kit's, for the whole run) is another option.
+    parser.add_argument("--time-limit", type=seconds, metavar="SECONDS", dest="command_time_limit",
                         help="stop after SECONDS (loading the variant and its house rules "
                              "included) with one line saying what was running, exit status 4")
 
@@ -444,12 +445,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         args = parser.parse_args(argv)
         try:
             try:
-                with time_limit(getattr(args, "time_limit", None)):
+                with time_limit(getattr(args, "command_time_limit", None)):
                     status = int(args.run(args, out) or 0)
             except OutOfTime as e:
                 given = getattr(args, "variant", None)
                 sys.stderr.write(f"turub {args.command}: error: time limit reached (--time-limit "
-                                 f"{args.time_limit:g} s)"
+                                 f"{args.command_time_limit:g} s)"
                                  + (f": {e}" if str(e) else "")
                                  + (f" (--variant {given})" if given else "") + "\n")
                 return EXIT_TIME_LIMIT
