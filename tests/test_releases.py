@@ -135,3 +135,60 @@ def test_a_past_release_is_rebuilt_from_the_projects_history(version):
     texts = json.loads((ROOT / "spec/digests" / f"{version}.json").read_text())
     texts.update(json.loads((ROOT / "spec/digests" / f"{version}.texts.json").read_text()))
     assert tool.text_digests_at(commit) == texts
+
+
+# --- judging by a frozen release (turub check --spec, turub vectors --spec) --------------------
+
+def _check(tmp_path, *extra):
+    import io
+
+    from turub.tools.cli import main
+    err = io.StringIO()
+    status = main(["check", "--quiet", "--json", str(tmp_path / "r.json"), "--junit",
+                   str(tmp_path / "r.xml"), "--html", str(tmp_path / "html"), "--jsonl",
+                   str(tmp_path / "r.jsonl"), *extra,
+                   "--python", "turub.conformance.adapter:ReferenceImplementation"], err)
+    return status
+
+
+def test_the_current_engine_fails_1_0_0_only_on_the_clause_1_1_0_changed(tmp_path):
+    # The reference conforms to the release it is (1.1.0's cases are today's) and fails
+    # 1.0.0 only where 1.1.0's changelog names a case change.
+    assert _check(tmp_path, "--spec", "1.0.0") == 1
+    report = json.loads((tmp_path / "r.json").read_text())
+    failed = {c for c, row in report["clauses"].items() if row["status"] != "passed"}
+    assert failed == {ch.clause for ch in release_named("1.1.0").cases}
+    assert {c["id"].split("/")[0] for c in report["cases"] if c["status"] != "passed"} == {"check_packets"}
+    # Only the frozen cases ran, and the report says what was not pinned.
+    assert {c["kind"] for c in report["cases"]} == {"vector"}
+    assert any("cannot be pinned" in d for d in report["diagnostics"])
+    assert _check(tmp_path, "--spec", "1.1.0") == 0
+
+
+def test_every_report_names_the_release_it_judged_by(tmp_path):
+    _check(tmp_path, "--spec", "1.1.0")
+    assert json.loads((tmp_path / "r.json").read_text())["spec"]["judged_by"] == "1.1.0"
+    assert json.loads((tmp_path / "r.jsonl").read_text().splitlines()[0])["judged_by"] == "1.1.0"
+    assert '<property name="judged_by" value="1.1.0" />' in (tmp_path / "r.xml").read_text()
+    assert "the cases of release 1.1.0" in (tmp_path / "html/index.html").read_text()
+    assert "<title>turub 1.1.0:" in (tmp_path / "html/badge.svg").read_text()
+
+
+def test_an_unfrozen_or_unknown_release_is_a_usage_error(tmp_path, capsys):
+    from turub.releases import OPEN_RELEASE
+    for version in ("0.9.0", OPEN_RELEASE.version if OPEN_RELEASE else "99.0.0"):
+        assert _check(tmp_path, "--spec", version) == 2
+        assert f"--spec {version}" in capsys.readouterr().err
+        assert not (tmp_path / "r.json").exists()
+
+
+def test_turub_vectors_gives_a_releases_cases(tmp_path):
+    import io
+
+    from turub.tools.cli import main
+    out = tmp_path / "v.json"
+    assert main(["vectors", "--spec", "1.0.0", "-o", str(out)], io.StringIO()) == 0
+    exported = json.loads(out.read_text())
+    assert exported["release"] == "1.0.0"
+    assert [c["id"] for c in exported["cases"]] == \
+        [c["id"] for c in rel.load_release("1.0.0")["standard"].cases]
