@@ -35,6 +35,7 @@ extensions = [
     "turub_variants",
     "turub_addresses",
     "turub_changelog",
+    "turub_examples",
 ]
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}

@@ -86,6 +86,8 @@ class CheckOptions:
     #: produced by the current code, so they cannot be pinned and are skipped (None: the
     #: current release, everything)
     spec: str | None = None
+    #: only the committed cases with these IDs (``--example N``: example N's case)
+    example_ids: frozenset[str] | None = None
 
 
 def vector_cases(rules: Rules, spec: str | None = None) -> list[Case]:
@@ -261,6 +263,11 @@ def _planned_cases(options: CheckOptions, run: _Run) -> Iterator[tuple[str, Case
         if options.spec is not None:  # a frozen release: its cases, nothing generated now
             for c in vector_cases(rules, options.spec):
                 if options.selection.matches(c["id"], c["op"], c["clauses"]):
+                    yield "vector", c
+            return
+        if options.example_ids is not None:  # --example N: that committed case, nothing else
+            for c in vector_cases(rules):
+                if c["id"] in options.example_ids:
                     yield "vector", c
             return
         if options.vectors:
