@@ -36,6 +36,7 @@ extensions = [
     "turub_addresses",
     "turub_changelog",
     "turub_examples",
+    "turub_well_formed",
 ]
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}

@@ -169,6 +169,36 @@ RELEASES: Final = (
                              "faithfulness fixes (1.1.0)."),
             ("page:table", "No 'square table': the sources give the table no shape."),
         ),
+        cases=(
+            CaseChange(
+                "table.partnerships",
+                before="A refereed action's seat was read from its initial or its name, in "
+                       "either case, with spaces around: 'n', 'North', 'NORTH', 'north' and ' N ' "
+                       "were seats.",
+                after="A seat in an action is one of the letters N E S W, written just so; "
+                      "'n', 'north', 'North', 'NORTH', ' N ' are refused for table.partnerships "
+                      "(the schema's seat, as everywhere else in the protocol).",
+                upgrade="Read an action's seat by exact comparison with N, E, S, W; refuse "
+                        "anything else (a name, lower case, spaces) for table.partnerships."),
+            CaseChange(
+                "trump.any-suit",
+                before="The suit of a trump call was read from a letter in either case, a "
+                       "symbol (♥ or ♡) or a suit's name.",
+                after="The suit of a trump call is one of the letters S H D C, written just "
+                      "so; 'h', '♥', '♡', 'hearts', ' H ' are refused for trump.any-suit, "
+                      "after the moment and the caller are judged (play.refusal-order).",
+                upgrade="Compare the trump call's suit exactly with S, H, D, C; refuse anything "
+                        "else for trump.any-suit in the same place of the refusal order as a "
+                        "no-trump call."),
+            CaseChange(
+                "pack.card-notation",
+                before="Card texts with the outline suit symbols (♤♡♢♧) and with spaces around "
+                       "them were promised (the schema) but never asked.",
+                after="Directed cases ask both: a trick, a hand and a refereed deal written "
+                      "with outline symbols, and with spaces around every card.",
+                upgrade="Read ♤ ♡ ♢ ♧ as ♠ ♥ ♦ ♣ and strip spaces around a card text, as the "
+                        "schema's card pattern allows."),
+        ),
     ),
 )
 

@@ -28,7 +28,11 @@ TOOLS = Path(__file__).resolve().parents[1] / "properties" / "tools"
 
 #: (name, the text replaced, its mutant): one edit each, in the correct implementation's code.
 MUTANTS = [
-    ("trump-symbol-not-read", "t = SYMBOLS.get(t, t)", "t = SYMBOLS.get(None, t)"),
+    # a seat or a trump suit in an action is written one way (turub.well_formed, #28): the
+    # readings 1.1.0 asked for are bugs now
+    ("trump-suit-read-leniently", 'if not (isinstance(suit, str) and len(suit) == 1 and suit in "SHDC"):\n'
+     '                raise Refused("trump.any-suit")\n            self.trump = "SHDC".index(suit)',
+     "self.trump = suit_letter(suit)"),
     ("ten-not-t", 'rank = "10" if t[:-1] == "T" else t[:-1]', 'rank = "10" if t[:-1] == "XXTXX" else t[:-1]'),
     ("closed-at-36", "(36 if self.bug == \"closed-at-36\" else 35)", "(36 if self.bug == \"closed-at-36\" else 36)"),
     ("signal-window-two", "if len(self.trick) != 1 and", "if len(self.trick) > 1 and"),
@@ -39,8 +43,12 @@ MUTANTS = [
     # directed case built for its class
     ("ten-read-from-first-letter", 'rank = "10" if t[:-1] == "T" else t[:-1]',
      'rank = "10" if t[:+1] == "T" else t[:-1]'),
-    ("seat-read-from-first-letter", "in SEATS and \\\n", "in SEATS or \\\n"),
-    ("seat-name-not-read", '"NORTH", "EAST"', '"XXNORTHXX", "EAST"'),
+    ("seat-read-from-first-letter", 'len(text) == 1 and text in "NESW":\n        return "NESW".index(text)',
+     'text.strip()[:1].upper() in "NESW" and text.strip():\n'
+     '        return "NESW".index(text.strip()[0].upper())'),
+    ("outline-symbol-not-read", '"♤": "S", "♡": "H"', '"XX": "S", "♡": "H"'),
+    ("seat-case-folded", 'len(text) == 1 and text in "NESW":\n        return "NESW".index(text)',
+     'len(text) == 1 and text.upper() in "NESW":\n        return "NESW".index(text.upper())'),
     ("later-packets-unchecked", "for k in range(4, 48)))", "for k in range(4, )))"),
     ("fifth-packet-unchecked", "for k in range(4, 48)))", "for k in range(5, 48)))"),
     ("trump-after-early-close-is-second", "self.trump: int | None = None", 'self.trump: int | None = ""'),

@@ -128,12 +128,12 @@ def _notation_cases() -> Iterator[tuple[str, str, dict]]:
 
 
 def _notation_streams(rules: Rules) -> Iterator[tuple[str, dict]]:
-    """A deal of a fixed seed whose every card (and the suit named trump) is written in one
-    accepted notation."""
+    """A deal of a fixed seed whose every card is written in one accepted notation (the suit
+    named trump by its letter: ``turub.well_formed``)."""
     for form, write in ACCEPTED_NOTATIONS.items():
         deal = deal_from_seed(rules, _SEEDS[0], Seat.SOUTH)
-        actions = [{"act": "trump", "seat": deal.caller.letter, "suit": write("AH")[-1]}]
-        deal.apply({**actions[0], "suit": "H"})
+        actions = [{"act": "trump", "seat": deal.caller.letter, "suit": "H"}]  # a suit: its letter
+        deal.apply(actions[0])
         for _ in range(12):
             card = _a(deal.legal_plays()[0])
             action = {"act": "play", "seat": deal.to_act.letter, "card": write(card)}
