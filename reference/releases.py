@@ -198,6 +198,15 @@ RELEASES: Final = (
                       "with outline symbols, and with spaces around every card.",
                 upgrade="Read ♤ ♡ ♢ ♧ as ♠ ♥ ♦ ♣ and strip spaces around a card text, as the "
                         "schema's card pattern allows."),
+            CaseChange(
+                "signal.kinds",
+                before="Under signal-kinds=documented the sources' words for the two signals' "
+                       "meaning ('strong', 'weak') were never sent as kinds.",
+                after="Directed cases send 'strong', 'weak', 'Knock' and 'wink' as kinds under "
+                      "signal-kinds=documented: each refused for signal.kinds (the kinds are "
+                      "'knock' and 'click').",
+                upgrade="Under signal-kinds=documented accept exactly 'knock' and 'click'; the "
+                        "words for what they mean are not kinds."),
         ),
     ),
 )

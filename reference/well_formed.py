@@ -50,6 +50,7 @@ class InputClass(NamedTuple):
     clause: str
     cases: tuple[str, ...] = ()
     why: str = ""
+    rules: tuple[tuple[str, str], ...] = ()  # the rule options it holds under (none: any)
 
 
 WELL_FORMED: Final[tuple[InputClass, ...]] = (
@@ -77,6 +78,16 @@ WELL_FORMED: Final[tuple[InputClass, ...]] = (
         refused_as="pack.card-notation", clause="pack.card-notation",
         cases=("directed/notation/", "directed/refused/card-text-"),
         why="rank then suit; a tab or a newline around a card is not a space"),
+    InputClass(
+        "signal-kind", "the kind of a signal (`signal` of a signal action) under "
+                       "`signal-kinds=documented`",
+        read=(("the knock", "knock", "a strong suit"), ("the click", "click", "a weak suit")),
+        refused=("strong", "weak", "Knock", "wink"),
+        refused_as="signal.kinds", clause="signal.kinds",
+        cases=("directed/refused/documented-signal-",),
+        why="the two documented kinds by their names; the sources' words for what they mean "
+            "are not kinds (under the default, any non-empty word is a kind)",
+        rules=(("signal-kinds", "documented"),)),
 )
 
 

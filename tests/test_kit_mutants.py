@@ -85,6 +85,18 @@ def test_the_kit_kills_the_mutant(name, old, new):
     assert report["exit_status"] == 1, f"mutant {name} survived"
 
 
+def test_the_kit_kills_the_sources_words_as_signal_kinds():
+    # Under signal-kinds=documented the kinds are knock and click; 'strong' and 'weak' (what
+    # they mean) are no kinds (turub.well_formed's signal-kind row, #28).
+    from turub import Rules
+    module = _mutant("sources-words-are-signal-kinds", 'kind not in ("knock", "click")',
+                     'kind not in ("knock", "click", "strong", "weak")')
+    report = finish(run_check(PythonTarget(module.Independent(), timeout=5.0),
+                              CheckOptions(rules=Rules(signal_kinds="documented"), seed=1,
+                                           examples=0, properties=0)))
+    assert report["exit_status"] == 1, "the mutant survived"
+
+
 def _correct_source() -> str:
     """The campaign's subject: the correct program, its bug switches folded away."""
     spec = importlib.util.spec_from_file_location("mutation_subject", TOOLS / "mutation_subject.py")

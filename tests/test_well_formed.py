@@ -19,7 +19,7 @@ from turub.well_formed import WELL_FORMED, read_action_seat, read_trump_suit
 ROOT = Path(__file__).resolve().parents[1]
 
 #: The field of an action each row is about.
-FIELD = {"action-seat": "seat", "trump-suit": "suit", "card-text": "card"}
+FIELD = {"action-seat": "seat", "trump-suit": "suit", "card-text": "card", "signal-kind": "signal"}
 
 
 def _asked(cases) -> set[tuple[str, str, str]]:
@@ -30,7 +30,7 @@ def _asked(cases) -> set[tuple[str, str, str]]:
         if case["op"] == "referee":
             for action, response in zip(args["actions"], expected["responses"]):
                 outcome = response.get("refused", "ok")
-                for field in ("seat", "suit", "card"):
+                for field in ("seat", "suit", "card", "signal"):
                     if isinstance(action.get(field), str):
                         seen.add((field, action[field], outcome))
             seen.update(("card", c, "ok") for c in args["pack"])
@@ -41,13 +41,10 @@ def _asked(cases) -> set[tuple[str, str, str]]:
     return seen
 
 
-@pytest.fixture(scope="module")
-def asked():
-    return _asked(directed_cases(Rules()))
-
-
 @pytest.mark.parametrize("row", WELL_FORMED, ids=[r.id for r in WELL_FORMED])
-def test_every_promised_input_class_is_asked_on_both_sides(row, asked):
+def test_every_promised_input_class_is_asked_on_both_sides(row):
+    from turub.options import rules_from_dict
+    asked = _asked(directed_cases(rules_from_dict(dict(row.rules))))  # under the row's options
     field = FIELD[row.id]
     # Every form the definition reads is sent and answered as read ...
     for form, example, _ in row.read:

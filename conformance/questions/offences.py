@@ -167,6 +167,17 @@ def _offences() -> list[Offence]:
     return out
 
 
+def _documented_signal_offences() -> list[Offence]:
+    """Under ``signal-kinds=documented``: the leader signals a kind that is not one of the two
+    documented ones (the sources' words for their meaning among them), and the click."""
+    row = input_class("signal-kind")
+    out: list[Offence] = [
+        (f"documented-signal-{text}", row.refused_as, "window",
+         lambda d, t=text: {"act": "signal", "seat": d.leader.letter, "signal": t})
+        for text in row.refused]
+    return out
+
+
 def _step(deal: Any) -> int:
     """1 when play runs clockwise (N E S W), 3 when counter-clockwise (``table.direction``)."""
     rules = getattr(deal, "rules", None)
@@ -282,7 +293,8 @@ _LATER: Final = frozenset({"play.turn", "play.follow-suit", "play.card-in-hand",
 def _refusal_streams(rules: Rules) -> Iterator[tuple[str, str, str, dict]]:
     """``(id, clause, way, args)``: each offence at two moments of the deal (early and later),
     under two dealers, from the first fixed seed where it can happen."""
-    for offence in _offences():
+    documented = rules.to_dict().get("signal-kinds") == "documented"
+    for offence in _offences() + (_documented_signal_offences() if documented else []):
         name, clause, moment, _ = offence
         # later in the deal too (another dealer, after three tricks) where the moment
         # changes the rule: who leads, and what a follower holds

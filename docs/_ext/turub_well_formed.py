@@ -23,7 +23,8 @@ def table_lines() -> list[str]:
     lines = ["| input | read | refused (as) | why |", "|---|---|---|---|"]
     for row in WELL_FORMED:
         read = "; ".join(f"{form}: {_texts([example])} ({meaning})" for form, example, meaning in row.read)
-        lines.append(f"| {row.where} | {read} | {_texts(row.refused)} (`{row.refused_as}`) | "
+        where = row.where + "".join(f" (`{k}={v}`)" for k, v in row.rules if f"`{k}={v}`" not in row.where)
+        lines.append(f"| {where} | {read} | {_texts(row.refused)} (`{row.refused_as}`) | "
                      f"{row.why} ({{ref}}`{row.clause}`) |")
     return lines
 
