@@ -171,11 +171,11 @@ def _documented_signal_offences() -> list[Offence]:
     """Under ``signal-kinds=documented``: the leader signals a kind that is not one of the two
     documented ones (the sources' words for their meaning among them), and the click."""
     row = input_class("signal-kind")
-    out: list[Offence] = [
-        (f"documented-signal-{text}", row.refused_as, "window",
-         lambda d, t=text: {"act": "signal", "seat": d.leader.letter, "signal": t})
-        for text in row.refused]
-    return out
+
+    def signal(kind: str) -> Callable[[Any], "dict | None"]:
+        return lambda d: {"act": "signal", "seat": d.leader.letter, "signal": kind}
+    return [(f"documented-signal-{text}", row.refused_as, "window", signal(text))
+            for text in row.refused]
 
 
 def _step(deal: Any) -> int:
