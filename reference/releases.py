@@ -207,6 +207,14 @@ RELEASES: Final = (
                       "'knock' and 'click').",
                 upgrade="Under signal-kinds=documented accept exactly 'knock' and 'click'; the "
                         "words for what they mean are not kinds."),
+            CaseChange(
+                "deal.packets",
+                before="A check_packets deal with a packet of 0 cards (a size the schema "
+                       "allows) among its 48 good packets was never asked.",
+                after="Directed cases ask it (early, midway, before the dealer's last packet, "
+                      "under each dealer): it does not stand ({\"stands\": false}).",
+                upgrade="Judge the packets as given: 49 packets, one of them empty, are not a "
+                        "deal of 48 packets of three; do not drop empty packets first."),
         ),
     ),
 )

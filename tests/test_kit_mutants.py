@@ -47,6 +47,10 @@ MUTANTS = [
      'text.strip()[:1].upper() in "NESW" and text.strip():\n'
      '        return "NESW".index(text.strip()[0].upper())'),
     ("outline-symbol-not-read", '"♤": "S", "♡": "H"', '"XX": "S", "♡": "H"'),
+    ("empty-packet-skipped", "sizes = [n if isinstance(n, int) else len(n) for _, n in packets]",
+     "sizes = [n if isinstance(n, int) else len(n) for _, n in packets]\n"
+     "        packets = [p for p, n in zip(packets, sizes) if n]; sizes = [n for n in sizes if n]\n"
+     "        seats = [seat_of(s) for s, _ in packets]"),
     ("seat-case-folded", 'len(text) == 1 and text in "NESW":\n        return "NESW".index(text)',
      'len(text) == 1 and text.upper() in "NESW":\n        return "NESW".index(text.upper())'),
     ("later-packets-unchecked", "for k in range(4, 48)))", "for k in range(4, )))"),
