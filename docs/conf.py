@@ -35,6 +35,8 @@ extensions = [
     "turub_variants",
     "turub_addresses",
     "turub_changelog",
+    "turub_examples",
+    "turub_well_formed",
 ]
 
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}

@@ -51,13 +51,10 @@ function parseSuit(text) {
   throw new Refusal("pack.card-notation");
 }
 
+// table.partnerships: a seat is one of the letters N E S W, written just so.
 function parseSeat(text) {
-  if (typeof text === "string") {
-    const t = text.trim().toUpperCase();
-    const names = ["NORTH", "EAST", "SOUTH", "WEST"];
-    const i = SEATS.indexOf(t) >= 0 ? SEATS.indexOf(t) : names.indexOf(t);
-    if (i >= 0) return i;
-  }
+  const i = typeof text === "string" && text.length === 1 ? SEATS.indexOf(text) : -1;
+  if (i >= 0) return i;
   throw new Refusal("table.partnerships");
 }
 
@@ -149,11 +146,10 @@ class Deal {
   nameTrump(seat, suitText) {
     if (this.phase !== "calling") throw new Refusal(this.trump !== null ? "trump.once" : "play.order-of-actions");
     if (seat !== this.caller) throw new Refusal("trump.caller");
-    try {
-      this.trump = parseSuit(suitText);
-    } catch (e) {
-      throw new Refusal("trump.any-suit"); // one of the four suits, nothing else (no no-trump call)
-    }
+    // trump.any-suit: one of the four suits by its letter S H D C, nothing else (no no-trump call)
+    const trump = typeof suitText === "string" && suitText.length === 1 ? "SHDC".indexOf(suitText) : -1;
+    if (trump < 0) throw new Refusal("trump.any-suit");
+    this.trump = trump;
     this.hands = this.full.map((h) => h.slice());
     this.phase = "playing";
     this.toAct = this.caller;

@@ -21,6 +21,7 @@ from .cards import card_name, parse_card
 from .errors import RecordError, refuse_pickle_unless_named
 from .options import rules_from_dict
 from .seats import Seat, parse_seat
+from .well_formed import read_action_seat, read_trump_suit
 
 if TYPE_CHECKING:
     from .deal import Deal
@@ -83,14 +84,17 @@ def apply(deal: Deal, action: Mapping[str, str]) -> Any:
     """Apply one action in record form to ``deal``: ``{"act": "play", "seat": "E", "card": "AC"}``."""
     act = action.get("act") if isinstance(action, Mapping) else None
     try:
+        # an action's seat and trump suit are written one way (turub.well_formed)
         if act == "trump":
-            return deal.name_trump(parse_seat(action["seat"]), action["suit"])
+            # (a NotASuit, refused by name_trump for trump.any-suit after the moment and the caller)
+            return deal.name_trump(read_action_seat(action["seat"]),
+                                   read_trump_suit(action["suit"]))  # type: ignore[arg-type]
         if act == "play":
-            return deal.play(parse_seat(action["seat"]), action["card"])
+            return deal.play(read_action_seat(action["seat"]), action["card"])
         if act == "signal":
-            return deal.signal(parse_seat(action["seat"]), action["signal"])
+            return deal.signal(read_action_seat(action["seat"]), action["signal"])
         if act == "close":
-            return deal.close(parse_seat(action["seat"]))
+            return deal.close(read_action_seat(action["seat"]))
     except KeyError as e:
         raise RecordError(f"action {action!r:.80} lacks {e.args[0]!r}") from None
     raise RecordError(f"{action!r:.80} is not an action: 'act' is trump, play, signal or close")

@@ -28,7 +28,11 @@ TOOLS = Path(__file__).resolve().parents[1] / "properties" / "tools"
 
 #: (name, the text replaced, its mutant): one edit each, in the correct implementation's code.
 MUTANTS = [
-    ("trump-symbol-not-read", "t = SYMBOLS.get(t, t)", "t = SYMBOLS.get(None, t)"),
+    # a seat or a trump suit in an action is written one way (turub.well_formed, #28): the
+    # readings 1.1.0 asked for are bugs now
+    ("trump-suit-read-leniently", 'if not (isinstance(suit, str) and len(suit) == 1 and suit in "SHDC"):\n'
+     '                raise Refused("trump.any-suit")\n            self.trump = "SHDC".index(suit)',
+     "self.trump = suit_letter(suit)"),
     ("ten-not-t", 'rank = "10" if t[:-1] == "T" else t[:-1]', 'rank = "10" if t[:-1] == "XXTXX" else t[:-1]'),
     ("closed-at-36", "(36 if self.bug == \"closed-at-36\" else 35)", "(36 if self.bug == \"closed-at-36\" else 36)"),
     ("signal-window-two", "if len(self.trick) != 1 and", "if len(self.trick) > 1 and"),
@@ -39,8 +43,16 @@ MUTANTS = [
     # directed case built for its class
     ("ten-read-from-first-letter", 'rank = "10" if t[:-1] == "T" else t[:-1]',
      'rank = "10" if t[:+1] == "T" else t[:-1]'),
-    ("seat-read-from-first-letter", "in SEATS and \\\n", "in SEATS or \\\n"),
-    ("seat-name-not-read", '"NORTH", "EAST"', '"XXNORTHXX", "EAST"'),
+    ("seat-read-from-first-letter", 'len(text) == 1 and text in "NESW":\n        return "NESW".index(text)',
+     'text.strip()[:1].upper() in "NESW" and text.strip():\n'
+     '        return "NESW".index(text.strip()[0].upper())'),
+    ("outline-symbol-not-read", '"♤": "S", "♡": "H"', '"XX": "S", "♡": "H"'),
+    ("empty-packet-skipped", "sizes = [n if isinstance(n, int) else len(n) for _, n in packets]",
+     "sizes = [n if isinstance(n, int) else len(n) for _, n in packets]\n"
+     "        packets = [p for p, n in zip(packets, sizes) if n]; sizes = [n for n in sizes if n]\n"
+     "        seats = [seat_of(s) for s, _ in packets]"),
+    ("seat-case-folded", 'len(text) == 1 and text in "NESW":\n        return "NESW".index(text)',
+     'len(text) == 1 and text.upper() in "NESW":\n        return "NESW".index(text.upper())'),
     ("later-packets-unchecked", "for k in range(4, 48)))", "for k in range(4, )))"),
     ("fifth-packet-unchecked", "for k in range(4, 48)))", "for k in range(5, 48)))"),
     ("trump-after-early-close-is-second", "self.trump: int | None = None", 'self.trump: int | None = ""'),
@@ -75,6 +87,18 @@ def test_the_kit_kills_the_mutant(name, old, new):
     report = finish(run_check(PythonTarget(module.Independent(), timeout=5.0),
                               CheckOptions(seed=1, examples=0, properties=0)))
     assert report["exit_status"] == 1, f"mutant {name} survived"
+
+
+def test_the_kit_kills_the_sources_words_as_signal_kinds():
+    # Under signal-kinds=documented the kinds are knock and click; 'strong' and 'weak' (what
+    # they mean) are no kinds (turub.well_formed's signal-kind row, #28).
+    from turub import Rules
+    module = _mutant("sources-words-are-signal-kinds", 'kind not in ("knock", "click")',
+                     'kind not in ("knock", "click", "strong", "weak")')
+    report = finish(run_check(PythonTarget(module.Independent(), timeout=5.0),
+                              CheckOptions(rules=Rules(signal_kinds="documented"), seed=1,
+                                           examples=0, properties=0)))
+    assert report["exit_status"] == 1, "the mutant survived"
 
 
 def _correct_source() -> str:

@@ -68,7 +68,7 @@ def test_the_broken_rule_is_first_with_the_property_suites_off(bug, house):
 
 
 @pytest.mark.parametrize("bug,house", [("nineteen-is-a-draw", None), ("discard-counts-led-suit", "club"),
-                                       ("seat-initial-only", None)])
+                                       ("seat-name-read", None)])
 def test_the_broken_rule_is_first_with_the_property_suites_on(bug, house):
     _assert_blamed_first(_check(bug, house, examples=100, properties=10), O.BUGS[bug][0], house)
 

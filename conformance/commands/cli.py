@@ -138,6 +138,7 @@ def _plan(args: argparse.Namespace) -> tuple[Any, list[dict]]:
         raise UsageError("give one of: -- CMD ARG..., --python module:Object, --sample")
     _validate(args)
     rules = _rules(args.rules, args.variant, args.time_limit)  # first: its clauses may be listed below
+    example = _example(args, rules)
     xfail: list[dict] = []
     if args.xfail:
         try:
@@ -161,11 +162,45 @@ def _plan(args: argparse.Namespace) -> tuple[Any, list[dict]]:
                            examples=args.examples, budget=args.budget, properties=args.properties,
                            properties_budget=math.inf if args.properties_budget is None else args.properties_budget,
                            selection=selection, exitfirst=args.exitfirst,
-                           second_process=not args.one_process)
+                           second_process=not args.one_process, spec=_pinned(args.spec, rules))
+    if example is not None:  # --example N: its case alone, under its option set
+        options.rules, options.example_ids = example[0], frozenset({example[1]})
+        options.seed, options.examples, options.properties = None, 0, 0
     if args.quick:
         options.scale, options.examples = min(options.scale, 0.2), min(options.examples, 30)
         options.properties = min(options.properties, 10)
     return options, xfail
+
+
+def _example(args: argparse.Namespace, rules: Any) -> tuple[Any, str] | None:
+    """``--example N``: the rules of example N's option set and its case ID (UsageError if
+    there is no example N, or other rules or a release were asked)."""
+    if args.example is None:
+        return None
+    from turub.options import rules_from_dict
+    from ..questions.examples import example_number
+    try:
+        ex = example_number(args.example)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    own = rules_from_dict(ex.rules)
+    if args.rules and rules != own or args.variant or args.spec:
+        raise UsageError(f"--example {args.example} is a case of the option set {ex.set} "
+                         f"({', '.join(f'{k}={v}' for k, v in ex.rules.items())}) at the current "
+                         "release: give no --rules, --variant or --spec with it")
+    return own, ex.case["id"]
+
+
+def _pinned(spec: str | None, rules: Any) -> str | None:
+    """``--spec VERSION``: a frozen release with cases for ``rules`` (UsageError if not)."""
+    if spec is None:
+        return None
+    from .check import pinned_cases
+    try:
+        pinned_cases(rules, spec)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    return spec
 
 
 def _validate(args: argparse.Namespace) -> None:
@@ -230,11 +265,13 @@ def _open_jsonl(args: argparse.Namespace, options: Any, describe: dict, out: Tex
         return None
     from ..questions.cases import rules_name
     from ..reports.jsonl import JsonlWriter
+    from turub.releases import SPEC_VERSION
     from .check import KIT_VERSION
     lines = JsonlWriter(args.jsonl, out)
     rules = options.rules
     lines.start(kit={"version": KIT_VERSION, "engine": __version__}, rules=rules.to_dict(),
-                rules_name=rules_name(rules), seed=options.seed, **describe)
+                rules_name=rules_name(rules), seed=options.seed,
+                judged_by=options.spec or SPEC_VERSION, **describe)
     return lines
 
 
@@ -372,6 +409,10 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
                         "ones, which play whole deals, their declared share of N, at least 5; 0: skip them)")
     p.add_argument("--quick", action="store_true", help="a fifth of the generated cases, 30 examples")
     p.add_argument("--no-vectors", action="store_true", help="skip the committed vectors")
+    p.add_argument("--example", type=int, metavar="N", help="ask example N of the spec's pages "
+                   "alone (a committed case, under its option set)")
+    p.add_argument("--spec", metavar="VERSION", help="judge by a frozen release's cases (turub.releases); "
+                   "what cannot be pinned (generated cases, differential play, properties) is skipped")
     p.add_argument("--no-generated", action="store_true", help="skip the generated cases")
     p.add_argument("--timeout", type=float, default=5.0, help="seconds per request (default 5)")
     p.add_argument("--time-limit", type=float, default=300.0, help="seconds for the whole run (default 300)")

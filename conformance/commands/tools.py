@@ -52,6 +52,7 @@ def cmd_vectors(args: argparse.Namespace, out: TextIO) -> int:
     from ..reports.baseline import run_variant
     from ..questions.cases import ask_args, build_vectors, rules_name
     from .check import vector_cases
+    from turub.releases import SPEC_VERSION
     from ..questions.vectors import VECTOR_DIR, render_vectors, write_vectors
     try:
         checks.output_path("-o/--output", args.output)
@@ -69,13 +70,18 @@ def cmd_vectors(args: argparse.Namespace, out: TextIO) -> int:
                       "regenerate with `turub vectors --regenerate` and review the diff\n")
             return 1 if stale else 0
         rules = _rules(args.rules, args.variant)
-        cases = [{**c, "args": ask_args(c["op"], c["args"], rules)} for c in vector_cases(rules)
+        try:
+            pinned = vector_cases(rules, args.spec)
+        except ValueError as e:
+            raise _Usage(str(e)) from None
+        cases = [{**c, "args": ask_args(c["op"], c["args"], rules)} for c in pinned
                  if not args.op or c["op"] in args.op]
         if args.format == "jsonl":
             text = "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases)
         else:
             text = json.dumps({"format": "turub-vectors/1", "rules": rules.to_dict(),
                                "rules_name": rules_name(rules), "variant": run_variant(rules),
+                               "release": args.spec or SPEC_VERSION,
                                "cases": cases},
                               ensure_ascii=False, indent=1) + "\n"
         _write(args.output, text, out)
@@ -93,6 +99,7 @@ def _add_vectors(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rules", nargs="+", default=[], metavar="OPTION=VALUE", help="the option set")
     p.add_argument("--variant", metavar="NAME", help="the expected answers of a rule variant")
     p.add_argument("--op", nargs="+", help="only these operations")
+    p.add_argument("--spec", metavar="VERSION", help="a frozen release's cases (default: the current vectors)")
     p.add_argument("--format", choices=("json", "jsonl"), default="json")
     p.add_argument("-o", "--output", default="-", help="file to write (default stdout)")
     p.add_argument("--regenerate", action="store_true", help="rewrite the committed vectors from the reference")

@@ -128,12 +128,12 @@ def _notation_cases() -> Iterator[tuple[str, str, dict]]:
 
 
 def _notation_streams(rules: Rules) -> Iterator[tuple[str, dict]]:
-    """A deal of a fixed seed whose every card (and the suit named trump) is written in one
-    accepted notation."""
+    """A deal of a fixed seed whose every card is written in one accepted notation (the suit
+    named trump by its letter: ``turub.well_formed``)."""
     for form, write in ACCEPTED_NOTATIONS.items():
         deal = deal_from_seed(rules, _SEEDS[0], Seat.SOUTH)
-        actions = [{"act": "trump", "seat": deal.caller.letter, "suit": write("AH")[-1]}]
-        deal.apply({**actions[0], "suit": "H"})
+        actions = [{"act": "trump", "seat": deal.caller.letter, "suit": "H"}]  # a suit: its letter
+        deal.apply(actions[0])
         for _ in range(12):
             card = _a(deal.legal_plays()[0])
             action = {"act": "play", "seat": deal.to_act.letter, "card": write(card)}
@@ -219,6 +219,14 @@ def _value_cases() -> Iterator[tuple[str, str, str, dict]]:
             seats = ["NESW"[(d + order * k) % 4] for k in range(1, 5)]
             yield (f"packets/{dealer}/{name}", "deal.packets", "check_packets",
                    {"packets": [[seats[k % 4], 3] for k in range(48)], "dealer": dealer})
+        # a packet of 0 cards (the schema allows a size of 0) among the 48 good ones, early,
+        # midway and before the dealer's last: no packet of three, so the deal does not stand
+        for at in (1, 24, 47):
+            clockwise = ["NESW"[(d + k) % 4] for k in range(1, 5)]
+            packets = [[clockwise[k % 4], 3] for k in range(48)]
+            packets.insert(at, [clockwise[at % 4], 0])
+            yield (f"packets/{dealer}/empty-packet-{at + 1}", "deal.packets", "check_packets",
+                   {"packets": packets, "dealer": dealer})
 
 
 # --- boundaries of the rules of play (issue 35) -----------------------------------------------

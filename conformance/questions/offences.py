@@ -15,6 +15,7 @@ from typing import Any, Final
 
 from turub import CARDS, Phase, Rules, Seat
 from turub.cards import card_name
+from turub.well_formed import input_class
 
 from ..judging.oracle import deal_from_seed
 from .cases import RefereeTrace
@@ -25,35 +26,27 @@ __all__ = ["ACCEPTED_NOTATIONS", "REFUSED_NOTATIONS", "NON_SUITS", "ACCEPTED_SEA
 #: Seeds of the deals the refusal streams play (fixed: the cases never depend on --seed).
 _SEEDS: Final = tuple(range(7001, 7061))
 
-#: Card texts ``pack.card-notation`` accepts, by the form each is written in (from the
-#: canonical ASCII name ``AS``/``10H``).
+# What is read and what is refused comes from the one definition (turub.well_formed); the
+# forms below write each accepted spelling from the canonical ASCII name (``AS``/``10H``).
+#: Card texts ``pack.card-notation`` accepts, by the form each is written in.
 ACCEPTED_NOTATIONS: Final[dict[str, Callable[[str], str]]] = {
     "ascii": lambda a: a,
     "symbol": lambda a: a[:-1] + "♠♥♦♣"["SHDC".index(a[-1])],
+    "outline-symbol": lambda a: a[:-1] + "♤♡♢♧"["SHDC".index(a[-1])],
     "t-for-ten": lambda a: "T" + a[-1] if a.startswith("10") else a,
     "lower-case": lambda a: a.lower(),
     "lower-t": lambda a: ("t" + a[-1] if a.startswith("10") else a).lower(),
+    "spaces-around": lambda a: f" {a} ",
 }
 #: Texts that are no card (``pack.card-notation`` refuses them).
-REFUSED_NOTATIONS: Final = ("ZZ", "1H", "11S", "AX", "", "A", "10", "SA", "A♣♣", "0S", "AS AS",
-                             "T0H", "KKS")  # a rank read from part of the text: its first letter
-_SEAT_NAMES: Final = {seat.letter: seat.name for seat in Seat}  # N: NORTH, ...
-#: Seat texts the referee reads (``table.partnerships``: a seat by its initial or its name,
-#: either case, spaces around), by the form each is written in (from the initial).
-ACCEPTED_SEATS: Final[dict[str, Callable[[str], str]]] = {
-    "initial": lambda s: s,
-    "lower-initial": lambda s: s.lower(),
-    "name": lambda s: _SEAT_NAMES[s].title(),
-    "upper-name": lambda s: _SEAT_NAMES[s],
-    "lower-name": lambda s: _SEAT_NAMES[s].lower(),
-    "padded": lambda s: f" {s} ",
-}
-#: Seat texts that are no seat: a seat read from its first letter or a part of a name would
-#: take them (``play.malformed-action``; "X" is the unknown seat of the malformed actions).
-REFUSED_SEATS: Final = ("Nx", "NE", "NORTHEAST", "", "Wes", "SOUTH WEST")
-#: Things named trump that are not one of the four suits (``trump.any-suit``), a no-trump
-#: call among them.
-NON_SUITS: Final = ("NT", "no-trump", "notrump", "none", "X", "", "N", "SH", "1")
+REFUSED_NOTATIONS: Final = input_class("card-text").refused
+#: Seat texts the referee reads in an action (``table.partnerships``): the letter alone.
+ACCEPTED_SEATS: Final[dict[str, Callable[[str], str]]] = {"initial": lambda s: s}
+#: Seat texts that are no seat in an action: a name, another case, spaces, a part of a name.
+REFUSED_SEATS: Final = input_class("action-seat").refused
+#: Things named trump that are not a suit's letter (``trump.any-suit``): a no-trump call,
+#: a symbol, a lower-case letter, a suit's name.
+NON_SUITS: Final = input_class("trump-suit").refused
 
 
 def _a(card: Any) -> str:
@@ -174,6 +167,17 @@ def _offences() -> list[Offence]:
     return out
 
 
+def _documented_signal_offences() -> list[Offence]:
+    """Under ``signal-kinds=documented``: the leader signals a kind that is not one of the two
+    documented ones (the sources' words for their meaning among them), and the click."""
+    row = input_class("signal-kind")
+
+    def signal(kind: str) -> Callable[[Any], "dict | None"]:
+        return lambda d: {"act": "signal", "seat": d.leader.letter, "signal": kind}
+    return [(f"documented-signal-{text}", row.refused_as, "window", signal(text))
+            for text in row.refused]
+
+
 def _step(deal: Any) -> int:
     """1 when play runs clockwise (N E S W), 3 when counter-clockwise (``table.direction``)."""
     rules = getattr(deal, "rules", None)
@@ -289,7 +293,8 @@ _LATER: Final = frozenset({"play.turn", "play.follow-suit", "play.card-in-hand",
 def _refusal_streams(rules: Rules) -> Iterator[tuple[str, str, str, dict]]:
     """``(id, clause, way, args)``: each offence at two moments of the deal (early and later),
     under two dealers, from the first fixed seed where it can happen."""
-    for offence in _offences():
+    documented = rules.to_dict().get("signal-kinds") == "documented"
+    for offence in _offences() + (_documented_signal_offences() if documented else []):
         name, clause, moment, _ = offence
         # later in the deal too (another dealer, after three tricks) where the moment
         # changes the rule: who leads, and what a follower holds

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 from turub import CARDS, Deal, Phase, RuleError, Rules, Seat, parse_card
+from turub.well_formed import SEAT_LETTERS, TRUMP_LETTERS
 from turub.cards import card_name
 from turub.deal import SIGNALS
 
@@ -53,14 +54,14 @@ def rules_broken(deal: Deal, action: Mapping[str, Any]) -> list[str]:
     broken: list[str] = []
     kind = action.get("act")
     seat_text = action.get("seat")
-    seat = Seat("NESW".index(seat_text)) if seat_text in ("N", "E", "S", "W") else None
+    seat = Seat(SEAT_LETTERS.index(seat_text)) if seat_text in SEAT_LETTERS else None
     phase = deal.phase
     if kind == "trump":
         if phase is not Phase.CALLING:
             broken.append("trump.once" if deal.trump is not None else "play.order-of-actions")
         if seat != deal.caller:
             broken.append("trump.caller")
-        if str(action.get("suit", "")).upper() not in ("S", "H", "D", "C", "♠", "♥", "♦", "♣"):
+        if action.get("suit") not in TRUMP_LETTERS:
             broken.append("trump.any-suit")
         return broken
     if kind == "play":

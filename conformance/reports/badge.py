@@ -40,7 +40,11 @@ def badge_svg(label: str, message: str, colour: str) -> str:
 
 
 def report_badge(report: dict, label: str = "turub") -> str:
-    """The badge of a finished report: clauses passed of the clauses it checked."""
+    """The badge of a finished report: clauses passed of the clauses it checked, labelled
+    with the release whose cases judged it (``turub 1.1.0 | 60/60 clauses``)."""
+    from .baseline import judged_by
+    release = judged_by(report)
+    label = f"{label} {release}" if release else label
     rows = report.get("clauses") or {}
     passed = sum(1 for r in rows.values() if r.get("status") == "passed")
     verdict = report.get("verdict", "")

@@ -17,7 +17,7 @@ import hashlib
 import json
 from typing import Any
 
-__all__ = ["digest", "spec_identity", "run_variant", "request_variant", "compare_reports",
+__all__ = ["digest", "spec_identity", "judged_by", "run_variant", "request_variant", "compare_reports",
            "render_comparison"]
 
 
@@ -27,12 +27,20 @@ def digest(value: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def spec_identity() -> dict[str, str]:
-    """The spec a report is judged under: the engine's version and its clause registry."""
+def spec_identity(judged_by: str | None = None) -> dict[str, str]:
+    """The spec a report is judged under: the engine's version, its clause registry, and the
+    release whose cases judged the run (``judged_by``: the current one unless ``--spec``)."""
     import turub
     from turub.clauses import CLAUSES, SPEC_VERSION
     return {"version": turub.__version__, "spec_version": SPEC_VERSION,
-            "clauses": digest([[c.id, c.kind, c.title] for c in CLAUSES.values()])}
+            "clauses": digest([[c.id, c.kind, c.title] for c in CLAUSES.values()]),
+            "judged_by": judged_by or SPEC_VERSION}
+
+
+def judged_by(report: dict) -> str:
+    """The release whose cases judged a report (a report before #28: its spec version)."""
+    spec = report.get("spec") or {}
+    return str(spec.get("judged_by") or spec.get("spec_version") or "")
 
 
 def run_variant(rules: Any) -> dict[str, Any]:

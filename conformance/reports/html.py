@@ -27,6 +27,7 @@ from turub.clauses import CLAUSES, PARTS, VARIANT_CLAUSES, part_of
 
 from ..args import DEFAULT_SPEC_URL
 from .badge import report_badge
+from .baseline import judged_by
 from .report import failing_cases
 from ..text import options_text, safe_text
 
@@ -171,6 +172,7 @@ def _about(report: dict) -> str:
             ("seed", report.get("seed")),
             ("kit", f"{kit.get('version', '')} (engine {kit.get('engine', '')})"),
             ("specification", f"version {safe_text((report.get('spec') or {}).get('spec_version', ''), 40)}"),
+            ("judged by", f"the cases of release {safe_text(judged_by(report), 40)}"),
             ("duration", f"{float(report.get('duration') or 0):.1f} s; restarts {report.get('restarts', 0)}")]
     if report.get("cut"):
         rows.append(("note", "the whole-run time limit cut this run: what was not checked is 'not run'"))

@@ -19,6 +19,7 @@ from typing import Any, Final, TextIO
 from xml.sax.saxutils import escape, quoteattr
 
 from ..judging.judge import WRONG_ANSWERS
+from .baseline import judged_by
 from .report import startup_message
 from ..text import safe_text
 
@@ -71,6 +72,7 @@ def write_junit(report: dict, out: TextIO) -> None:
     for k, v in report["rules"].items():
         w(f"    <property name={quoteattr('rules.' + k)} value={quoteattr(_x(v))} />\n")
     w(f"    <property name=\"spec_version\" value={quoteattr(_x((report.get('spec') or {}).get('spec_version', '')))} />\n")
+    w(f"    <property name=\"judged_by\" value={quoteattr(_x(judged_by(report)))} />\n")
     w(f"    <property name=\"verdict\" value={quoteattr(report.get('verdict', ''))} />\n  </properties>\n")
     if startup:
         w(f"  <testcase classname=\"startup\" name=\"handshake\" time=\"0\">\n    <error type=\"could-not-start\" "

@@ -230,12 +230,14 @@ class ChangelogDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         from docutils.statemachine import StringList
-        from turub.clauses import RELEASES
+        from turub.releases import RELEASES
 
         tombstones = withdrawn_ids(self.config)
         lines: list[str] = []
         for r in reversed(RELEASES):
-            lines += [f"## Version {r.version} ({r.date})", "", r.summary, ""]
+            state = ("frozen: its texts and its cases can no longer change" if r.frozen else
+                     "open: changes land here until it is frozen")
+            lines += [f"## Version {r.version} ({r.date})", "", f"{r.summary} *({state}.)*", ""]
             if r.added:
                 lines += ["**Added:**", ""] + [f"- {_entry(c)}" for c in r.added] + [""]
             if r.changed:
@@ -244,6 +246,15 @@ class ChangelogDirective(SphinxDirective):
             if r.withdrawn:
                 lines += ["**Withdrawn:**", ""] + [f"- `{c}`: {why}" for c, why in r.withdrawn]
                 lines.append("")
+            if r.cases:  # the expected answers that changed (turub.releases.CaseChange)
+                lines += ["**Cases changed** (what a program that conformed to the previous "
+                          "release must change):", ""]
+                for c in r.cases:
+                    lines += [f"- {_entry(c.clause)}: used to conform: {c.before} Conforms "
+                              f"now: {c.after} Upgrade: {c.upgrade}"]
+                lines.append("")
+            elif r is not RELEASES[0]:
+                lines += ["No expected answer changed since the previous release.", ""]
             if not (r.added or r.changed or r.withdrawn):
                 lines += ["No clause added, changed or withdrawn since the previous release.", ""]
         out: list[nodes.Node] = []

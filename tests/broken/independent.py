@@ -12,7 +12,7 @@ from __future__ import annotations
 SEATS = "NESW"
 SUITS = "SHDC"
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")
-SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}  # outline too (the schema)
 
 #: bug -> (the clause it breaks, what it does instead)
 BUGS = {
@@ -127,9 +127,9 @@ def height(card: int) -> int:
 
 
 def seat_of(text) -> int:
-    if isinstance(text, str) and text.strip().upper()[:1] in SEATS and \
-            text.strip().upper() in ("N", "E", "S", "W", "NORTH", "EAST", "SOUTH", "WEST"):
-        return SEATS.index(text.strip().upper()[0])
+    # A seat is one of the letters N E S W, nothing else (the guide's well-formed table).
+    if isinstance(text, str) and len(text) == 1 and text in "NESW":
+        return "NESW".index(text)
     raise Refused("table.partnerships")
 
 
@@ -442,7 +442,10 @@ class _Table:
         if self.bug == "no-trump-call" and str(suit).strip().upper() in ("NT", "NO-TRUMP", "NOTRUMP", "NONE"):
             self.trump = -1
         else:
-            self.trump = suit_letter(suit)
+            # A suit named trump is one of the letters S H D C (the guide's well-formed table).
+            if not (isinstance(suit, str) and len(suit) == 1 and suit in "SHDC"):
+                raise Refused("trump.any-suit")
+            self.trump = "SHDC".index(suit)
         if self.phase == "calling":
             self.hands = [list(h) for h in self.full]
             self.phase = "playing"

@@ -33,8 +33,9 @@ SEATS, SUITS, RANKS = "NESW", "SHDC", ("A", "K", "Q", "J", "10", "9", "8", "7", 
 BUGS = {
     "bad-card-cited-as-not-held": ("pack.card-notation",
                                    "text that is no card is refused citing play.card-in-hand"),
-    "seat-initial-only": ("table.partnerships",
-                          "a seat is read from its capital initial only: 'n', 'North', ' N ' are no seat"),
+    "seat-name-read": ("table.partnerships",
+                       "a seat is also read from its name, any case, spaces round it: 'n', 'North', "
+                       "' N ' (1.1.0's reading; a seat is the letter alone)"),
     "nil-close-refused": ("result.tricks-add-up", "a deal closed before any trick is won is refused"),
     "nineteen-is-a-draw": ("result.more-tricks-wins", "a complete deal is won with 20 tricks: 19-17 is a draw"),
     "discard-counts-led-suit": ("play.follow-suit",
@@ -61,12 +62,11 @@ def _card(text, bug) -> int:
 
 
 def _seat(text, bug, clause: str) -> int:
-    """A seat from its initial or name, any case, spaces round it.  With ``seat-initial-only``
-    anything else is refused, citing the clause of the action it came in (``clause``)."""
-    if bug == "seat-initial-only":
-        if isinstance(text, str) and text in SEATS and len(text) == 1:
-            return SEATS.index(text)
-        raise Refused(clause)
+    """A seat: one of the letters N E S W.  With ``seat-name-read`` also its name, any case,
+    spaces round it (what 1.1.0 asked; ``clause`` is the action's, unused)."""
+    if bug == "seat-name-read" and isinstance(text, str) and \
+            text.strip().upper() in ("N", "E", "S", "W", "NORTH", "EAST", "SOUTH", "WEST"):
+        return SEATS.index(text.strip().upper()[0])
     return independent.seat_of(text)  # a text that is no seat: refused for table.partnerships
 
 
@@ -209,7 +209,10 @@ class _Table:
             raise Refused("trump.once" if self.trump is not None else "play.order-of-actions")
         if seat != self.caller:
             raise Refused("trump.caller")
-        self.trump = independent.suit_letter(a["suit"])
+        suit = a["suit"]  # one of the letters S H D C, nothing else
+        if not (isinstance(suit, str) and len(suit) == 1 and suit in SUITS):
+            raise Refused("trump.any-suit")
+        self.trump = SUITS.index(suit)
         self.hands = [list(h) for h in self.full]
         for s in range(4):
             for c in self.hands[s]:
