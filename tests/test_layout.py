@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: The kit's rooms, in the one direction of imports: a module imports only from its own room
 #: and the rooms before it (see turub.conformance's docstring).  Modules at the kit's top
-#: level (adapter, args, text, resources) are the shared contract.
+#: level (adapter, option_checks, text, resources) are the shared contract.
 ROOMS = ("shared", "programs", "judging", "questions", "diagnosis", "reports", "commands")
 
 
@@ -37,7 +37,7 @@ def kit_imports(path: Path, folder: Path) -> list[tuple[int, str]]:
             base = package[:len(package) - (node.level - 1)]
             if node.module:
                 found.append((node.lineno, ".".join([*base, node.module])))
-            else:  # from .. import args: each name may be a module
+            else:  # from .. import option_checks: each name may be a module
                 found += [(node.lineno, ".".join([*base, a.name])) for a in node.names]
         elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("turub.conformance."):
             found.append((node.lineno, node.module.removeprefix("turub.conformance.")))
@@ -146,7 +146,7 @@ def test_no_function_outgrows_a_screen_but_the_listed_ones():
     assert set(LONG_FUNCTIONS) - long == set(), "no longer long: drop it from LONG_FUNCTIONS"
 
 
-# --- the README and the guide show the rooms -----------------------------------------------
+# --- the developers' and implementers' guides show the rooms -----------------------------------------------
 
 def kit_rooms() -> dict[str, set[str]]:
     """Each room of the kit (``conformance/`` for the top) and the modules in it."""
@@ -157,8 +157,11 @@ def kit_rooms() -> dict[str, set[str]]:
     return rooms
 
 
-def test_the_readme_shows_each_room_of_the_kit_with_its_modules():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+DEVELOPERS = ROOT / "docs" / "guides" / "developers.md"
+
+
+def test_the_developers_guide_shows_each_room_of_the_kit_with_its_modules():
+    readme = DEVELOPERS.read_text(encoding="utf-8")
     shown = {}
     for row in re.findall(r"^\| `([a-z]+/)`[^|]*\| ([^|]*) \|", readme, flags=re.M):
         room, modules = row
@@ -181,8 +184,8 @@ def test_the_implementers_guide_lists_each_room_of_the_kit():
         == dict.fromkeys(kit_rooms(), True)
 
 
-def test_the_readme_names_every_module_of_the_engine():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_developers_guide_names_every_module_of_the_engine():
+    readme = DEVELOPERS.read_text(encoding="utf-8")
     named = set(re.findall(r"`turub\.(\w+)`", readme)) | {
         f"tools.{m}" for m in re.findall(r"`tools\.(\w+)`", readme)}
     modules = {p.stem for p in (ROOT / "reference").glob("*.py")} - {"__init__"}

@@ -16,7 +16,7 @@ run it cuts says so (``cut``) and keeps what it has, the rest ``not-run``.  A si
 ``startup_failure``.
 
 :func:`run_check` reads as the run goes: start the program, ask the cases (each answer
-judged as it comes, :mod:`.asking`), play the differential checks, run the property
+judged as it comes, :mod:`.case_stage`), play the differential checks, run the property
 suites, close the program, assemble the raw report.  Each stage is a function of the run's
 state (:class:`_Run`) and the options; none calls back up.  Diagnosis and the verdict come
 after, in :func:`turub.conformance.reports.report.finish`.
@@ -46,7 +46,7 @@ from ..questions.vectors import load_vectors
 from ..reports.baseline import request_variant, run_variant, spec_identity
 from ..reports.spool import CaseLog
 from ..text import safe_text
-from .asking import DETAIL_LIMIT, VALUE_LIMIT, Cases, honest, kit_failure, stray_output
+from .case_stage import DETAIL_LIMIT, VALUE_LIMIT, CaseStage, not_run_if_unjudged, kit_failure, stray_output
 from .usercode import run_out_of_time
 
 __all__ = ["CheckOptions", "run_check", "vector_cases", "DETAIL_LIMIT", "VALUE_LIMIT"]
@@ -85,7 +85,7 @@ class CheckOptions:
 
 def vector_cases(rules: Rules) -> list[Case]:
     """The committed vectors of ``rules``, or the same inputs answered now if not committed."""
-    from ..judging.oracle import variant_of
+    from ..judging.variant_reference import variant_of
     variant = variant_of(rules)
     committed = load_vectors(rules) if variant is None else None
     if committed is not None:
@@ -134,7 +134,7 @@ class _Run:
     lane: Lane | str | None = None
     lane_ends: float = 0.0  # when the property suites' budget ends, if in a second process
     where: str = ""  # where the property suites ran, when a second process was asked for
-    cases: Cases | None = None
+    cases: CaseStage | None = None
     progress: Progress | None = None
     stuck: bool = False  # the whole-run limit stopped something still running here
     broken_rules: list[str] = field(default_factory=list)  # house rules that failed in the run
@@ -239,12 +239,12 @@ def _planned_cases(options: CheckOptions, run: _Run) -> Iterator[tuple[str, Case
 
 
 def _ask_cases(target: Target, options: CheckOptions, run: _Run, progress_stream: TextIO | None) -> None:
-    """Ask every planned case and judge each answer as it comes (:class:`.asking.Cases`)."""
+    """Ask every planned case and judge each answer as it comes (:class:`.case_stage.CaseStage`)."""
     generating = options.seed is not None and options.scale > 0
     planned = sum(generated_counts(options.scale).values()) if generating else 0
     run.progress = Progress(planned + (400 if options.vectors else 0), progress_stream,
                             label="turub check", unit="cases", approximate=True)
-    run.cases = Cases(target, options.rules, run.results, run.progress, run.deadline,
+    run.cases = CaseStage(target, options.rules, run.results, run.progress, run.deadline,
                       options.exitfirst, run.on_result)
     try:
         target.run(run.cases.requests(_planned_cases(options, run)), run.cases.record)
@@ -283,7 +283,7 @@ def _differential(target: Target, options: CheckOptions, run: _Run, log: Callabl
             log(f"differential play: {name}…")
         began = time.monotonic()
         try:
-            searched = honest(getattr(differential, f"differential_{name}")(
+            searched = not_run_if_unjudged(getattr(differential, f"differential_{name}")(
                 target, options.rules, options.examples, options.seed if options.seed is not None else 0,
                 run.left(options.budget)))
         except Interrupted:
@@ -322,7 +322,7 @@ def _properties(target: Target, options: CheckOptions, run: _Run, variant_ok: bo
     def keep(result: dict) -> None:
         found.append(result)
         if on_result is not None:
-            on_result(honest(dict(result)))
+            on_result(not_run_if_unjudged(dict(result)))
     try:
         property_results(target, options.properties, budget, options.rules,
                          select=options.selection.matches, exitfirst=options.exitfirst,
@@ -335,7 +335,7 @@ def _properties(target: Target, options: CheckOptions, run: _Run, variant_ok: bo
         if on_result is not None:
             on_result(found[-1])
     finally:
-        run.results.extend(honest(r) for r in found)  # each already went to on_result
+        run.results.extend(not_run_if_unjudged(r) for r in found)  # each already went to on_result
         run.broken_rules.extend(r["house_rule_failed"] for r in found if r.get("house_rule_failed"))
 
 
@@ -416,7 +416,7 @@ def _broken_rule(error: HouseRuleError) -> dict:
 
 def reference_target(timeout: float = 5.0, rules: Any = None) -> Target:
     """The bundled reference engine as a target (under a rule variant: playing by it)."""
-    from ..judging.oracle import reference_program
+    from ..judging.variant_reference import reference_program
     from ..programs.targets import PythonTarget
     return PythonTarget(reference_program(rules), timeout, trusted=True)
 

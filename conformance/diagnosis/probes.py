@@ -494,7 +494,7 @@ def _play_at(c: dict, i: int, played_by: Any) -> dict | None:
         from turub import RuleError, Seat, parse_card
         from turub.cards import card_name
 
-        from ..judging.oracle import new_deal
+        from ..judging.variant_reference import new_deal
         a = c["args"]
         deal = new_deal(played_by, [parse_card(x) for x in a["pack"]], Seat("NESW".index(a["dealer"])), a["cut"])
         for action in a["actions"][:i]:
@@ -528,7 +528,7 @@ def _trick_replayed(c: dict, played_by: Any) -> tuple[str, str] | None:
         from turub.cards import card_name
 
         from ..judging.judge import trick_blame
-        from ..judging.oracle import new_deal
+        from ..judging.variant_reference import new_deal
         a = c["args"]
         deal = new_deal(played_by, [parse_card(x) for x in a["pack"]], Seat("NESW".index(a["dealer"])), a["cut"])
         for action in a["actions"][:end]:

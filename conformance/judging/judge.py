@@ -52,7 +52,7 @@ def judge(case: dict, got: Any) -> Verdict:
     try:
         verdict = _JUDGES[case["op"]](case, case["expected"], got)
         if "variant" in case.get("why", ()):
-            from .oracle import reblame  # a variant's clause decided somewhere in this case
+            from .variant_reference import reblame  # a variant's clause decided somewhere in this case
             return reblame(case, verdict, got)
         return verdict
     except _Shape as e:

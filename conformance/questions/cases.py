@@ -27,7 +27,7 @@ from turub import Contest, RuleError, Rules, Seat, decide_trick, deal_result, pa
 from turub.options import rules_from_dict
 
 from ..adapter import OPERATIONS, ReferenceImplementation
-from ..judging.oracle import new_deal, reference_for, variant_decisions
+from ..judging.variant_reference import new_deal, reference_for, variant_decisions
 # The inputs and the referee's streams moved to .generators and .streams; their names are
 # still importable from here.
 from .generators import VECTOR_COUNTS, _traced_inputs, inputs
@@ -93,7 +93,7 @@ def protocol_of(op: str, args: Mapping[str, Any]) -> int:
 
 
 def answer(op: str, args: Mapping[str, Any], rules: Rules) -> Any:
-    """The reference's answer (under a rule variant, the variant's: see :mod:`.oracle`)."""
+    """The reference's answer (under a rule variant, the variant's: see :mod:`.variant_reference`)."""
     return getattr(reference_for(rules), op)(**ask_args(op, args, rules))
 
 

@@ -31,7 +31,7 @@ from typing import Final
 
 from turub import Rules, Seat, parse_card
 
-from ..judging.oracle import deal_from_seed
+from ..judging.variant_reference import deal_from_seed
 from .cases import Case, expected_case
 # The refusals and the notation tables moved to .offences; their names are still importable here.
 from .offences import (_SEEDS, ACCEPTED_NOTATIONS, ACCEPTED_SEATS, NON_SUITS, REFUSED_NOTATIONS, Offence,

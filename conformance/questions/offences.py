@@ -16,7 +16,7 @@ from typing import Any, Final
 from turub import CARDS, Phase, Rules, Seat
 from turub.cards import card_name
 
-from ..judging.oracle import deal_from_seed
+from ..judging.variant_reference import deal_from_seed
 from .cases import RefereeTrace
 
 __all__ = ["ACCEPTED_NOTATIONS", "REFUSED_NOTATIONS", "NON_SUITS", "ACCEPTED_SEATS", "REFUSED_SEATS",

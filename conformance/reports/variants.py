@@ -30,7 +30,7 @@ from turub.options import OPTIONS, Rules
 from turub.variants import BUILTIN, Variant, resolve
 
 from ..adapter import _outcome, _side, _winner_of
-from ..args import PLAYED_DEALS
+from ..option_checks import PLAYED_DEALS
 
 __all__ = ["variant_report", "render_report", "trace", "changes_between", "variants_diff"]
 

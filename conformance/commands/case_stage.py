@@ -24,7 +24,7 @@ from ..reports.baseline import digest, run_variant
 from ..reports.spool import CaseLog
 from ..text import bounded, safe_text
 
-__all__ = ["Cases", "judged", "honest", "kit_failure", "bound_result", "stray_output",
+__all__ = ["CaseStage", "judged", "not_run_if_unjudged", "kit_failure", "bound_result", "stray_output",
            "DETAIL_LIMIT", "VALUE_LIMIT", "MINIMAL_LIMIT"]
 
 #: What a report keeps of one case: characters of a detail, of a value the program sent, of
@@ -96,7 +96,7 @@ def judged(case: dict, kind: str, answer: Answer, rules: Rules) -> dict:
                              "clauses": list(case["clauses"]), "rules": case["rules"]}, "judging the answer", e)
 
 
-def honest(result: dict) -> dict:
+def not_run_if_unjudged(result: dict) -> dict:
     """A check result whose only "failure" is that it was not run is ``not-run``."""
     if result.get("status") == "failed" and result.get("outcome") == NOT_RUN:
         result = {k: v for k, v in result.items() if k not in ("outcome", "failing_clauses", "minimal")}
@@ -104,7 +104,7 @@ def honest(result: dict) -> dict:
     return bound_result(result)
 
 
-class Cases:
+class CaseStage:
     """The per-case phase: requests drawn lazily from the work, answers judged as they come,
     results held back a little (a duplicate answer amends its request) then logged in the
     order of the cases, whatever the order of the answers (so ``-j N`` reports as ``-j 1``).
