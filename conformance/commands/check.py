@@ -85,7 +85,7 @@ class CheckOptions:
 
 def vector_cases(rules: Rules) -> list[Case]:
     """The committed vectors of ``rules``, or the same inputs answered now if not committed."""
-    from ..judging.variant_reference import variant_of
+    from ..ruleset import variant_of
     variant = variant_of(rules)
     committed = load_vectors(rules) if variant is None else None
     if committed is not None:
@@ -261,7 +261,7 @@ def _ask_cases(target: Target, options: CheckOptions, run: _Run, progress_stream
     for where, what, error in run.kit_failed:
         run.keep(kit_failure({"id": where, "kind": where.split("/")[0], "op": "cases", "clauses": []},
                              what, error))
-    run.cut = run.cases.cut or getattr(target, "cut", False)
+    run.cut = run.cases.cut or target.cut
 
 
 def _differential(target: Target, options: CheckOptions, run: _Run, log: Callable[[str], None] | None) -> None:
@@ -270,7 +270,7 @@ def _differential(target: Target, options: CheckOptions, run: _Run, log: Callabl
     for name, (check_id, op, clauses) in DIFFERENTIAL_CHECKS.items():
         if not options.selection.matches(check_id, op, clauses):
             continue
-        fatal = getattr(target, "fatal", None)
+        fatal = target.fatal
         if fatal is not None or run.past_deadline():
             run.cut = run.cut or run.past_deadline()
             why = "the whole-run time limit came first" if run.past_deadline() else \
@@ -300,7 +300,7 @@ def _properties(target: Target, options: CheckOptions, run: _Run, variant_ok: bo
     ran is taken from it); past the time limit they are cut."""
     if options.properties <= 0:
         return
-    if getattr(target, "fatal", None) is not None or run.past_deadline() or not variant_ok:
+    if target.fatal is not None or run.past_deadline() or not variant_ok:
         run.cut = run.cut or run.past_deadline()
         return
     if log:
@@ -346,8 +346,8 @@ def _close(target: Target, run: _Run) -> None:
         run.where = ""
     if run.progress is not None:
         run.progress.close()  # a terminal gets its cursor back, whatever stopped the run
-    if (run.interrupted is not None or run.stuck) and hasattr(target, "abort"):
-        target.abort()  # type: ignore[attr-defined]
+    if (run.interrupted is not None or run.stuck):
+        target.abort()
         return
     try:
         target.close()
@@ -356,20 +356,19 @@ def _close(target: Target, run: _Run) -> None:
             run.cut = True
         else:
             run.interrupted = e.signum
-        if hasattr(target, "abort"):
-            target.abort()  # type: ignore[attr-defined]
+        target.abort()
 
 
 def _assemble(target: Target, options: CheckOptions, run: _Run, failure: Any, describe: dict | None,
               started: float) -> dict:
     """The raw report: who was checked, under what, and every result kept."""
     # a broken house rule leaves its row not run (the run is incomplete); it cut nothing
-    run.cut = run.cut or bool(getattr(target, "cut", False))
+    run.cut = run.cut or target.cut
     stray = stray_output(target, run.cases.late_amendments if run.cases is not None else [])
     if stray is not None:
         run.keep(stray)
     rules = options.rules
-    startup = getattr(target, "startup_failure", None)
+    startup = target.startup_failure
     return {
         "format": "turub-report/1",
         "kit": {"name": "turub conformance kit", "version": KIT_VERSION,
@@ -377,7 +376,7 @@ def _assemble(target: Target, options: CheckOptions, run: _Run, failure: Any, de
                 **({"property_suites": run.where} if run.where else {})},
         "implementation": {"name": target.name, "version": target.version,
                            "operations": sorted(target.operations), "rules": target.rules,
-                           "protocol": getattr(target, "protocol", 1), **(describe or {})},
+                           "protocol": target.protocol, **(describe or {})},
         "rules": rules.to_dict(),
         "rules_name": rules_name(rules),
         "variant": run_variant(rules),

@@ -102,7 +102,7 @@ class _Run:
         """Why nothing can be asked of ``target``: it never started, or it has died."""
         if self._failure is not None:
             return self._failure
-        return getattr(target, "fatal", None)
+        return target.fatal
 
     def ask(self, case: Case) -> Answer:
         """The target's answer to one case (``unsupported`` when it cannot be asked)."""
@@ -112,7 +112,7 @@ class _Run:
             return failure
         if case["op"] not in target.operations or (case["op"] in RULED_OPS and not self._rules_ok):
             return Answer("unsupported")
-        if case.get("protocol", 1) > getattr(target, "protocol", 1):  # not applicable to it
+        if case.get("protocol", 1) > target.protocol:  # not applicable to it
             return Answer("unsupported", None, f"needs protocol version {case['protocol']}")
         return target.call(case["op"], ask_args(case["op"], case["args"], self.rules))
 

@@ -25,16 +25,12 @@ from turub.options import rules_from_dict
 from turub.variants import Variant
 
 from ..adapter import ReferenceImplementation, _outcome, _side, _winner_of
+from ..ruleset import Ruleset, variant_of
 
-__all__ = ["VariantReference", "reference_for", "variant_decisions", "reblame", "variant_of",
+__all__ = ["VariantReference", "reference_for", "variant_decisions", "reblame",
            "new_deal", "deal_from_seed", "under_options", "reference_program"]
 
 _PLAIN: Final = ReferenceImplementation()
-
-
-def variant_of(rules: Any) -> Variant | None:
-    """``rules`` as a variant that overrides decisions, or None."""
-    return rules if isinstance(rules, Variant) and rules.has_rules else None
 
 
 class VariantReference(ReferenceImplementation):
@@ -99,7 +95,7 @@ def reference_program(rules: Any) -> ReferenceImplementation:
     return _PLAIN if variant is None else VariantProgram(variant)
 
 
-def new_deal(rules: Any, pack, dealer, cut: int):
+def new_deal(rules: Ruleset, pack, dealer, cut: int):
     """A deal of ``pack`` (cards) played by ``rules`` (a Rules or a Variant)."""
     from turub import Deal
     if isinstance(rules, Variant):
@@ -107,7 +103,7 @@ def new_deal(rules: Any, pack, dealer, cut: int):
     return Deal(pack, dealer, rules, cut)
 
 
-def deal_from_seed(rules: Any, seed: int, dealer):
+def deal_from_seed(rules: Ruleset, seed: int, dealer):
     """A seeded deal (:meth:`turub.Deal.from_seed`) played by ``rules`` (a Rules or a Variant)."""
     from turub import Deal
     if isinstance(rules, Variant):
@@ -118,7 +114,7 @@ def deal_from_seed(rules: Any, seed: int, dealer):
 _CACHE: dict[Variant, VariantReference] = {}
 
 
-def reference_for(rules: Any) -> ReferenceImplementation:
+def reference_for(rules: Ruleset) -> ReferenceImplementation:
     """The expected answers' source under ``rules`` (a Rules or a Variant)."""
     variant = variant_of(rules)
     if variant is None:

@@ -99,6 +99,10 @@ class Target:
     startup_failure: dict | None = None  # set when it could not be started at all
     variants: list[str] | None = None  # the rule variants it declares; None: not declared
     variant: str | None = None  # the variant the run asks under, sent with each request
+    # What a run reads of it as it goes (each target keeps its own; several instances, theirs):
+    fatal: Answer | None = None  # the failure that ended it: nothing more is asked of it
+    cut: bool = False  # the whole-run deadline stopped it
+    noise: dict = field(default_factory=lambda: {"lines": 0, "examples": []})  # stray output
 
     def supports_variant(self, name: str) -> bool:
         """Whether it declares variant ``name`` (one that declares none is asked anyway)."""
@@ -126,6 +130,10 @@ class Target:
 
     def close(self) -> None:
         pass
+
+    def abort(self) -> None:
+        """Stop at once, without a goodbye (an interrupted run); with nothing running, close."""
+        self.close()
 
 
 def _defaults() -> dict[str, str]:

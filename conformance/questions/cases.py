@@ -28,6 +28,7 @@ from turub.options import rules_from_dict
 
 from ..adapter import OPERATIONS, ReferenceImplementation
 from ..judging.variant_reference import new_deal, reference_for, variant_decisions
+from ..ruleset import Ruleset, name_of, options_of
 # The inputs and the referee's streams moved to .generators and .streams; their names are
 # still importable from here.
 from .generators import VECTOR_COUNTS, _traced_inputs, inputs
@@ -62,10 +63,10 @@ _OPTION_CLAUSE: Final = {"direction": "table.direction", "stake": "stake.per-dea
 _REF = ReferenceImplementation()
 
 
-def rules_name(rules: Rules) -> str:
+def rules_name(rules: Ruleset) -> str:
     """The name of ``rules`` among :data:`OPTION_SETS`, or ``custom:...``."""
-    if getattr(rules, "name", "custom") != "custom":
-        return rules.name  # type: ignore[attr-defined]  # a named rule variant (turub.variants)
+    if name_of(rules) != "custom":
+        return name_of(rules)  # a named rule variant (turub.variants)
     for name, r in OPTION_SETS.items():
         if r == rules:
             return name
@@ -149,7 +150,7 @@ def _why(op: str, args: Mapping[str, Any], rules: Rules, expected: Any) -> tuple
         steps: list[list[str]] = []
         for ns, ew, closed in args["results"]:
             try:
-                result = deal_result(ns, ew, closed_early=closed, rules=getattr(rules, "rules", rules))
+                result = deal_result(ns, ew, closed_early=closed, rules=options_of(rules))
             except RuleError as e:
                 steps.append([e.clause])
                 continue

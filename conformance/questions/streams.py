@@ -17,7 +17,8 @@ from turub import CARDS, Deal, Phase, RuleError, Rules, Seat, parse_card
 from turub.cards import card_name
 from turub.deal import SIGNALS
 
-from ..judging.variant_reference import deal_from_seed, variant_of
+from ..judging.variant_reference import deal_from_seed
+from ..ruleset import variant_of
 
 __all__ = ["INJECTIONS", "PAIRS", "rules_broken", "play_stream", "RefereeTrace"]
 
