@@ -34,32 +34,14 @@ from turub.cards import card_name
 from turub.contest import contests_after
 from turub.options import rules_from_dict
 
+from .operations import REGISTRY
+
 __all__ = ["OPERATIONS", "Implementation", "ImplementationError", "ReferenceImplementation", "Json"]
 
 Json = Any
 
-#: Every operation, with the clauses it exercises.
-OPERATIONS: Final[dict[str, tuple[str, ...]]] = {
-    "trick_winner": ("trick.highest-trump", "trick.highest-led", "trick.earliest-identical"),
-    "legal_plays": ("play.follow-suit", "play.void-any-card", "play.no-forced-trump"),
-    "deal": ("deal.cut", "deal.packets", "deal.pause-for-trump", "deal.full-hands",
-             "trump.caller", "trump.three-cards", "table.left-of-dealer", "table.direction"),
-    "check_packets": ("deal.dealer-check", "deal.redeal"),
-    "referee": ("play.first-lead", "play.turn", "play.card-in-hand", "play.follow-suit",
-                "play.void-any-card", "play.winner-leads", "play.all-tricks", "trump.caller",
-                "trump.once", "trump.any-suit", "signal.leader-only", "signal.timing",
-                "signal.once-per-trick", "signal.kinds", "result.more-tricks-wins",
-                "result.draw-18", "result.closed-early", "sheet.any-player-closes",
-                "play.order-of-actions"),
-    "deal_result": ("result.more-tricks-wins", "result.draw-18", "result.closed-early",
-                    "result.tricks-add-up"),
-    "next_dealer": ("dealer.after-win", "dealer.after-loss", "dealer.after-draw"),
-    "first_dealer": ("dealer.first-draw", "dealer.first-draw-ties", "pack.suits-equal"),
-    "contest": ("contest.first-win-sets-mark", "contest.second-win-beats-mark",
-                "contest.insufficient-win", "contest.draw-keeps-sequence",
-                "contest.other-side-resets", "contest.unbeatable-mark",
-                "contest.decided-is-final", "stake.per-deal"),
-}
+#: Every operation, with the clauses it exercises (each one's record: :mod:`.operations`).
+OPERATIONS: Final[dict[str, tuple[str, ...]]] = {name: op.clauses for name, op in REGISTRY.items()}
 
 
 #: The two differential searches as checks of the report: name -> (ID, operation, clauses)

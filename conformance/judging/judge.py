@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from ..programs.targets import RESULT
+from ..operations import REGISTRY, operation_part
 from .referee import _moment, referee
 from .verdict import (CRASH, ERROR, ILLEGAL_ACCEPTED, LEGAL_REFUSED, OUTCOMES, PASS, PROTOCOL,
                       TIMEOUT, WRONG, WRONG_ANSWERS, Verdict, _card, _cards, _direction, _fail,
@@ -50,7 +51,7 @@ def verdict_of(case: dict, answer: Any) -> Verdict:
 def judge(case: dict, got: Any) -> Verdict:
     """The verdict on ``got``, the implementation's answer to ``case``."""
     try:
-        verdict = _JUDGES[case["op"]](case, case["expected"], got)
+        verdict = REGISTRY[case["op"]].part("judge")(case, case["expected"], got)
         if "variant" in case.get("why", ()):
             from .variant_reference import reblame  # a variant's clause decided somewhere in this case
             return reblame(case, verdict, got)
@@ -59,7 +60,10 @@ def judge(case: dict, got: Any) -> Verdict:
         return Verdict(PROTOCOL, tuple(case["clauses"]), f"malformed answer: {e}")
 
 
+operation_part("referee", "judge")(referee)  # the referee's verdict has a module of its own
 
+
+@operation_part("trick_winner", "judge")
 def _trick_winner(case, expected, got) -> Verdict:
     if not isinstance(got, int) or isinstance(got, bool):
         raise _Shape(f"a position 0-{len(case['args']['cards']) - 1}, not {_short(got)}")
@@ -111,6 +115,7 @@ def legal_plays_blame(hand: Sequence[str], trick: Sequence[str], trump: str | No
     return "play.void-any-card"
 
 
+@operation_part("legal_plays", "judge")
 def _legal_plays(case, expected, got) -> Verdict:
     got_list = _cards(got)
     got_set, exp_set = set(got_list), set(_cards(expected))
@@ -132,6 +137,7 @@ def _legal_plays(case, expected, got) -> Verdict:
 _NEXT = {"clockwise": dict(zip("NESW", "ESWN")), "counterclockwise": dict(zip("NESW", "WNES"))}
 
 
+@operation_part("deal", "judge")
 def _deal(case, expected, got) -> Verdict:
     got = _obj(got, "caller", "caller_saw", "hands")
     problems, blame = [], None
@@ -160,6 +166,7 @@ def _deal(case, expected, got) -> Verdict:
     return _fail(WRONG, blame, case, "; ".join(problems))
 
 
+@operation_part("check_packets", "judge")
 def _check_packets(case, expected, got) -> Verdict:
     got = _obj(got, "stands")
     if not isinstance(got["stands"], bool):
@@ -181,6 +188,7 @@ def result_blame(ns: int, ew: int, closed_early: bool) -> str:
     return "result.more-tricks-wins"
 
 
+@operation_part("deal_result", "judge")
 def _deal_result(case, expected, got) -> Verdict:
     a = case["args"]
     where = f"result {a['ns']}-{a['ew']}{' closed early' if a['closed_early'] else ''}" + (
@@ -202,6 +210,7 @@ def _deal_result(case, expected, got) -> Verdict:
                  f"{where}: expected {expected['outcome']}, got {_short(got['outcome'])}")
 
 
+@operation_part("first_dealer", "judge")
 def _first_dealer(case, expected, got) -> Verdict:
     rounds = case["args"]["rounds"]
     where = "draw " + " / ".join(" ".join(f"{s}:{c}" for s, c in r.items()) for r in rounds)
@@ -233,6 +242,7 @@ def _first_dealer(case, expected, got) -> Verdict:
     return _fail(WRONG, blame, case, f"{where}: expected {expected['dealer']} to deal first, got {got_v}")
 
 
+@operation_part("next_dealer", "judge")
 def _next_dealer(case, expected, got) -> Verdict:
     if _seat(got) == expected:
         return PASS
@@ -259,6 +269,7 @@ def _result_text(result: Any) -> str:
         return _short(result)
 
 
+@operation_part("contest", "judge")
 def _contest(case, expected, got) -> Verdict:
     results = case["args"]["results"]
     if not isinstance(got, list):
@@ -300,16 +311,3 @@ def _contest(case, expected, got) -> Verdict:
             return _fail(WRONG, decided, case, f"{where}: expected {_short(e)}, got "
                          f"{_short({k: g[k] for k in ('holder', 'mark', 'winner')})}", step=i)
     return PASS
-
-
-_JUDGES: Final = {
-    "trick_winner": _trick_winner,
-    "legal_plays": _legal_plays,
-    "deal": _deal,
-    "check_packets": _check_packets,
-    "referee": referee,
-    "deal_result": _deal_result,
-    "next_dealer": _next_dealer,
-    "first_dealer": _first_dealer,
-    "contest": _contest,
-}

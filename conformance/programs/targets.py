@@ -29,6 +29,7 @@ from typing import Any, Final, NamedTuple
 from turub.decisions import HouseRuleError
 
 from ..adapter import OPERATIONS, ImplementationError
+from ..operations import REGISTRY
 from ..text import safe_text
 from .messages import loads, malformed, promised
 
@@ -218,14 +219,10 @@ class PythonTarget(Target):
         return result_answer(op, answer.value) if answer.kind == RESULT else answer
 
 
-#: Protocol version 2's context, by operation (an adapter taking them speaks version 2).
-VERSION_2_ARGS: Final = {"legal_plays": "trump", "deal_result": "dealer", "contest": "dealer"}
-
-
 def _takes_version_2(impl: Any) -> bool:
     """Whether an adapter's methods take version 2's context (``trump``, ``dealer``)."""
     import inspect
-    for op, arg in VERSION_2_ARGS.items():
+    for op, arg in ((o.name, o.context) for o in REGISTRY.values() if o.context is not None):
         method = getattr(impl, op, None)
         if method is None:
             continue

@@ -27,6 +27,7 @@ from turub import Contest, RuleError, Rules, Seat, decide_trick, deal_result, pa
 from turub.options import rules_from_dict
 
 from ..adapter import OPERATIONS, ReferenceImplementation
+from ..operations import context_of
 from ..judging.variant_reference import new_deal, reference_for, variant_decisions
 from ..ruleset import Ruleset, name_of, options_of
 # The inputs and the referee's streams moved to .generators and .streams; their names are
@@ -84,13 +85,11 @@ def ask_args(op: str, args: Mapping[str, Any], rules: Rules, protocol: int = 1) 
     return dict(args)
 
 
-#: Protocol version 2's context, by operation: a case whose arguments carry it needs version 2.
-VERSION_2_ARGS: Final = {"legal_plays": "trump", "deal_result": "dealer", "contest": "dealer"}
-
-
 def protocol_of(op: str, args: Mapping[str, Any]) -> int:
-    """The protocol version a question needs: 2 if it carries version 2's context."""
-    return 2 if VERSION_2_ARGS.get(op) in args else 1
+    """The protocol version a question needs: 2 if it carries version 2's context
+    (:attr:`.operations.Operation.context`)."""
+    context = context_of(op)
+    return 2 if context is not None and context in args else 1
 
 
 def answer(op: str, args: Mapping[str, Any], rules: Rules) -> Any:

@@ -16,6 +16,7 @@ from typing import Final
 from turub import CARDS, Deal, Rules, parse_card
 from turub.cards import card_name
 
+from ..operations import REGISTRY, operation_part
 from .streams import _SEATS, _SUITS, RefereeTrace, _a, _referee_inputs
 
 __all__ = ["VECTOR_COUNTS", "inputs"]
@@ -34,6 +35,7 @@ def _pool(rng: random.Random, size: int) -> list:
     return rng.sample(CARDS, size)
 
 
+@operation_part("trick_winner", "inputs")
 def _trick_winner_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
     worked = [("worked-duplicate-aces", "AC AC 6C KC", "H"),
               ("worked-small-trump-wins", "AC AC 6H KC", "H"),
@@ -53,6 +55,7 @@ def _trick_winner_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict
         yield f"r{i:03d}", {"cards": text, "trump": rng.choice(_SUITS)}
 
 
+@operation_part("legal_plays", "inputs")
 def _legal_plays_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
     yield "worked-must-follow", {"hand": "AS 6H 9H KD".split(), "trick": ["10H"]}
     yield "worked-void-plays-anything", {"hand": "AS 6C KD".split(), "trick": ["10H", "AH"]}
@@ -80,6 +83,7 @@ def _seeded_pack(rng: random.Random) -> tuple[list[str], int]:
     return [_a(c) for c in d.pack], d.cut
 
 
+@operation_part("deal", "inputs")
 def _deal_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
     from turub import PACK
     yield "worked-unshuffled-north", {"pack": [_a(c) for c in PACK], "dealer": "N", "cut": 0}
@@ -125,6 +129,7 @@ def _packet_faults(dealer: str) -> dict[str, list[list]]:
     return faults
 
 
+@operation_part("check_packets", "inputs")
 def _check_packets_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
     yield "worked-clean-deal", {"packets": _packets_as_dealt(rng, "N", 0.0), "dealer": "N"}
     short = _packets_as_dealt(random.Random(3), "E", 0.0)
@@ -142,6 +147,7 @@ def _check_packets_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dic
                             "dealer": dealer}
 
 
+@operation_part("deal_result", "inputs")
 def _deal_result_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
     for ns, ew, closed in [(18, 18, False), (19, 17, False), (17, 19, False), (36, 0, False),
                            (0, 36, False), (10, 5, True), (0, 0, True), (30, 5, True),
@@ -157,12 +163,14 @@ def _deal_result_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]
                 "ns": ns, "ew": ew, "closed_early": closed, "dealer": dealer}
 
 
+@operation_part("next_dealer", "inputs")
 def _next_dealer_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
     for dealer in _SEATS:
         for outcome in ("NS", "EW", "draw"):
             yield f"{dealer}-{outcome}", {"dealer": dealer, "outcome": outcome}
 
 
+@operation_part("first_dealer", "inputs")
 def _first_dealer_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
     yield "worked-one-highest", {"rounds": [{"N": "9S", "E": "KH", "S": "6D", "W": "QC"}]}
     yield "worked-suits-do-not-break-ties", {"rounds": [
@@ -197,6 +205,7 @@ def _first_dealer_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict
         yield f"r{i:03d}", {"rounds": rounds}
 
 
+@operation_part("contest", "inputs")
 def _contest_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
     worked = {
         "worked-second-win-beats-mark": [[20, 16, False], [22, 14, False]],
@@ -237,17 +246,6 @@ def _contest_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
         yield f"r{i:03d}", args
 
 
-_INPUTS: Final[dict[str, Callable[[random.Random, int], Iterator[tuple[str, dict]]]]] = {
-    "trick_winner": _trick_winner_inputs,
-    "legal_plays": _legal_plays_inputs,
-    "deal": _deal_inputs,
-    "check_packets": _check_packets_inputs,
-    "deal_result": _deal_result_inputs,
-    "next_dealer": _next_dealer_inputs,
-    "first_dealer": _first_dealer_inputs,
-    "contest": _contest_inputs,
-}
-
 #: How many seeded cases of each operation the committed vectors hold (besides worked ones).
 VECTOR_COUNTS: Final = {"eighteen-all": 20, "trick_winner": 60, "legal_plays": 40, "deal": 4, "check_packets": 10,
                         "deal_result": 0, "next_dealer": 0, "first_dealer": 16, "contest": 30,
@@ -266,9 +264,10 @@ def _traced_inputs(seed: int, counts: Mapping[str, int], rules: Rules | None = N
                    ) -> Iterator[tuple[str, str, dict, RefereeTrace | None]]:
     """:func:`inputs`, each refereed stream with the reference's trace of its play (so its
     expected answer needs no replay)."""
-    for op, make in _INPUTS.items():
-        if op not in counts:
+    for op, record in REGISTRY.items():
+        if op not in counts or record.drawn_under_rules:
             continue
+        make = record.part("inputs")
         rng = random.Random(f"{seed}/{op}")
         for slug, args in make(rng, counts[op]):
             yield f"{op}/{slug}", op, args, None
