@@ -7,8 +7,10 @@ disagreement.
 The kit's rooms, by role, with imports in one direction (each room imports only the rooms
 above it in this list):
 
-* the shared contract: :mod:`~turub.conformance.adapter` (the operations and the Python adapter
-  interface), :mod:`~turub.conformance.option_checks` (the options checked, defaults and exit statuses),
+* the shared contract: :mod:`~turub.conformance.operations` (each operation's record, its
+  roles' parts attached), :mod:`~turub.conformance.adapter` (the Python adapter interface),
+  :mod:`~turub.conformance.results` (a case's status and row), :mod:`~turub.conformance.ruleset`
+  (the rules a check runs under), :mod:`~turub.conformance.option_checks` (the options checked, defaults and exit statuses),
   :mod:`~turub.conformance.text` (untrusted text made safe), :mod:`~turub.conformance.resources`
   (the bundled sample and schema);
 * :mod:`~turub.conformance.programs`: talking to the program under test (the protocol client,

@@ -121,15 +121,15 @@ class Implementation(Protocol):
         (``{"holder": null, "mark": null, "winner": SIDE}``)."""
 
 
-def _side(side: Side | None) -> str | None:
+def side_text(side: Side | None) -> str | None:
     return None if side is None else side.short
 
 
-def _outcome(winner: Side | None) -> str:
+def outcome_text(winner: Side | None) -> str:
     return "draw" if winner is None else winner.short
 
 
-def _winner_of(outcome: str) -> Side | None:
+def winner_of(outcome: str) -> Side | None:
     if outcome == "draw":
         return None
     return {"NS": Side.NORTH_SOUTH, "EW": Side.EAST_WEST}[outcome]
@@ -190,7 +190,7 @@ class ReferenceImplementation:
                 winners.append(done.seat.letter)
         return {"responses": responses, "winners": winners,
                 "tricks": list(d.tricks_won),
-                "outcome": None if d.result is None else _outcome(d.result.winner)}
+                "outcome": None if d.result is None else outcome_text(d.result.winner)}
 
     def _deal(self, pack: list[str], dealer: str, rules: dict[str, str], cut: int) -> Deal:
         """The deal the referee plays (a variant's reference plays its own)."""
@@ -203,12 +203,12 @@ class ReferenceImplementation:
 
     def deal_result(self, ns: int, ew: int, closed_early: bool, dealer: str | None = None) -> dict[str, Json]:
         try:
-            return {"outcome": _outcome(deal_result(ns, ew, closed_early=closed_early).winner)}
+            return {"outcome": outcome_text(deal_result(ns, ew, closed_early=closed_early).winner)}
         except RuleError as e:
             return {"refused": e.clause}
 
     def next_dealer(self, dealer: str, outcome: str, rules: dict[str, str]) -> str:
-        return next_dealer(parse_seat(dealer), _winner_of(outcome), rules_from_dict(rules)).seat.letter
+        return next_dealer(parse_seat(dealer), winner_of(outcome), rules_from_dict(rules)).seat.letter
 
     def first_dealer(self, rounds: list[dict[str, str]]) -> dict[str, Json]:
         try:
@@ -229,7 +229,7 @@ class ReferenceImplementation:
                 states.append({"refused": e.clause})
                 continue
             c = next(iter(contests_after([result], r))) if c.is_decided else c.record(result, r)
-            states.append({"holder": _side(c.holder), "mark": c.mark, "winner": _side(c.winner)})
+            states.append({"holder": side_text(c.holder), "mark": c.mark, "winner": side_text(c.winner)})
         return states
 
 

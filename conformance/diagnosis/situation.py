@@ -126,13 +126,13 @@ def _referee(args, expected, got) -> list[str]:
     from turub.options import rules_from_dict
 
     from ..questions.cases import expected_case
-    from ..judging.judge import _moment, judge
+    from ..judging.judge import moment_of, judge
     rules = rules_from_dict(args.get("rules") or {})
     plain = {k: v for k, v in args.items() if k != "rules"}
     case = expected_case("situation", "referee", plain, rules)
     verdict = judge(case, got)
     i = verdict.extra.get("action", len(plain["actions"]) - 1)
-    m = _moment(case, i) or {}
+    m = moment_of(case, i) or {}
     action = plain["actions"][i] if plain["actions"] else {}
     lines = [f"dealer {_seat_name(plain['dealer'])}, play {rules.to_dict()['direction']}, trump "
              f"{suit(m.get('trump'))}, {m.get('tricks', 0)} trick(s) played; action {i + 1} of "

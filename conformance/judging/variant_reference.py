@@ -24,7 +24,7 @@ from turub.decisions import HouseRuleError
 from turub.options import rules_from_dict
 from turub.variants import Variant
 
-from ..adapter import ReferenceImplementation, _outcome, _side, _winner_of
+from ..adapter import ReferenceImplementation, outcome_text, side_text, winner_of
 from ..ruleset import Ruleset, variant_of
 
 __all__ = ["VariantReference", "reference_for", "variant_decisions", "reblame",
@@ -59,12 +59,12 @@ class VariantReference(ReferenceImplementation):
     def deal_result(self, ns: int, ew: int, closed_early: bool, **_: Any) -> dict[str, Any]:  # type: ignore[override]  # dealer in **_
         try:  # the question carries no rules: the options at their defaults (early-close=draw)
             result = self.variant.deal_result(ns, ew, closed_early=closed_early, rules=Rules())
-            return {"outcome": _outcome(result.winner)}
+            return {"outcome": outcome_text(result.winner)}
         except RuleError as e:
             return {"refused": e.clause}
 
     def next_dealer(self, dealer: str, outcome: str, rules: dict[str, str], **_: Any) -> str:
-        return self.variant.next_dealer(parse_seat(dealer), _winner_of(outcome),
+        return self.variant.next_dealer(parse_seat(dealer), winner_of(outcome),
                                         rules_from_dict(rules)).seat.letter
 
     def contest(self, results, rules, **_: Any) -> list[dict[str, Any]]:  # type: ignore[override]  # dealer in **_
@@ -78,7 +78,7 @@ class VariantReference(ReferenceImplementation):
                 states.append({"refused": e.clause})
                 continue
             c = self.variant.contest_step(Contest() if c.is_decided else c, result, r)
-            states.append({"holder": _side(c.holder), "mark": c.mark, "winner": _side(c.winner)})
+            states.append({"holder": side_text(c.holder), "mark": c.mark, "winner": side_text(c.winner)})
         return states
 
 

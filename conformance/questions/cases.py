@@ -32,8 +32,8 @@ from ..judging.variant_reference import new_deal, reference_for, variant_decisio
 from ..ruleset import Ruleset, name_of, options_of
 # The inputs and the referee's streams moved to .generators and .streams; their names are
 # still importable from here.
-from .generators import VECTOR_COUNTS, _traced_inputs, inputs
-from .streams import (INJECTIONS, PAIRS, RefereeTrace, _rare_deals, _referee_inputs, _traced,
+from .generators import VECTOR_COUNTS, traced_inputs, inputs
+from .streams import (INJECTIONS, PAIRS, RefereeTrace, rare_deals, referee_inputs, traced_stream,
                       play_stream, rules_broken)
 
 __all__ = ["OPTION_SETS", "RULED_OPS", "Case", "rules_name", "inputs", "expected_case",
@@ -141,8 +141,8 @@ def _why(op: str, args: Mapping[str, Any], rules: Rules, expected: Any) -> tuple
             args["rounds"]) > 1 else ["dealer.first-draw"]
     if op == "next_dealer":
         from turub import next_dealer, parse_seat
-        from ..adapter import _winner_of
-        nd = next_dealer(parse_seat(args["dealer"]), _winner_of(args["outcome"]), rules)
+        from ..adapter import winner_of
+        nd = next_dealer(parse_seat(args["dealer"]), winner_of(args["outcome"]), rules)
         return None, list(nd.clauses)
     if op == "contest":
         c = Contest()
@@ -261,7 +261,7 @@ def generated_counts(scale: float) -> dict[str, int]:
 
 def iter_generated_cases(seed: int, rules: Rules, scale: float = 1.0) -> Iterator[Case]:
     """Cases generated from ``seed`` under ``rules``, answered by the reference one at a time."""
-    for case_id, op, args, trace in _traced_inputs(seed, generated_counts(scale), rules):
+    for case_id, op, args, trace in traced_inputs(seed, generated_counts(scale), rules):
         if "/worked-" in case_id or op in ("deal_result", "next_dealer"):
             continue  # the worked and exhaustive cases are in the vectors already
         yield expected_case(f"generated/{seed}/{case_id}", op, args, rules, trace=trace)
