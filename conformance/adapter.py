@@ -34,32 +34,14 @@ from turub.cards import card_name
 from turub.contest import contests_after
 from turub.options import rules_from_dict
 
+from .operations import REGISTRY
+
 __all__ = ["OPERATIONS", "Implementation", "ImplementationError", "ReferenceImplementation", "Json"]
 
 Json = Any
 
-#: Every operation, with the clauses it exercises.
-OPERATIONS: Final[dict[str, tuple[str, ...]]] = {
-    "trick_winner": ("trick.highest-trump", "trick.highest-led", "trick.earliest-identical"),
-    "legal_plays": ("play.follow-suit", "play.void-any-card", "play.no-forced-trump"),
-    "deal": ("deal.cut", "deal.packets", "deal.pause-for-trump", "deal.full-hands",
-             "trump.caller", "trump.three-cards", "table.left-of-dealer", "table.direction"),
-    "check_packets": ("deal.dealer-check", "deal.redeal"),
-    "referee": ("play.first-lead", "play.turn", "play.card-in-hand", "play.follow-suit",
-                "play.void-any-card", "play.winner-leads", "play.all-tricks", "trump.caller",
-                "trump.once", "trump.any-suit", "signal.leader-only", "signal.timing",
-                "signal.once-per-trick", "signal.kinds", "result.more-tricks-wins",
-                "result.draw-18", "result.closed-early", "sheet.any-player-closes",
-                "play.order-of-actions"),
-    "deal_result": ("result.more-tricks-wins", "result.draw-18", "result.closed-early",
-                    "result.tricks-add-up"),
-    "next_dealer": ("dealer.after-win", "dealer.after-loss", "dealer.after-draw"),
-    "first_dealer": ("dealer.first-draw", "dealer.first-draw-ties", "pack.suits-equal"),
-    "contest": ("contest.first-win-sets-mark", "contest.second-win-beats-mark",
-                "contest.insufficient-win", "contest.draw-keeps-sequence",
-                "contest.other-side-resets", "contest.unbeatable-mark",
-                "contest.decided-is-final", "stake.per-deal"),
-}
+#: Every operation, with the clauses it exercises (each one's record: :mod:`.operations`).
+OPERATIONS: Final[dict[str, tuple[str, ...]]] = {name: op.clauses for name, op in REGISTRY.items()}
 
 
 #: The two differential searches as checks of the report: name -> (ID, operation, clauses)
@@ -139,15 +121,15 @@ class Implementation(Protocol):
         (``{"holder": null, "mark": null, "winner": SIDE}``)."""
 
 
-def _side(side: Side | None) -> str | None:
+def side_text(side: Side | None) -> str | None:
     return None if side is None else side.short
 
 
-def _outcome(winner: Side | None) -> str:
+def outcome_text(winner: Side | None) -> str:
     return "draw" if winner is None else winner.short
 
 
-def _winner_of(outcome: str) -> Side | None:
+def winner_of(outcome: str) -> Side | None:
     if outcome == "draw":
         return None
     return {"NS": Side.NORTH_SOUTH, "EW": Side.EAST_WEST}[outcome]
@@ -208,7 +190,7 @@ class ReferenceImplementation:
                 winners.append(done.seat.letter)
         return {"responses": responses, "winners": winners,
                 "tricks": list(d.tricks_won),
-                "outcome": None if d.result is None else _outcome(d.result.winner)}
+                "outcome": None if d.result is None else outcome_text(d.result.winner)}
 
     def _deal(self, pack: list[str], dealer: str, rules: dict[str, str], cut: int) -> Deal:
         """The deal the referee plays (a variant's reference plays its own)."""
@@ -221,12 +203,12 @@ class ReferenceImplementation:
 
     def deal_result(self, ns: int, ew: int, closed_early: bool, dealer: str | None = None) -> dict[str, Json]:
         try:
-            return {"outcome": _outcome(deal_result(ns, ew, closed_early=closed_early).winner)}
+            return {"outcome": outcome_text(deal_result(ns, ew, closed_early=closed_early).winner)}
         except RuleError as e:
             return {"refused": e.clause}
 
     def next_dealer(self, dealer: str, outcome: str, rules: dict[str, str]) -> str:
-        return next_dealer(parse_seat(dealer), _winner_of(outcome), rules_from_dict(rules)).seat.letter
+        return next_dealer(parse_seat(dealer), winner_of(outcome), rules_from_dict(rules)).seat.letter
 
     def first_dealer(self, rounds: list[dict[str, str]]) -> dict[str, Json]:
         try:
@@ -247,7 +229,7 @@ class ReferenceImplementation:
                 states.append({"refused": e.clause})
                 continue
             c = next(iter(contests_after([result], r))) if c.is_decided else c.record(result, r)
-            states.append({"holder": _side(c.holder), "mark": c.mark, "winner": _side(c.winner)})
+            states.append({"holder": side_text(c.holder), "mark": c.mark, "winner": side_text(c.winner)})
         return states
 
 

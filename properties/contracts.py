@@ -1,7 +1,7 @@
 """CrossHair contracts on the rule kernels, through int-only faces of them.
 
-Each function here calls one kernel of :mod:`turub.kernels` on plain ints (the kernels'
-default :data:`~turub.kernels.PY` logic) and carries its contract as PEP 316 docstring
+Each function here calls one kernel of :mod:`turub.branch_free_rules` on plain ints (the kernels'
+default :data:`~turub.branch_free_rules.PY` logic) and carries its contract as PEP 316 docstring
 lines, in a literal block so that the documentation shows them as code.  CrossHair
 (``crosshair check --analysis_kind=PEP316``) explores the kernel's code through these
 faces: the kernels themselves take a ``logic`` argument that CrossHair would fill with
@@ -15,14 +15,14 @@ condition over all paths; ``properties/test_contracts.py`` runs a budgeted searc
 
 from __future__ import annotations
 
-from turub import kernels
+from turub import branch_free_rules as kernels
 
 __all__ = ["beats", "trick_winner", "trick_winner4", "may_play", "deal_outcome",
            "next_dealer", "contest_step"]
 
 
 def beats(challenger: tuple[int, int], holder: tuple[int, int], trump: int) -> bool:
-    """:func:`turub.kernels.beats` on ints.
+    """:func:`turub.branch_free_rules.beats` on ints.
 
     ::
 
@@ -37,7 +37,7 @@ def beats(challenger: tuple[int, int], holder: tuple[int, int], trump: int) -> b
 
 
 def trick_winner(cards: list[tuple[int, int]], trump: int) -> int:
-    """:func:`turub.kernels.trick_winner` on ints.
+    """:func:`turub.branch_free_rules.trick_winner` on ints.
 
     ::
 
@@ -54,7 +54,7 @@ def trick_winner(cards: list[tuple[int, int]], trump: int) -> int:
 
 def trick_winner4(s0: int, r0: int, s1: int, r1: int, s2: int, r2: int, s3: int, r3: int,
                   trump: int) -> int:
-    """:func:`turub.kernels.trick_winner` on a whole trick given as eight ints.
+    """:func:`turub.branch_free_rules.trick_winner` on a whole trick given as eight ints.
 
     ::
 
@@ -69,7 +69,7 @@ def trick_winner4(s0: int, r0: int, s1: int, r1: int, s2: int, r2: int, s3: int,
 
 
 def may_play(suit: int, led: int, holds_led: bool) -> bool:
-    """:func:`turub.kernels.may_play` on ints.
+    """:func:`turub.branch_free_rules.may_play` on ints.
 
     ::
 
@@ -81,7 +81,7 @@ def may_play(suit: int, led: int, holds_led: bool) -> bool:
 
 
 def deal_outcome(north_south: int, east_west: int, closed_early: bool, known_result: bool) -> int:
-    """:func:`turub.kernels.deal_outcome` on ints (``known_result``: ``early-close=known-result``).
+    """:func:`turub.branch_free_rules.deal_outcome` on ints (``known_result``: ``early-close=known-result``).
 
     ::
 
@@ -95,7 +95,7 @@ def deal_outcome(north_south: int, east_west: int, closed_early: bool, known_res
 
 
 def next_dealer(dealer: int, outcome: int, direction: int, previous: bool) -> int:
-    """:func:`turub.kernels.next_dealer` on ints.
+    """:func:`turub.branch_free_rules.next_dealer` on ints.
 
     ::
 
@@ -110,7 +110,7 @@ def next_dealer(dealer: int, outcome: int, direction: int, previous: bool) -> in
 
 def contest_step(holder: int, mark: int, winner: int, outcome: int, tricks: int,
                  per_deal: bool) -> tuple[int, int, int]:
-    """:func:`turub.kernels.contest_step` on ints.
+    """:func:`turub.branch_free_rules.contest_step` on ints.
 
     ::
 

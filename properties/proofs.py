@@ -2,7 +2,7 @@
 
 Two kinds of check, both returning a :class:`Verdict`:
 
-* **enumerations** run a kernel of :mod:`turub.kernels` and the engine's public function
+* **enumerations** run a kernel of :mod:`turub.branch_free_rules` and the engine's public function
   side by side on every case of a finite domain and compare them: this ties each kernel to
   the engine;
 * **z3 proofs** run the same kernel on symbolic terms and ask the solver for a case where it
@@ -32,12 +32,12 @@ from typing import Any, Final
 
 import z3
 
-from turub import kernels
+from turub import branch_free_rules as kernels
 from turub.cards import CARDS, Card, Rank, Suit, card_name
 from turub.contest import Contest
 from turub.contest import contest_step as engine_contest_step
 from turub.errors import ContestDecidedError, ResultError
-from turub.kernels import NOBODY, Logic
+from turub.branch_free_rules import NOBODY, Logic
 from turub.options import Rules
 from turub.rules import deal_result as engine_deal_result
 from turub.rules import is_legal_play as engine_is_legal_play

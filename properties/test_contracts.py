@@ -93,7 +93,7 @@ def test_no_rule_contract_is_broken_within_the_budget(searched):
 
 
 PLANTED = '''
-from turub import kernels
+from turub import branch_free_rules as kernels
 from turub.cards import Card, Suit
 from turub.rules import trick_winner
 

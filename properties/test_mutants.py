@@ -13,8 +13,8 @@ import pytest
 
 from turub import (Contest, ContestDecidedError, FirstDealerError, ResultError, Rules, Seat,
                    Side, Suit, check_packets, contest_of, contest_step, deal_result,
-                   decide_trick, first_dealer, is_legal_play, kernels, parse_card, parse_cards)
-from turub.kernels import NOBODY
+                   decide_trick, first_dealer, is_legal_play, branch_free_rules as kernels, parse_card, parse_cards)
+from turub.branch_free_rules import NOBODY
 from turub.properties.tags import verifies
 
 NS, EW = Side.NORTH_SOUTH, Side.EAST_WEST

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import z3
 
-from turub import kernels
-from turub.kernels import NOBODY, PY
+from turub import branch_free_rules as kernels
+from turub.branch_free_rules import NOBODY, PY
 from turub.properties import proofs
 from turub.properties.tags import verifies
 from turub.rules import trick_winner

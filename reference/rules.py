@@ -19,7 +19,7 @@ from typing import Final, NamedTuple
 from .cards import CARDS, SUIT_OF, Card, Suit
 from . import argument_checks
 from .clauses import cite
-from .kernels import beats as _beats_kernel
+from .branch_free_rules import beats as _beats_kernel
 from .errors import FirstDealerError, ResultError, RuleError
 from .options import Rules
 from .seats import PLAY_ORDER, Direction, Seat, Side, next_seat, seats_from
@@ -114,7 +114,7 @@ def beats_table(trump: int) -> bytes:
     Entry ``36 * challenger + holder`` (card codes, see :data:`turub.cards.SUIT_OF`) is 1 when
     ``challenger``, played later, takes the trick from ``holder`` with ``trump`` trump:
     ``trick.highest-led``, ``trick.highest-trump``, ``trick.earliest-identical`` (strictly
-    higher).  The table is the proved kernel :func:`turub.kernels.beats` evaluated on every
+    higher).  The table is the proved kernel :func:`turub.branch_free_rules.beats` evaluated on every
     pair of cards, so the proofs about the kernel hold for the tricks the deal decides.
 
     >>> from turub.cards import parse_card

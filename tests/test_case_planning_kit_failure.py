@@ -49,15 +49,15 @@ def test_a_kit_failure_working_out_cases_makes_the_run_incomplete_and_keeps_the_
 def test_a_kit_failure_while_asking_the_cases_makes_the_run_incomplete_and_keeps_the_report(monkeypatch):
     # A bug in the kit's asking machinery (the programs room), past some answers: the cases
     # judged before it are kept, the run is INCOMPLETE, never a traceback and exit 1.
-    from turub.conformance.commands.asking import Cases
-    real = Cases.requests
+    from turub.conformance.commands.case_stage import CaseStage
+    real = CaseStage.requests
 
     def requests(self, work):
         for i, request in enumerate(real(self, work)):
             if i == 8:
                 raise KitBug("the kit's asking broke")
             yield request
-    monkeypatch.setattr(Cases, "requests", requests)
+    monkeypatch.setattr(CaseStage, "requests", requests)
     report = finish(run_check(reference_target(), CheckOptions(vectors=False, scale=0.05, examples=0)))
     stopped = [c for c in report["cases"] if c["id"] == "cases/*"]
     assert [c["status"] for c in stopped] == ["not-run"]

@@ -370,7 +370,7 @@ def test_a_signal_to_the_kit_stops_everything_and_still_writes_the_reports(sig, 
 def test_a_kit_failure_while_judging_is_not_run_never_a_pass_nor_a_lost_report(monkeypatch):
     """Should the judge itself fail on some answer, the run goes on, the case is 'not run'
     with the reason, and the report is written."""
-    from turub.conformance.commands import asking
+    from turub.conformance.commands import case_stage
     from turub.conformance.commands.check import CheckOptions, run_check
     from turub.conformance.reports.report import finish
     from turub.conformance.programs.targets import PythonTarget, load_python
@@ -379,7 +379,7 @@ def test_a_kit_failure_while_judging_is_not_run_never_a_pass_nor_a_lost_report(m
     def broken_judge(case, answer):
         raise RuntimeError("a bug in the judge")
 
-    monkeypatch.setattr(asking, "verdict_of", broken_judge)
+    monkeypatch.setattr(case_stage, "verdict_of", broken_judge)
     report = finish(run_check(PythonTarget(good), CheckOptions(vectors=False, scale=0.05, examples=0)))
     rows = [c for c in report["cases"] if c["op"] == "trick_winner"]
     assert rows and all(c["status"] == "not-run" and "a bug in the judge" in c["detail"] for c in rows)

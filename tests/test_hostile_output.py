@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from turub import Rules
-from turub.conformance.commands.asking import _case_result
+from turub.conformance.commands.case_stage import _case_result
 from turub.conformance.programs.protocol import ProtocolTarget, _decode
 from turub.conformance.reports.junit import write_junit
 from turub.conformance.reports.report import finish, write_json, write_text

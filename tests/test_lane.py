@@ -33,7 +33,7 @@ needs_fork = pytest.mark.skipif(why_not_fork() not in (None, "the kit's process 
 # calls, hang.  It prints both reports' cases and where the suites ran.
 SCRIPT = textwrap.dedent("""
     import importlib.util, json, os, sys, time
-    from turub.conformance import kit
+    from turub.conformance.commands import check as kit
     from turub.conformance.commands.check import CheckOptions, run_check
     from turub.conformance.programs.targets import PythonTarget
 

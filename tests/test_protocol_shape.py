@@ -36,7 +36,7 @@ from turub import Rules
 from turub.conformance.adapter import OPERATIONS, ReferenceImplementation
 from turub.conformance.commands.check import CheckOptions, run_check
 from turub.conformance.judging.judge import verdict_of
-from turub.conformance.programs.asking import answer_of
+from turub.conformance.programs.exchange import answer_of
 from turub.conformance.programs.handshake import BadHandshake, read_hello
 from turub.conformance.programs.messages import decode, request_line
 from turub.conformance.programs.protocol import ProtocolTarget

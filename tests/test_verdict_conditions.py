@@ -78,7 +78,7 @@ def test_user_code_that_exits_while_a_case_is_judged_makes_it_not_run(monkeypatc
     from turub.conformance.commands.check import CheckOptions, reference_target, run_check
     from turub.conformance.reports.report import finish
     try:
-        judging = importlib.import_module("turub.conformance.commands.asking")
+        judging = importlib.import_module("turub.conformance.commands.case_stage")
     except ImportError:
         judging = check
 
@@ -263,7 +263,7 @@ def test_user_code_that_loops_during_the_run_is_stopped_by_the_time_limit(tmp_pa
     from turub.tools.cli import main
     from turub.conformance.commands import check
     try:
-        judging = importlib.import_module("turub.conformance.commands.asking")
+        judging = importlib.import_module("turub.conformance.commands.case_stage")
     except ImportError:
         judging = check
     real = judging.verdict_of

@@ -16,7 +16,7 @@ run it cuts says so (``cut``) and keeps what it has, the rest ``not-run``.  A si
 ``startup_failure``.
 
 :func:`run_check` reads as the run goes: start the program, ask the cases (each answer
-judged as it comes, :mod:`.asking`), play the differential checks, run the property
+judged as it comes, :mod:`.case_stage`), play the differential checks, run the property
 suites, close the program, assemble the raw report.  Each stage is a function of the run's
 state (:class:`_Run`) and the options; none calls back up.  Diagnosis and the verdict come
 after, in :func:`turub.conformance.reports.report.finish`.
@@ -46,7 +46,7 @@ from ..questions.vectors import load_vectors
 from ..reports.baseline import request_variant, run_variant, spec_identity
 from ..reports.spool import CaseLog
 from ..text import safe_text
-from .asking import DETAIL_LIMIT, VALUE_LIMIT, Cases, honest, kit_failure, stray_output
+from .case_stage import DETAIL_LIMIT, VALUE_LIMIT, CaseStage, not_run_if_unjudged, kit_failure, stray_output
 from .usercode import run_out_of_time
 
 __all__ = ["CheckOptions", "run_check", "vector_cases", "DETAIL_LIMIT", "VALUE_LIMIT"]
@@ -93,7 +93,7 @@ class CheckOptions:
 def vector_cases(rules: Rules, spec: str | None = None) -> list[Case]:
     """The committed vectors of ``rules``, or the same inputs answered now if not committed;
     under ``spec``, release ``spec``'s frozen cases of ``rules`` (a ValueError if it has none)."""
-    from ..judging.oracle import variant_of
+    from ..ruleset import variant_of
     if spec is not None:
         return pinned_cases(rules, spec)
     variant = variant_of(rules)
@@ -115,7 +115,7 @@ _VARIANT_VECTORS: dict = {}
 def pinned_cases(rules: Rules, spec: str) -> list[Case]:
     """Release ``spec``'s frozen cases for ``rules`` (a ValueError naming the option sets it
     has when it has none for these, or the frozen releases when ``spec`` is not one)."""
-    from ..judging.oracle import variant_of
+    from ..ruleset import variant_of
     from ..questions.releases import load_release
     if variant_of(rules) is not None:
         raise ValueError(f"--spec {spec}: a frozen release holds the cases of the option sets "
@@ -169,7 +169,7 @@ class _Run:
     lane: Lane | str | None = None
     lane_ends: float = 0.0  # when the property suites' budget ends, if in a second process
     where: str = ""  # where the property suites ran, when a second process was asked for
-    cases: Cases | None = None
+    cases: CaseStage | None = None
     progress: Progress | None = None
     stuck: bool = False  # the whole-run limit stopped something still running here
     broken_rules: list[str] = field(default_factory=list)  # house rules that failed in the run
@@ -287,12 +287,12 @@ def _planned_cases(options: CheckOptions, run: _Run) -> Iterator[tuple[str, Case
 
 
 def _ask_cases(target: Target, options: CheckOptions, run: _Run, progress_stream: TextIO | None) -> None:
-    """Ask every planned case and judge each answer as it comes (:class:`.asking.Cases`)."""
+    """Ask every planned case and judge each answer as it comes (:class:`.case_stage.CaseStage`)."""
     generating = options.seed is not None and options.scale > 0
     planned = sum(generated_counts(options.scale).values()) if generating else 0
     run.progress = Progress(planned + (400 if options.vectors else 0), progress_stream,
                             label="turub check", unit="cases", approximate=True)
-    run.cases = Cases(target, options.rules, run.results, run.progress, run.deadline,
+    run.cases = CaseStage(target, options.rules, run.results, run.progress, run.deadline,
                       options.exitfirst, run.on_result)
     try:
         target.run(run.cases.requests(_planned_cases(options, run)), run.cases.record)
@@ -309,7 +309,7 @@ def _ask_cases(target: Target, options: CheckOptions, run: _Run, progress_stream
     for where, what, error in run.kit_failed:
         run.keep(kit_failure({"id": where, "kind": where.split("/")[0], "op": "cases", "clauses": []},
                              what, error))
-    run.cut = run.cases.cut or getattr(target, "cut", False)
+    run.cut = run.cases.cut or target.cut
 
 
 def _differential(target: Target, options: CheckOptions, run: _Run, log: Callable[[str], None] | None) -> None:
@@ -318,7 +318,7 @@ def _differential(target: Target, options: CheckOptions, run: _Run, log: Callabl
     for name, (check_id, op, clauses) in DIFFERENTIAL_CHECKS.items():
         if not options.selection.matches(check_id, op, clauses):
             continue
-        fatal = getattr(target, "fatal", None)
+        fatal = target.fatal
         if fatal is not None or run.past_deadline():
             run.cut = run.cut or run.past_deadline()
             why = "the whole-run time limit came first" if run.past_deadline() else \
@@ -331,7 +331,7 @@ def _differential(target: Target, options: CheckOptions, run: _Run, log: Callabl
             log(f"differential play: {name}…")
         began = time.monotonic()
         try:
-            searched = honest(getattr(differential, f"differential_{name}")(
+            searched = not_run_if_unjudged(getattr(differential, f"differential_{name}")(
                 target, options.rules, options.examples, options.seed if options.seed is not None else 0,
                 run.left(options.budget)))
         except Interrupted:
@@ -348,7 +348,7 @@ def _properties(target: Target, options: CheckOptions, run: _Run, variant_ok: bo
     ran is taken from it); past the time limit they are cut."""
     if options.properties <= 0:
         return
-    if getattr(target, "fatal", None) is not None or run.past_deadline() or not variant_ok:
+    if target.fatal is not None or run.past_deadline() or not variant_ok:
         run.cut = run.cut or run.past_deadline()
         return
     if log:
@@ -370,7 +370,7 @@ def _properties(target: Target, options: CheckOptions, run: _Run, variant_ok: bo
     def keep(result: dict) -> None:
         found.append(result)
         if on_result is not None:
-            on_result(honest(dict(result)))
+            on_result(not_run_if_unjudged(dict(result)))
     try:
         property_results(target, options.properties, budget, options.rules,
                          select=options.selection.matches, exitfirst=options.exitfirst,
@@ -383,7 +383,7 @@ def _properties(target: Target, options: CheckOptions, run: _Run, variant_ok: bo
         if on_result is not None:
             on_result(found[-1])
     finally:
-        run.results.extend(honest(r) for r in found)  # each already went to on_result
+        run.results.extend(not_run_if_unjudged(r) for r in found)  # each already went to on_result
         run.broken_rules.extend(r["house_rule_failed"] for r in found if r.get("house_rule_failed"))
 
 
@@ -394,8 +394,8 @@ def _close(target: Target, run: _Run) -> None:
         run.where = ""
     if run.progress is not None:
         run.progress.close()  # a terminal gets its cursor back, whatever stopped the run
-    if (run.interrupted is not None or run.stuck) and hasattr(target, "abort"):
-        target.abort()  # type: ignore[attr-defined]
+    if (run.interrupted is not None or run.stuck):
+        target.abort()
         return
     try:
         target.close()
@@ -404,20 +404,19 @@ def _close(target: Target, run: _Run) -> None:
             run.cut = True
         else:
             run.interrupted = e.signum
-        if hasattr(target, "abort"):
-            target.abort()  # type: ignore[attr-defined]
+        target.abort()
 
 
 def _assemble(target: Target, options: CheckOptions, run: _Run, failure: Any, describe: dict | None,
               started: float) -> dict:
     """The raw report: who was checked, under what, and every result kept."""
     # a broken house rule leaves its row not run (the run is incomplete); it cut nothing
-    run.cut = run.cut or bool(getattr(target, "cut", False))
+    run.cut = run.cut or target.cut
     stray = stray_output(target, run.cases.late_amendments if run.cases is not None else [])
     if stray is not None:
         run.keep(stray)
     rules = options.rules
-    startup = getattr(target, "startup_failure", None)
+    startup = target.startup_failure
     return {
         "format": "turub-report/1",
         "kit": {"name": "turub conformance kit", "version": KIT_VERSION,
@@ -425,7 +424,7 @@ def _assemble(target: Target, options: CheckOptions, run: _Run, failure: Any, de
                 **({"property_suites": run.where} if run.where else {})},
         "implementation": {"name": target.name, "version": target.version,
                            "operations": sorted(target.operations), "rules": target.rules,
-                           "protocol": getattr(target, "protocol", 1), **(describe or {})},
+                           "protocol": target.protocol, **(describe or {})},
         "rules": rules.to_dict(),
         "rules_name": rules_name(rules),
         "variant": run_variant(rules),
@@ -464,7 +463,7 @@ def _broken_rule(error: HouseRuleError) -> dict:
 
 def reference_target(timeout: float = 5.0, rules: Any = None) -> Target:
     """The bundled reference engine as a target (under a rule variant: playing by it)."""
-    from ..judging.oracle import reference_program
+    from ..judging.variant_reference import reference_program
     from ..programs.targets import PythonTarget
     return PythonTarget(reference_program(rules), timeout, trusted=True)
 

@@ -6,7 +6,7 @@ Imported by ``turub.tools.cli`` when present; registers itself with :func:`turub
   Exit statuses: :data:`~turub.conformance.reports.report.EXIT_STATUSES` (0 conforms, 1 does not,
   2 usage error, 3 the program could not start, 4 nothing checked or cut short, 128 + N
   stopped by signal N).  Options and files are checked before anything runs
-  (:mod:`~turub.conformance.args`); everything after the first ``--`` is the program's
+  (:mod:`~turub.conformance.option_checks`); everything after the first ``--`` is the program's
   command line, exactly as given.
 * ``turub check --diff OLD.json NEW.json``: what changed between two JSON reports.
 * ``turub vectors``: export the committed vectors (``--regenerate`` rewrites them,
@@ -28,8 +28,8 @@ from typing import Any, Iterator, TextIO
 from turub import __version__
 from turub.tools import cli as _cli
 
-from .. import args as checks
-from ..args import DEFAULT_LINE_LIMIT, DEFAULT_SPEC_URL, EXIT_USAGE, OptionError
+from .. import option_checks as checks
+from ..option_checks import DEFAULT_LINE_LIMIT, DEFAULT_SPEC_URL, EXIT_USAGE, OptionError
 from ..text import safe_text
 from .tools import write_output
 from .usercode import UsageError, load_variant, private_stdout, stdout_to_stderr, whole_run_limit

@@ -1,7 +1,7 @@
 """The pytest plugin's session and items: what one pytest session checks, and each case,
 differential search and property as a pytest item.
 
-:class:`_Run` holds the options, the rules and the program under test (started by the
+:class:`PluginRun` holds the options, the rules and the program under test (started by the
 first item that needs it, stopped when pytest ends) and the campaign's example database;
 :class:`Conformance` collects the items, each marked with its clauses; a failure is a
 :class:`ConformanceFailure` shown with its clause, its outcome class and the one command
@@ -33,13 +33,13 @@ from .check import vector_cases
 
 __all__ = ["ConformanceFailure", "item_seed", "reproduce_command", "Conformance", "failure_text"]
 
-_RUN = pytest.StashKey["_Run"]()
+RUN_KEY = pytest.StashKey["PluginRun"]()
 #: The environment variable naming the example database when ``--turub-database`` is not given.
 DATABASE_VARIABLE = "TURUB_DATABASE"
 
 
 @dataclass
-class _Run:
+class PluginRun:
     """What to check and how; the target, started by the first item that needs it (under
     pytest-xdist, once in each worker) and stopped when pytest ends."""
 
@@ -100,7 +100,7 @@ class _Run:
         """Why nothing can be asked of ``target``: it never started, or it has died."""
         if self._failure is not None:
             return self._failure
-        return getattr(target, "fatal", None)
+        return target.fatal
 
     def stop_if_dead(self, target: Target, item: "_KitItem") -> None:
         """Nothing more for ``item`` if nothing can be asked of ``target``: the first item
@@ -136,7 +136,7 @@ class _Run:
             return failure
         if case["op"] not in target.operations or (case["op"] in RULED_OPS and not self._rules_ok):
             return Answer("unsupported")
-        if case.get("protocol", 1) > getattr(target, "protocol", 1):  # not applicable to it
+        if case.get("protocol", 1) > target.protocol:  # not applicable to it
             return Answer("unsupported", None, f"needs protocol version {case['protocol']}")
         return target.call(case["op"], ask_args(case["op"], case["args"], self.rules))
 
@@ -193,7 +193,7 @@ def reproduce_command(config: pytest.Config, name: str) -> str:
               "--turub-scale", str(o("scale")), "--turub-examples", str(o("examples")),
               "--turub-searches", str(o("searches")), "--turub-properties", str(o("properties")),
               "--turub-timeout", str(o("timeout"))]
-    run = config.stash.get(_RUN, None)
+    run = config.stash.get(RUN_KEY, None)
     database = run.database_path() if run is not None else None
     if database:
         parts += ["--turub-database", os.path.abspath(database)]
@@ -216,7 +216,7 @@ class Conformance(pytest.Collector):
         return list(self.collect())
 
     def collect(self) -> list[pytest.Item]:
-        run: _Run = self.config.stash[_RUN]
+        run: PluginRun = self.config.stash[RUN_KEY]
         cases = [("vector", c) for c in vector_cases(run.rules)]
         if run.option("scale") > 0:
             cases += [("generated", c) for c in generated_cases(run.option("seed"), run.rules,
@@ -252,7 +252,7 @@ def _differential_clauses(what: str) -> list[str]:
     return sorted({c for op in ops for c in OPERATIONS[op]})
 
 
-class _KitItem(pytest.Item):
+class KitItem(pytest.Item):
     """An item of the kit: marked with its clauses, failing with the kit's verdict."""
 
     def __init__(self, *, clauses: list[str], **kwargs: Any) -> None:
@@ -263,8 +263,8 @@ class _KitItem(pytest.Item):
         self.user_properties.append(("clauses", " ".join(self.clauses)))
 
     @property
-    def run(self) -> _Run:
-        return self.config.stash[_RUN]
+    def run(self) -> PluginRun:
+        return self.config.stash[RUN_KEY]
 
     def finish(self, result: dict[str, Any]) -> None:
         """Pass, skip (unsupported) or fail with the report entry ``result``; a check that
@@ -296,7 +296,7 @@ class _KitItem(pytest.Item):
         return self.path, None, f"turub {self.name} [{', '.join(self.clauses)}]"
 
 
-class CaseItem(_KitItem):
+class CaseItem(KitItem):
     """One case: a committed vector or a generated case."""
 
     def __init__(self, *, case: Case, kind: str, **kwargs: Any) -> None:
@@ -328,7 +328,7 @@ class CaseItem(_KitItem):
         self.finish(result)
 
 
-class SearchItem(_KitItem):
+class SearchItem(KitItem):
     """Differential play: drawn deals or sittings, refereed by both, shrunk on a difference."""
 
     def __init__(self, *, search: Any, seed: int, **kwargs: Any) -> None:
@@ -341,7 +341,7 @@ class SearchItem(_KitItem):
                                 database=run.database(self.name)))
 
 
-class PropertyItem(_KitItem):
+class PropertyItem(KitItem):
     """One property of the project's suites, searched against the implementation."""
 
     def __init__(self, *, test: Any, **kwargs: Any) -> None:

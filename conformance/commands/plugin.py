@@ -48,8 +48,8 @@ from turub.errors import RuleError
 from turub.options import PRESETS, parse_rules
 
 # The session and the items moved to .items; their names are still importable from here.
-from .items import (_RUN, DATABASE_VARIABLE, CaseItem, Conformance, ConformanceFailure,
-                    PropertyItem, SearchItem, _KitItem, _Run, failure_text, item_seed,
+from .items import (RUN_KEY, DATABASE_VARIABLE, CaseItem, Conformance, ConformanceFailure,
+                    PropertyItem, SearchItem, KitItem, PluginRun, failure_text, item_seed,
                     reproduce_command)
 
 __all__ = ["ConformanceFailure", "item_seed", "reproduce_command"]
@@ -138,12 +138,12 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(f"--{name.replace('_', '-')} cannot be negative")
     if config.getoption("turub_searches") < 1:
         raise pytest.UsageError("--turub-searches must be at least 1")
-    config.stash[_RUN] = _Run(config, rules)
+    config.stash[RUN_KEY] = PluginRun(config, rules)
     _stop_programs_on_signals(config)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    run = config.stash.get(_RUN, None)
+    run = config.stash.get(RUN_KEY, None)
     if run is not None:
         run.close()
 
@@ -163,7 +163,7 @@ def _stop_programs_on_signals(config: pytest.Config) -> None:
     def stop_and_end(signum, frame):
         for s in _SIGNALS:
             signal.signal(s, signal.SIG_IGN)
-        run = config.stash.get(_RUN, None)
+        run = config.stash.get(RUN_KEY, None)
         try:
             if run is not None:
                 run.close()
@@ -181,7 +181,7 @@ def _stop_programs_on_signals(config: pytest.Config) -> None:
     def stop_then_interrupt(signum, frame):
         """SIGINT: stop the programs now, then let pytest end as it does on Ctrl-C."""
         from ..programs.process import stop_all
-        run = config.stash.get(_RUN, None)
+        run = config.stash.get(RUN_KEY, None)
         try:
             if run is not None:
                 run.close()
@@ -203,14 +203,14 @@ def _stop_programs_on_signals(config: pytest.Config) -> None:
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
-    run = config.stash.get(_RUN, None)
+    run = config.stash.get(RUN_KEY, None)
     return None if run is None else f"turub conformance: {run.describe()}"
 
 
 @pytest.hookimpl(tryfirst=True)  # before -k and -m deselect
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config,
                                   items: list[pytest.Item]) -> None:
-    run = config.stash.get(_RUN, None)
+    run = config.stash.get(RUN_KEY, None)
     if run is None:
         return
     kit = Conformance.from_parent(session, name="turub", nodeid="turub").items()
@@ -221,7 +221,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         "turub", "passed", None, list(kit)))
     only = set(run.option("item"))
     if only:  # exactly the named items: the project's own tests or others in the folder too
-        kept = [i for i in items if isinstance(i, _KitItem) and i.name in only]
+        kept = [i for i in items if isinstance(i, KitItem) and i.name in only]
         missing = only - {i.name for i in kept}
         if missing:
             raise pytest.UsageError(f"--turub-item: no such item: {', '.join(sorted(missing))}")

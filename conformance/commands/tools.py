@@ -13,8 +13,8 @@ from typing import TextIO
 
 from turub.tools import cli as _cli
 
-from .. import args as checks
-from ..args import DEFAULT_SPEC_URL, EXIT_USAGE, PLAYED_DEALS, OptionError
+from .. import option_checks as checks
+from ..option_checks import DEFAULT_SPEC_URL, EXIT_USAGE, PLAYED_DEALS, OptionError
 from ..text import safe_text
 from .usercode import UsageError as _Usage
 from .usercode import load_variant

@@ -30,12 +30,12 @@ SHOWN: Final = 3
 def _deal_key(args: dict) -> tuple | None:
     """The deal a question is about: its pack (each card as its plain name, however the
     question writes it), dealer, cut and direction of play."""
-    from ..judging.judge import _card
+    from ..judging.judge import card_text
     try:
         pack = []
         for text in args["pack"]:
             try:
-                pack.append(_card(text))
+                pack.append(card_text(text))
             except Exception:  # noqa: BLE001 - text that is no card: kept as it is
                 pack.append(text)
         return (tuple(pack), args["dealer"], args["cut"],

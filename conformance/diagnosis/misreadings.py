@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import AbstractSet, Any, Final
 
+from ..operations import REGISTRY, operation_part
+
 __all__ = ["Misreading", "MISREADINGS", "DECISIVE_OPS", "explain", "answer"]
 
 _SEATS: Final = "NESW"
@@ -166,6 +168,7 @@ def _step(rules: dict, m: str) -> int:
     return 3 if (rules or {}).get("direction") == "counterclockwise" else 1
 
 
+@operation_part("trick_winner", "misread")
 def _trick_winner(m: str, cards, trump) -> int:
     cs = [_card(c) for c in cards]
     t = _card("A" + str(trump))  // 9
@@ -184,6 +187,7 @@ def _trick_winner(m: str, cards, trump) -> int:
     return best
 
 
+@operation_part("legal_plays", "misread")
 def _legal_plays(m: str, hand, trick, trump=None) -> list[str]:
     hs = sorted(set(_card(c) for c in hand))
     ts = [_card(c) for c in trick]
@@ -206,6 +210,7 @@ def _legal_plays(m: str, hand, trick, trump=None) -> list[str]:
     return [_name(c) for c in hs]
 
 
+@operation_part("deal", "misread")
 def _deal(m: str, pack, dealer, cut, rules) -> dict:
     cards = [_card(c) for c in pack]
     if m == "cut-from-bottom":
@@ -226,6 +231,7 @@ def _deal(m: str, pack, dealer, cut, rules) -> dict:
             "hands": {_SEATS[s]: [_name(c) for c in hands[s]] for s in range(4)}}
 
 
+@operation_part("check_packets", "misread")
 def _check_packets(m: str, packets, dealer) -> dict:
     d = _seat(dealer)
     own = [n if isinstance(n, int) else len(n) for s, n in packets if _seat(s) == d]
@@ -261,12 +267,14 @@ def _outcome(m: str, ns, ew, closed, dealer=None, rules=None) -> str:
     return "draw" if r.winner is None else r.winner.short
 
 
+@operation_part("deal_result", "misread")
 def _deal_result(m: str, ns, ew, closed_early, dealer=None) -> dict:
     if m == "draw-to-dealer" and dealer is None:
         raise _NotApplicable
     return {"outcome": _outcome(m, ns, ew, closed_early, dealer)}
 
 
+@operation_part("next_dealer", "misread")
 def _next_dealer(m: str, dealer, outcome, rules) -> str:
     d, step = _seat(dealer), _step(rules, m)
     if outcome == "draw":
@@ -280,6 +288,7 @@ def _next_dealer(m: str, dealer, outcome, rules) -> str:
     return _SEATS[(nxt + 2) % 4 if previous else nxt]
 
 
+@operation_part("first_dealer", "misread")
 def _first_dealer(m: str, rounds) -> dict:
     contenders = [0, 1, 2, 3]
     for k, r in enumerate(rounds):
@@ -302,6 +311,7 @@ def _first_dealer(m: str, rounds) -> dict:
     return {"refused": "dealer.first-draw-ties"}
 
 
+@operation_part("contest", "misread")
 def _contest(m: str, results, rules, dealer=None) -> list:
     if m == "draw-to-dealer" and dealer is None:
         raise _NotApplicable
@@ -343,6 +353,7 @@ def _contest(m: str, results, rules, dealer=None) -> list:
     return out
 
 
+@operation_part("referee", "misread")
 def _referee(m: str, pack, dealer, cut, rules, actions) -> dict:
     """The result misreadings and the misread options answer a refereed deal: the
     reference's answer under the options as misread, with the outcome read their way."""
@@ -355,19 +366,13 @@ def _referee(m: str, pack, dealer, cut, rules, actions) -> dict:
     return {**got, "outcome": _outcome(m, ns, ew, closed, dealer, rules)}
 
 
-_ANSWER: Final[dict[str, Callable[..., Any]]] = {
-    "trick_winner": _trick_winner, "legal_plays": _legal_plays, "deal": _deal,
-    "check_packets": _check_packets, "deal_result": _deal_result, "next_dealer": _next_dealer,
-    "first_dealer": _first_dealer, "contest": _contest, "referee": _referee}
-
-
 def answer(misreading: Misreading, op: str, args: dict) -> Any:
     """What a program with ``misreading`` answers; raises ``LookupError`` when it gives no
     answer of its own to ``op``."""
     if op not in misreading.ops:
         raise LookupError(op)
     try:
-        return _ANSWER[op](misreading.id, **{k: v for k, v in args.items() if k != "variant"})
+        return REGISTRY[op].part("misread")(misreading.id, **{k: v for k, v in args.items() if k != "variant"})
     except (_NotApplicable, TypeError, KeyError, IndexError, ValueError):
         raise LookupError(op) from None
 

@@ -140,7 +140,7 @@ def _winner(cards: list[str], trump: str, height: dict[str, int]) -> int:
 def _refereed_trick_explained(c: dict, height: dict[str, int]) -> bool:
     """The first trick of a refereed deal whose winner differs is won, by the program's
     rank heights, by the seat the program named."""
-    from ..judging.judge import _card
+    from ..judging.judge import card_text
     import re
     args, expected, got = c.get("args") or {}, c.get("expected") or {}, c.get("got")
     if isinstance(got, dict):
@@ -158,9 +158,9 @@ def _refereed_trick_explained(c: dict, height: dict[str, int]) -> bool:
         if "ok" not in answer:
             continue
         if action.get("act") == "trump":
-            trump = _card("A" + str(action["suit"]))[-1]
+            trump = card_text("A" + str(action["suit"]))[-1]
         elif action.get("act") == "play":
-            trick.append((action["seat"], _card(action["card"])))
+            trick.append((action["seat"], card_text(action["card"])))
             if len(trick) == 4:
                 tricks.append(trick)
                 trick = []
@@ -171,19 +171,19 @@ def _refereed_trick_explained(c: dict, height: dict[str, int]) -> bool:
 
 
 def _rank_explains(c: dict, height: dict[str, int]) -> bool:
-    from ..judging.judge import _card
+    from ..judging.judge import card_text
     args = c.get("args") or {}
     try:
         if c.get("op") == "referee":
             return _refereed_trick_explained(c, height)
         if c.get("op") == "trick_winner":
-            cards = [_card(x) for x in args["cards"]]
-            trump = _card("A" + str(args["trump"]))[-1]
+            cards = [card_text(x) for x in args["cards"]]
+            trump = card_text("A" + str(args["trump"]))[-1]
             return _winner(cards, trump, height) == c.get("got")
         if c.get("op") == "first_dealer" and isinstance(c.get("got"), dict):
             first = args["rounds"][0]
-            top = max(height[_card(x)[:-1]] for x in first.values())
-            highest = [s for s, x in first.items() if height[_card(x)[:-1]] == top]
+            top = max(height[card_text(x)[:-1]] for x in first.values())
+            highest = [s for s, x in first.items() if height[card_text(x)[:-1]] == top]
             if "dealer" in c["got"]:
                 return c["got"]["dealer"] in highest
             # refused as a tie: by the program's order the first round is tied at the top
@@ -228,15 +228,15 @@ def _legal_play_refused_as(c: dict, clause: str) -> tuple[int, list, list] | Non
 def _refused_card_spent(c: dict) -> str | None:
     """A legal play refused as a card not held, where the same seat's play of that card was
     refused earlier in the stream (by the rules too): the refusal spent the card."""
-    from ..judging.judge import _card
+    from ..judging.judge import card_text
     found = _legal_play_refused_as(c, "play.card-in-hand")
     if found is None:
         return None
     i, actions, er = found
     try:
-        me = (actions[i]["seat"], _card(actions[i]["card"]))
+        me = (actions[i]["seat"], card_text(actions[i]["card"]))
         earlier = [j for j in range(i) if "refused" in er[j] and actions[j].get("act") == "play"
-                   and (actions[j].get("seat"), _card(actions[j].get("card"))) == me]
+                   and (actions[j].get("seat"), card_text(actions[j].get("card"))) == me]
     except Exception:  # noqa: BLE001 - text that is no card: no such evidence
         return None
     return (f"action {i + 1} plays a card held, refused as not held; the same play was "
@@ -494,7 +494,7 @@ def _play_at(c: dict, i: int, played_by: Any) -> dict | None:
         from turub import RuleError, Seat, parse_card
         from turub.cards import card_name
 
-        from ..judging.oracle import new_deal
+        from ..judging.variant_reference import new_deal
         a = c["args"]
         deal = new_deal(played_by, [parse_card(x) for x in a["pack"]], Seat("NESW".index(a["dealer"])), a["cut"])
         for action in a["actions"][:i]:
@@ -528,7 +528,7 @@ def _trick_replayed(c: dict, played_by: Any) -> tuple[str, str] | None:
         from turub.cards import card_name
 
         from ..judging.judge import trick_blame
-        from ..judging.oracle import new_deal
+        from ..judging.variant_reference import new_deal
         a = c["args"]
         deal = new_deal(played_by, [parse_card(x) for x in a["pack"]], Seat("NESW".index(a["dealer"])), a["cut"])
         for action in a["actions"][:end]:
@@ -685,12 +685,12 @@ def _follows_another_card(c: dict) -> bool:
     one fault, the suit to follow read wrong."""
     if c.get("op") != "legal_plays" or not isinstance(c.get("got"), list):
         return False
-    from ..judging.judge import _card
+    from ..judging.judge import card_text
     try:
         args = c.get("args") or {}
-        hand = {_card(x) for x in args["hand"]}
-        trick = [_card(x) for x in args["trick"]]
-        got = {_card(x) for x in c["got"]}
+        hand = {card_text(x) for x in args["hand"]}
+        trick = [card_text(x) for x in args["trick"]]
+        got = {card_text(x) for x in c["got"]}
     except Exception:  # noqa: BLE001
         return False
     if len(trick) < 2:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
+from ..operations import REGISTRY, operation_part
+
 __all__ = ["draw", "question_of"]
 
 _SYMBOL: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -86,7 +88,7 @@ def draw(question: dict, blamed: str | None) -> list[str]:
     """The lines that show ``question`` (see :func:`question_of`) as a game situation."""
     op, args = question["op"], question["args"]
     try:
-        body = _DRAW[op](args, question["expected"], question["got"])
+        body = REGISTRY[op].part("situation")(args, question["expected"], question["got"])
     except Exception as e:  # noqa: BLE001 - a drawing is a nicety, never a crash
         body = [f"{op} {_short(args)}", f"expected {_short(question['expected'])}",
                 f"got      {_short(question['got'])}",
@@ -94,6 +96,7 @@ def draw(question: dict, blamed: str | None) -> list[str]:
     return [_rule(blamed)] + body
 
 
+@operation_part("trick_winner", "situation")
 def _trick_winner(args, expected, got) -> list[str]:
     t = args["cards"]
     shown = [f"{i}:{card(c)}" + (" (led)" if i == 0 else "") for i, c in enumerate(t)]
@@ -102,6 +105,7 @@ def _trick_winner(args, expected, got) -> list[str]:
             f"got:      {card(t[got]) + f' at {got}' if isinstance(got, int) and 0 <= got < len(t) else _short(got)}"]
 
 
+@operation_part("legal_plays", "situation")
 def _legal_plays(args, expected, got) -> list[str]:
     trick = args["trick"]
     lines = [f"trick so far: {cards(trick) if trick else '(none: a lead)'}"
@@ -117,17 +121,18 @@ def _seat_name(letter: str) -> str:
     return {"N": "North", "E": "East", "S": "South", "W": "West"}.get(letter, str(letter))
 
 
+@operation_part("referee", "situation")
 def _referee(args, expected, got) -> list[str]:
     from turub.options import rules_from_dict
 
     from ..questions.cases import expected_case
-    from ..judging.judge import _moment, judge
+    from ..judging.judge import moment_of, judge
     rules = rules_from_dict(args.get("rules") or {})
     plain = {k: v for k, v in args.items() if k != "rules"}
     case = expected_case("situation", "referee", plain, rules)
     verdict = judge(case, got)
     i = verdict.extra.get("action", len(plain["actions"]) - 1)
-    m = _moment(case, i) or {}
+    m = moment_of(case, i) or {}
     action = plain["actions"][i] if plain["actions"] else {}
     lines = [f"dealer {_seat_name(plain['dealer'])}, play {rules.to_dict()['direction']}, trump "
              f"{suit(m.get('trump'))}, {m.get('tricks', 0)} trick(s) played; action {i + 1} of "
@@ -170,6 +175,7 @@ def _tricks_text(tricks: Any, outcome: Any) -> str:
     return f"{counts}; {ending}"
 
 
+@operation_part("deal", "situation")
 def _deal(args, expected, got) -> list[str]:
     lines = [f"dealer {_seat_name(args['dealer'])}, play {(args.get('rules') or {}).get('direction', 'clockwise')}, "
              f"cut {args['cut']}; the pack from the top after the cut: "
@@ -189,6 +195,7 @@ def _deal(args, expected, got) -> list[str]:
     return lines
 
 
+@operation_part("check_packets", "situation")
 def _check_packets(args, expected, got) -> list[str]:
     packets = args["packets"]
     odd = [f"#{k + 1} {s}:{n}" for k, (s, n) in enumerate(packets) if n != 3]
@@ -200,6 +207,7 @@ def _check_packets(args, expected, got) -> list[str]:
             f"got:      {_short(got)}"]
 
 
+@operation_part("deal_result", "situation")
 def _deal_result(args, expected, got) -> list[str]:
     return [f"North-South {args['ns']}, East-West {args['ew']}"
             + (", closed early" if args["closed_early"] else ", all 36 tricks played")
@@ -207,18 +215,21 @@ def _deal_result(args, expected, got) -> list[str]:
             f"expected: {_short(expected)}", f"got:      {_short(got)}"]
 
 
+@operation_part("next_dealer", "situation")
 def _next_dealer(args, expected, got) -> list[str]:
     return [f"{_seat_name(args['dealer'])} dealt; the deal went to {args['outcome']}; play "
             f"{(args.get('rules') or {}).get('direction', 'clockwise')}",
             f"expected next dealer: {_seat_name(expected)}", f"got:                  {_short(got)}"]
 
 
+@operation_part("first_dealer", "situation")
 def _first_dealer(args, expected, got) -> list[str]:
     lines = [f"round {k + 1}: " + "  ".join(f"{_seat_name(s)} {card(c)}" for s, c in r.items())
              for k, r in enumerate(args["rounds"])]
     return lines + [f"expected: {_short(expected)}", f"got:      {_short(got)}"]
 
 
+@operation_part("contest", "situation")
 def _contest(args, expected, got) -> list[str]:
     results = args["results"]
     stake = (args.get("rules") or {}).get("stake", "contest")
@@ -232,8 +243,3 @@ def _contest(args, expected, got) -> list[str]:
         if e != g:
             break
     return lines
-
-
-_DRAW: Final = {"trick_winner": _trick_winner, "legal_plays": _legal_plays, "referee": _referee,
-                "deal": _deal, "check_packets": _check_packets, "deal_result": _deal_result,
-                "next_dealer": _next_dealer, "first_dealer": _first_dealer, "contest": _contest}

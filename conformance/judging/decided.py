@@ -29,7 +29,7 @@ from turub.rules import deal_result, decide_trick, next_dealer
 from turub.rules import legal_plays as standard_legal_plays
 from turub.variants import DECISIONS, Variant
 
-from ..adapter import _winner_of
+from ..adapter import winner_of
 
 __all__ = ["Decided", "variant_decisions", "reblame"]
 
@@ -95,7 +95,7 @@ def _single(variant: Variant, op: str, args: Mapping[str, Any]) -> dict[str, str
         standard = deal_result(args["ns"], args["ew"], closed_early=args["closed_early"])
         return {"*": Decided(c, _side(standard.winner))} if c else {}
     if op == "next_dealer":
-        side = _winner_of(args["outcome"])
+        side = winner_of(args["outcome"])
         dealer = parse_seat(args["dealer"])
         c = _own(variant, variant.next_dealer(dealer, side).clauses)
         return {"*": Decided(c, next_dealer(dealer, side, variant.rules).seat.letter)} if c else {}

@@ -30,10 +30,11 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from ..programs.targets import RESULT
-from .referee import _moment, referee
+from ..operations import REGISTRY, operation_part
+from .referee import moment_of, referee
 from .verdict import (CRASH, ERROR, ILLEGAL_ACCEPTED, LEGAL_REFUSED, OUTCOMES, PASS, PROTOCOL,
-                      TIMEOUT, WRONG, WRONG_ANSWERS, Verdict, _card, _cards, _direction, _fail,
-                      _obj, _rank_of, _refusal, _seat, _Shape, _short, _suit_of, trick_blame)
+                      TIMEOUT, WRONG, WRONG_ANSWERS, Verdict, card_text, card_texts, direction_of, fail_verdict,
+                      object_with, rank_of, refusal_of, seat_text, MalformedAnswer, short_text, suit_of, trick_blame)
 
 __all__ = ["OUTCOMES", "Verdict", "judge", "verdict_of", "trick_blame", "legal_plays_blame", "result_blame", "WRONG", "ILLEGAL_ACCEPTED", "LEGAL_REFUSED",
            "ERROR", "CRASH", "TIMEOUT", "PROTOCOL", "WRONG_ANSWERS"]
@@ -50,30 +51,33 @@ def verdict_of(case: dict, answer: Any) -> Verdict:
 def judge(case: dict, got: Any) -> Verdict:
     """The verdict on ``got``, the implementation's answer to ``case``."""
     try:
-        verdict = _JUDGES[case["op"]](case, case["expected"], got)
+        verdict = REGISTRY[case["op"]].part("judge")(case, case["expected"], got)
         if "variant" in case.get("why", ()):
-            from .oracle import reblame  # a variant's clause decided somewhere in this case
+            from .variant_reference import reblame  # a variant's clause decided somewhere in this case
             return reblame(case, verdict, got)
         return verdict
-    except _Shape as e:
+    except MalformedAnswer as e:
         return Verdict(PROTOCOL, tuple(case["clauses"]), f"malformed answer: {e}")
 
 
+operation_part("referee", "judge")(referee)  # the referee's verdict has a module of its own
 
+
+@operation_part("trick_winner", "judge")
 def _trick_winner(case, expected, got) -> Verdict:
     if not isinstance(got, int) or isinstance(got, bool):
-        raise _Shape(f"a position 0-{len(case['args']['cards']) - 1}, not {_short(got)}")
+        raise MalformedAnswer(f"a position 0-{len(case['args']['cards']) - 1}, not {short_text(got)}")
     if got == expected:
         return PASS
     cards = case["args"]["cards"]
     if not 0 <= got < len(cards):  # well-formed (the schema's 0-3), but no card of this trick
-        return _fail(WRONG, None, case, f"trump {case['args']['trump']}, trick {' '.join(cards)}: "
+        return fail_verdict(WRONG, None, case, f"trump {case['args']['trump']}, trick {' '.join(cards)}: "
                      f"expected the card at {expected} ({cards[expected]}) to win, got {got}, "
                      f"a position this trick of {len(cards)} has not")
-    names = [_card(c) for c in cards]
-    trump = _suit_of(_card("A" + case["args"]["trump"])) if len(case["args"]["trump"]) == 1 else \
+    names = [card_text(c) for c in cards]
+    trump = suit_of(card_text("A" + case["args"]["trump"])) if len(case["args"]["trump"]) == 1 else \
         case["args"]["trump"]
-    return _fail(WRONG, trick_blame(names, trump, expected, got), case,
+    return fail_verdict(WRONG, trick_blame(names, trump, expected, got), case,
                  f"trump {case['args']['trump']}, trick {' '.join(cards)}: expected the card at "
                  f"{expected} ({cards[expected]}) to win, got {got} ({cards[got]})")
 
@@ -93,51 +97,53 @@ def legal_plays_blame(hand: Sequence[str], trick: Sequence[str], trump: str | No
         return "play.card-in-hand"
     if not trick:
         return "play.follow-suit"  # a lead: any card, there is no suit to follow
-    led = _suit_of(trick[0])
-    following = any(_suit_of(c) == led for c in hand)
+    led = suit_of(trick[0])
+    following = any(suit_of(c) == led for c in hand)
     if extra:
         return "play.follow-suit" if following else "play.void-any-card"
     if following:
-        listed = [c for c in got if _suit_of(c) == led]
-        if listed and all(_suit_of(c) == led for c in missing) and \
-                min(map(_rank_of, missing)) < max(map(_rank_of, listed)):
+        listed = [c for c in got if suit_of(c) == led]
+        if listed and all(suit_of(c) == led for c in missing) and \
+                min(map(rank_of, missing)) < max(map(rank_of, listed)):
             return "play.no-forced-trump"
         return "play.follow-suit"
-    suits = {_suit_of(c) for c in got}
-    if got and (suits == {trump} if trump else len(suits) == 1) and any(_suit_of(c) != trump for c in missing):
+    suits = {suit_of(c) for c in got}
+    if got and (suits == {trump} if trump else len(suits) == 1) and any(suit_of(c) != trump for c in missing):
         return "play.no-forced-trump"
-    if trump and any(_suit_of(c) == trump for c in got) and not any(_suit_of(c) == trump for c in missing):
+    if trump and any(suit_of(c) == trump for c in got) and not any(suit_of(c) == trump for c in missing):
         return "play.no-forced-trump"
     return "play.void-any-card"
 
 
+@operation_part("legal_plays", "judge")
 def _legal_plays(case, expected, got) -> Verdict:
-    got_list = _cards(got)
-    got_set, exp_set = set(got_list), set(_cards(expected))
+    got_list = card_texts(got)
+    got_set, exp_set = set(got_list), set(card_texts(expected))
     if got_set == exp_set:
         return PASS
     a = case["args"]
-    hand = [_card(c) for c in a["hand"]]
-    trick = [_card(c) for c in a["trick"]]
+    hand = [card_text(c) for c in a["hand"]]
+    trick = [card_text(c) for c in a["trick"]]
     trump = a.get("trump")
     where = f"hand {' '.join(a['hand'])}, trick {' '.join(a['trick']) or '(lead)'}" + (
         f", trump {trump}" if trump else "")
     extra, missing = sorted(got_set - exp_set), sorted(exp_set - got_set)
     blame = legal_plays_blame(hand, trick, trump, extra, missing, got_list)
     if extra:
-        return _fail(ILLEGAL_ACCEPTED, blame, case, f"{where}: {' '.join(extra)} listed as legal")
-    return _fail(LEGAL_REFUSED, blame, case, f"{where}: legal {' '.join(missing)} not listed")
+        return fail_verdict(ILLEGAL_ACCEPTED, blame, case, f"{where}: {' '.join(extra)} listed as legal")
+    return fail_verdict(LEGAL_REFUSED, blame, case, f"{where}: legal {' '.join(missing)} not listed")
 
 
 _NEXT = {"clockwise": dict(zip("NESW", "ESWN")), "counterclockwise": dict(zip("NESW", "WNES"))}
 
 
+@operation_part("deal", "judge")
 def _deal(case, expected, got) -> Verdict:
-    got = _obj(got, "caller", "caller_saw", "hands")
+    got = object_with(got, "caller", "caller_saw", "hands")
     problems, blame = [], None
     dealer = case["args"]["dealer"]
-    direction = _direction(case)
-    caller = _seat(got["caller"])
+    direction = direction_of(case)
+    caller = seat_text(got["caller"])
     if caller != expected["caller"]:
         problems.append(f"caller expected {expected['caller']}, got {got['caller']}")
         other = "counterclockwise" if direction == "clockwise" else "clockwise"
@@ -145,29 +151,30 @@ def _deal(case, expected, got) -> Verdict:
             blame = "table.direction" if direction != "clockwise" else "table.left-of-dealer"
         else:
             blame = "trump.caller"
-    hands = _obj(got["hands"])
+    hands = object_with(got["hands"])
     wrong_hands = [s for s, cards in expected["hands"].items()
-                   if hands.get(s) is None or Counter(_cards(hands.get(s))) != Counter(cards)]
+                   if hands.get(s) is None or Counter(card_texts(hands.get(s))) != Counter(cards)]
     if wrong_hands:
         problems.append(f"{', '.join(wrong_hands)}'s hand{'s' if len(wrong_hands) > 1 else ''} differ")
         blame = blame or "deal.packets"
-    if Counter(_cards(got["caller_saw"])) != Counter(expected["caller_saw"]):
+    if Counter(card_texts(got["caller_saw"])) != Counter(expected["caller_saw"]):
         problems.append(f"caller saw expected {' '.join(expected['caller_saw'])}, "
                         f"got {' '.join(map(str, got['caller_saw']))}")
         blame = blame or "trump.three-cards"
     if not problems:
         return PASS
-    return _fail(WRONG, blame, case, "; ".join(problems))
+    return fail_verdict(WRONG, blame, case, "; ".join(problems))
 
 
+@operation_part("check_packets", "judge")
 def _check_packets(case, expected, got) -> Verdict:
-    got = _obj(got, "stands")
+    got = object_with(got, "stands")
     if not isinstance(got["stands"], bool):
-        raise _Shape("'stands' is true or false")
+        raise MalformedAnswer("'stands' is true or false")
     if got["stands"] == expected["stands"]:
         return PASS
     fault = case.get("why", {}).get("fault") or "every packet holds three, in turn"
-    return _fail(WRONG, "deal.dealer-check", case,
+    return fail_verdict(WRONG, "deal.dealer-check", case,
                  f"{fault}: expected {'the deal stands' if expected['stands'] else 'a redeal'}, "
                  f"got the opposite")
 
@@ -181,72 +188,75 @@ def result_blame(ns: int, ew: int, closed_early: bool) -> str:
     return "result.more-tricks-wins"
 
 
+@operation_part("deal_result", "judge")
 def _deal_result(case, expected, got) -> Verdict:
     a = case["args"]
     where = f"result {a['ns']}-{a['ew']}{' closed early' if a['closed_early'] else ''}" + (
         f", dealer {a['dealer']}" if "dealer" in a else "")
-    exp_r, got_r = _refusal(expected), _refusal(got)
+    exp_r, got_r = refusal_of(expected), refusal_of(got)
     if exp_r is not None and got_r is None:
-        _obj(got, "outcome")
-        return _fail(ILLEGAL_ACCEPTED, exp_r, case, f"{where}: impossible, expected refused for {exp_r}, "
-                     f"got {_short(got)}")
+        object_with(got, "outcome")
+        return fail_verdict(ILLEGAL_ACCEPTED, exp_r, case, f"{where}: impossible, expected refused for {exp_r}, "
+                     f"got {short_text(got)}")
     if exp_r is None and got_r is not None:
-        return _fail(LEGAL_REFUSED, "result.tricks-add-up", case,
-                     f"{where}: expected {_short(expected)}, got refused for {got_r}")
+        return fail_verdict(LEGAL_REFUSED, "result.tricks-add-up", case,
+                     f"{where}: expected {short_text(expected)}, got refused for {got_r}")
     if exp_r is not None:
-        return PASS if got_r == exp_r else _fail(WRONG, exp_r, case,
+        return PASS if got_r == exp_r else fail_verdict(WRONG, exp_r, case,
                                                  f"{where}: expected refused for {exp_r}, got {got_r}")
-    if _obj(got, "outcome")["outcome"] == expected["outcome"]:
+    if object_with(got, "outcome")["outcome"] == expected["outcome"]:
         return PASS
-    return _fail(WRONG, result_blame(a["ns"], a["ew"], a["closed_early"]), case,
-                 f"{where}: expected {expected['outcome']}, got {_short(got['outcome'])}")
+    return fail_verdict(WRONG, result_blame(a["ns"], a["ew"], a["closed_early"]), case,
+                 f"{where}: expected {expected['outcome']}, got {short_text(got['outcome'])}")
 
 
+@operation_part("first_dealer", "judge")
 def _first_dealer(case, expected, got) -> Verdict:
     rounds = case["args"]["rounds"]
     where = "draw " + " / ".join(" ".join(f"{s}:{c}" for s, c in r.items()) for r in rounds)
-    exp_r, got_r = _refusal(expected), _refusal(got)
+    exp_r, got_r = refusal_of(expected), refusal_of(got)
     decided_by = "dealer.first-draw-ties" if len(rounds) > 1 else "dealer.first-draw"
     if exp_r is not None and got_r is None:
-        _obj(got, "dealer")
-        return _fail(ILLEGAL_ACCEPTED, exp_r, case, f"{where}: expected refused for {exp_r}, got {_short(got)}")
+        object_with(got, "dealer")
+        return fail_verdict(ILLEGAL_ACCEPTED, exp_r, case, f"{where}: expected refused for {exp_r}, got {short_text(got)}")
     if exp_r is None and got_r is not None:
-        return _fail(LEGAL_REFUSED, decided_by, case, f"{where}: expected {_short(expected)}, "
+        return fail_verdict(LEGAL_REFUSED, decided_by, case, f"{where}: expected {short_text(expected)}, "
                      f"got refused for {got_r}")
     if exp_r is not None:
-        return PASS if got_r == exp_r else _fail(WRONG, exp_r, case,
+        return PASS if got_r == exp_r else fail_verdict(WRONG, exp_r, case,
                                                  f"{where}: expected refused for {exp_r}, got {got_r}")
-    got_v = _seat(_obj(got, "dealer")["dealer"])
+    got_v = seat_text(object_with(got, "dealer")["dealer"])
     if got_v == expected["dealer"]:
         return PASS
     # a dealer among those tied on rank in the deciding round: suits (or seats) broke the tie
     blame = decided_by
     for r in rounds:
         try:
-            top = max(_rank_of(_card(c)) for c in r.values())
-            tied = [s for s, c in r.items() if _rank_of(_card(c)) == top]
-        except (_Shape, ValueError):
+            top = max(rank_of(card_text(c)) for c in r.values())
+            tied = [s for s, c in r.items() if rank_of(card_text(c)) == top]
+        except (MalformedAnswer, ValueError):
             break
         if len(tied) > 1 and got_v in tied:
             blame = "pack.suits-equal"
             break
-    return _fail(WRONG, blame, case, f"{where}: expected {expected['dealer']} to deal first, got {got_v}")
+    return fail_verdict(WRONG, blame, case, f"{where}: expected {expected['dealer']} to deal first, got {got_v}")
 
 
+@operation_part("next_dealer", "judge")
 def _next_dealer(case, expected, got) -> Verdict:
-    if _seat(got) == expected:
+    if seat_text(got) == expected:
         return PASS
     a = case["args"]
     blame = {"draw": "dealer.after-draw"}.get(a["outcome"])
     if blame is None:
         dealer_side = "NS" if a["dealer"] in "NS" else "EW"
         blame = "dealer.after-win" if a["outcome"] == dealer_side else "dealer.after-loss"
-        direction = _direction(case)
+        direction = direction_of(case)
         other = "counterclockwise" if direction == "clockwise" else "clockwise"
         if blame == "dealer.after-win" and direction != "clockwise" and \
-                _seat(got) in (_NEXT[other][a["dealer"]],):
+                seat_text(got) in (_NEXT[other][a["dealer"]],):
             blame = "table.direction"
-    return _fail(WRONG, blame, case, f"dealer {a['dealer']}, outcome {a['outcome']}: "
+    return fail_verdict(WRONG, blame, case, f"dealer {a['dealer']}, outcome {a['outcome']}: "
                  f"expected {expected} to deal next, got {got}")
 
 
@@ -256,35 +266,36 @@ def _result_text(result: Any) -> str:
         ns, ew, closed = result
         return f"North-South {ns}, East-West {ew}" + (", closed early" if closed else "")
     except (TypeError, ValueError):
-        return _short(result)
+        return short_text(result)
 
 
+@operation_part("contest", "judge")
 def _contest(case, expected, got) -> Verdict:
     results = case["args"]["results"]
     if not isinstance(got, list):
-        raise _Shape(f"one state per result ({len(results)}), got {_short(got, 60)}")
+        raise MalformedAnswer(f"one state per result ({len(results)}), got {short_text(got, 60)}")
     if len(got) != len(results):  # well-formed, but not an answer to these results
-        return _fail(WRONG, None, case, f"{len(got)} contest states for {len(results)} results "
+        return fail_verdict(WRONG, None, case, f"{len(got)} contest states for {len(results)} results "
                      f"(one state per result)")
     steps = case.get("why", {}).get("steps") or [list(case["clauses"])] * len(results)
     for i, (e, g) in enumerate(zip(expected, got)):
-        e_r, g_r = _refusal(e), _refusal(g)
+        e_r, g_r = refusal_of(e), refusal_of(g)
         where = f"after result {i + 1} ({_result_text(results[i])}) of {len(results)}"
         decided = (steps[i] or ["contest.first-win-sets-mark"])[0]
         if e_r is not None and g_r is None:
-            _obj(g, "holder", "mark", "winner")
-            return _fail(ILLEGAL_ACCEPTED, e_r, case, f"{where}: expected refused for {e_r}, got {_short(g)}",
+            object_with(g, "holder", "mark", "winner")
+            return fail_verdict(ILLEGAL_ACCEPTED, e_r, case, f"{where}: expected refused for {e_r}, got {short_text(g)}",
                          step=i)
         if e_r is None and g_r is not None:
             if "contest.decided-is-final" in steps[i]:
                 decided = "contest.decided-is-final"  # refused: it read "final" as "no more deals"
-            return _fail(LEGAL_REFUSED, decided, case, f"{where}: expected {_short(e)}, "
+            return fail_verdict(LEGAL_REFUSED, decided, case, f"{where}: expected {short_text(e)}, "
                          f"got refused for {g_r}", step=i)
         if e_r is not None:
             if e_r != g_r:
-                return _fail(WRONG, e_r, case, f"{where}: expected refused for {e_r}, got {g_r}", step=i)
+                return fail_verdict(WRONG, e_r, case, f"{where}: expected refused for {e_r}, got {g_r}", step=i)
             continue
-        g = _obj(g, "holder", "mark", "winner")
+        g = object_with(g, "holder", "mark", "winner")
         if any(g[k] != e[k] for k in ("holder", "mark", "winner")):
             ns, ew, closed = results[i]
             drawn = closed or ns == ew
@@ -297,19 +308,6 @@ def _contest(case, expected, got) -> Verdict:
                     (g["holder"] is not None and g["holder"] != e["holder"])
                     or (g["winner"] is not None and g["winner"] != e["winner"])):
                 decided = "result.draw-18"  # 18-18 was counted as a win for one side
-            return _fail(WRONG, decided, case, f"{where}: expected {_short(e)}, got "
-                         f"{_short({k: g[k] for k in ('holder', 'mark', 'winner')})}", step=i)
+            return fail_verdict(WRONG, decided, case, f"{where}: expected {short_text(e)}, got "
+                         f"{short_text({k: g[k] for k in ('holder', 'mark', 'winner')})}", step=i)
     return PASS
-
-
-_JUDGES: Final = {
-    "trick_winner": _trick_winner,
-    "legal_plays": _legal_plays,
-    "deal": _deal,
-    "check_packets": _check_packets,
-    "referee": referee,
-    "deal_result": _deal_result,
-    "next_dealer": _next_dealer,
-    "first_dealer": _first_dealer,
-    "contest": _contest,
-}

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .verdict import (_KNOWN, ILLEGAL_ACCEPTED, LEGAL_REFUSED, PASS, WRONG, Verdict, _card,
-                      _direction, _fail, _obj, _refusal, _seat, _Shape, _short, _suit_of,
+from .verdict import (KNOWN_CLAUSES, ILLEGAL_ACCEPTED, LEGAL_REFUSED, PASS, WRONG, Verdict, card_text,
+                      direction_of, fail_verdict, object_with, refusal_of, seat_text, MalformedAnswer, short_text, suit_of,
                       trick_blame)
 
 __all__ = ["referee"]
@@ -37,9 +37,9 @@ def _response(value: Any) -> str | None:
     """'ok' or the clause of a refusal; anything else is a shape error."""
     if isinstance(value, dict) and value.get("ok") is True and len(value) == 1:
         return "ok"
-    clause = _refusal(value)
+    clause = refusal_of(value)
     if clause is None:
-        raise _Shape(f"a response is {{\"ok\": true}} or {{\"refused\": CLAUSE}}, not {_short(value)}")
+        raise MalformedAnswer(f"a response is {{\"ok\": true}} or {{\"refused\": CLAUSE}}, not {short_text(value)}")
     return clause
 
 
@@ -47,10 +47,10 @@ def _referee_blame_refused(case: dict, i: int, got_clause: str, moment: dict | N
     """The clause that makes action ``i`` legal, which the implementation refused."""
     action = case["args"]["actions"][i]
     why = case.get("why", {}).get("actions", [[]] * (i + 1))[i]
-    ccw = _direction(case) != "clockwise"
+    ccw = direction_of(case) != "clockwise"
     kind = action.get("act")
     if kind == "trump":
-        if got_clause == "trump.caller" or got_clause not in _KNOWN:
+        if got_clause == "trump.caller" or got_clause not in KNOWN_CLAUSES:
             return "table.direction" if ccw else "trump.caller"
         return got_clause if got_clause in ("trump.any-suit", "trump.once") else "trump.caller"
     if kind == "signal":
@@ -75,14 +75,14 @@ def _referee_blame_refused(case: dict, i: int, got_clause: str, moment: dict | N
     if moment is None:
         return "play.void-any-card" if "play.void-any-card" in why else "play.no-forced-trump"
     card, led, trump, hand = moment["card"], moment["led"], moment["trump"], moment["hand"]
-    if _suit_of(card) == led:
+    if suit_of(card) == led:
         return "play.no-forced-trump"  # following with a card that does not beat the trick
-    if trump and _suit_of(card) != trump and any(_suit_of(c) == trump for c in hand):
+    if trump and suit_of(card) != trump and any(suit_of(c) == trump for c in hand):
         return "play.no-forced-trump"
     return "play.void-any-card"
 
 
-def _moment(case: dict, i: int) -> dict | None:
+def moment_of(case: dict, i: int) -> dict | None:
     """The deal at action ``i`` (replayed by the reference): trump, led suit, the hand of
     the seat acting, the trick so far, tricks played."""
     try:
@@ -105,11 +105,11 @@ def _moment(case: dict, i: int) -> dict | None:
             hand = [card_name(c, ascii=True) for c in deal.hand(Seat("NESW".index(seat)))]
         card = action.get("card")
         try:
-            card = _card(card) if card is not None else None
-        except _Shape:
+            card = card_text(card) if card is not None else None
+        except MalformedAnswer:
             pass
         return {"trump": None if deal.trump is None else deal.trump.letter,
-                "led": _suit_of(trick[0][1]) if trick else None, "trick": trick, "hand": hand,
+                "led": suit_of(trick[0][1]) if trick else None, "trick": trick, "hand": hand,
                 "card": card, "tricks": len(deal.tricks), "seat": seat}
     except Exception:  # noqa: BLE001 - a replay is a help for naming the clause, never a crash
         return None
@@ -117,13 +117,13 @@ def _moment(case: dict, i: int) -> dict | None:
 
 def referee(case, expected, got) -> Verdict:
     """The verdict on a referee answer: its first divergence from the expected one."""
-    got = _obj(got, "responses", "winners", "tricks", "outcome")
+    got = object_with(got, "responses", "winners", "tricks", "outcome")
     actions = case["args"]["actions"]
     responses = got["responses"]
     if not isinstance(responses, list):
-        raise _Shape(f"one response per action ({len(actions)}), got {_short(responses, 40)}")
+        raise MalformedAnswer(f"one response per action ({len(actions)}), got {short_text(responses, 40)}")
     if len(responses) != len(actions):  # well-formed, but not an answer to these actions
-        return _fail(WRONG, None, case, f"{len(responses)} responses to {len(actions)} actions "
+        return fail_verdict(WRONG, None, case, f"{len(responses)} responses to {len(actions)} actions "
                      f"(one response per action)")
     why = case.get("why", {})
     first_action = None
@@ -134,8 +134,8 @@ def referee(case, expected, got) -> Verdict:
             break
     winners = got["winners"]
     if not isinstance(winners, list):
-        raise _Shape("'winners' is a list of seats")
-    winners = [_seat(w) for w in winners]
+        raise MalformedAnswer("'winners' is a list of seats")
+    winners = [seat_text(w) for w in winners]
     first_trick = next((t for t, (e, g) in enumerate(zip(expected["winners"], winners)) if e != g), None)
     if first_trick is None and len(winners) != len(expected["winners"]):
         first_trick = min(len(winners), len(expected["winners"]))
@@ -146,7 +146,7 @@ def referee(case, expected, got) -> Verdict:
     if first_action is not None:
         return _wrong_response(case, *first_action)
     if first_trick is not None:
-        return _fail(WRONG, "play.all-tricks", case, f"winners differ from trick {first_trick + 1}")
+        return fail_verdict(WRONG, "play.all-tricks", case, f"winners differ from trick {first_trick + 1}")
     return _wrong_totals(case, expected, got)
 
 
@@ -156,7 +156,7 @@ def _wrong_trick(case: dict, expected: dict, winners: list[str], first_trick: in
     end, clauses = case.get("why", {}).get("tricks", [])[first_trick]
     got_w = winners[first_trick] if first_trick < len(winners) else "nobody"
     blame = clauses[-1] if clauses else "play.turn"
-    moment = _moment(case, end)
+    moment = moment_of(case, end)
     if moment is not None and got_w != "nobody":
         seats = [s for s, _ in moment["trick"]] + [moment["seat"]]
         cards = [c for _, c in moment["trick"]] + [moment["card"]]
@@ -165,7 +165,7 @@ def _wrong_trick(case: dict, expected: dict, winners: list[str], first_trick: in
             blame = trick_blame(cards, moment["trump"], seats.index(want), seats.index(got_w))
         elif got_w not in seats:
             blame = "play.turn"
-    return _fail(WRONG, blame, case,
+    return fail_verdict(WRONG, blame, case,
                  f"trick {first_trick + 1} (completed by action {end + 1}, "
                  f"{_describe(actions[end])}): expected {expected['winners'][first_trick]} "
                  f"to win it, got {got_w}", action=end, trick=first_trick)
@@ -178,23 +178,23 @@ def _wrong_response(case: dict, i: int, e: str | None, g: str | None) -> Verdict
     where = f"action {i + 1} ({_describe(actions[i])})"
     blame: str | None
     if e == "ok":
-        blame = _referee_blame_refused(case, i, g, _moment(case, i))  # type: ignore[arg-type]  # refused: g names the clause
-        return _fail(LEGAL_REFUSED, blame, case, f"{where}: legal, got refused for {g}", action=i)
+        blame = _referee_blame_refused(case, i, g, moment_of(case, i))  # type: ignore[arg-type]  # refused: g names the clause
+        return fail_verdict(LEGAL_REFUSED, blame, case, f"{where}: legal, got refused for {g}", action=i)
     if g == "ok":
         blame = e
-        if _direction(case) != "clockwise" and blame in ("play.turn", "trump.caller"):
+        if direction_of(case) != "clockwise" and blame in ("play.turn", "trump.caller"):
             blame = "table.direction"
-        return _fail(ILLEGAL_ACCEPTED, blame, case, f"{where}: expected refused for {e}, got accepted",
+        return fail_verdict(ILLEGAL_ACCEPTED, blame, case, f"{where}: expected refused for {e}, got accepted",
                      action=i)
     broken = set(why.get("broken", [[]] * len(actions))[i] or ()) if why.get("broken") else set()
     if g in broken:
         blame = "play.refusal-order"
-    elif g in _KNOWN and g not in ("pack.card-notation",):
+    elif g in KNOWN_CLAUSES and g not in ("pack.card-notation",):
         # it saw a rule broken that is not: the clause that makes the action right there
-        blame = _referee_blame_refused(case, i, g, _moment(case, i))
+        blame = _referee_blame_refused(case, i, g, moment_of(case, i))
     else:
         blame = e
-    return _fail(WRONG, blame, case, f"{where}: expected refused for {e}, got refused for {g}"
+    return fail_verdict(WRONG, blame, case, f"{where}: expected refused for {e}, got refused for {g}"
                  + (" (it breaks both: the order of refusals decides)" if g in broken else ""),
                  action=i)
 
@@ -204,9 +204,9 @@ def _wrong_totals(case: dict, expected: dict, got: dict) -> Verdict:
     why = case.get("why", {})
     t = got["tricks"]
     if not (isinstance(t, list) and len(t) == 2 and all(isinstance(x, int) for x in t)):
-        raise _Shape("'tricks' is [north-south, east-west]")
+        raise MalformedAnswer("'tricks' is [north-south, east-west]")
     if t != expected["tricks"]:
-        return _fail(WRONG, "table.partnerships", case,
+        return fail_verdict(WRONG, "table.partnerships", case,
                      f"tricks per side expected {expected['tricks']}, got {t}")
     if got["outcome"] != expected["outcome"]:
         result = why.get("result") or []
@@ -218,7 +218,7 @@ def _wrong_totals(case: dict, expected: dict, got: dict) -> Verdict:
             blame = "result.draw-18"
         else:
             blame = "result.more-tricks-wins"
-        return _fail(WRONG, blame, case,
+        return fail_verdict(WRONG, blame, case,
                      f"tricks {expected['tricks'][0]}-{expected['tricks'][1]}: outcome expected "
-                     f"{expected['outcome']}, got {_short(got['outcome'])}")
+                     f"{expected['outcome']}, got {short_text(got['outcome'])}")
     return PASS

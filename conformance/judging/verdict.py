@@ -2,7 +2,7 @@
 
 :class:`Verdict`, the outcome classes (:data:`OUTCOMES`), and the helpers the judge of each
 operation shares: reading a card, a seat or an object out of an untrusted answer (a wrong
-shape raises :class:`_Shape`, a protocol violation), and :func:`trick_blame`, the clause that
+shape raises :class:`MalformedAnswer`, a protocol violation), and :func:`trick_blame`, the clause that
 decides a trick (``trick.highest-trump``, ``trick.highest-led``, ``trick.earliest-identical``).
 Split out of :mod:`~turub.conformance.judging.judge`, which re-exports these names.
 """
@@ -54,39 +54,39 @@ class Verdict:
 PASS: Final = Verdict(None)
 
 
-class _Shape(Exception):
+class MalformedAnswer(Exception):
     """The answer does not have the shape the protocol defines."""
 
 
-def _card(text: Any) -> str:
+def card_text(text: Any) -> str:
     if not isinstance(text, str):
-        raise _Shape(f"{text!r} is not a card")
+        raise MalformedAnswer(f"{text!r} is not a card")
     try:
         return card_name(parse_card(text), ascii=True)
     except CardFormatError:
-        raise _Shape(f"{text!r} is not a card") from None
+        raise MalformedAnswer(f"{text!r} is not a card") from None
 
 
-def _cards(value: Any) -> list[str]:
+def card_texts(value: Any) -> list[str]:
     if not isinstance(value, list):
-        raise _Shape(f"expected a list of cards, got {_short(value)}")
-    return [_card(c) for c in value]
+        raise MalformedAnswer(f"expected a list of cards, got {short_text(value)}")
+    return [card_text(c) for c in value]
 
 
-def _seat(value: Any) -> str:
+def seat_text(value: Any) -> str:
     if not isinstance(value, str) or value.strip().upper()[:1] not in ("N", "E", "S", "W") or \
             value.strip().upper() not in ("N", "E", "S", "W", "NORTH", "EAST", "SOUTH", "WEST"):
-        raise _Shape(f"{_short(value)} is not a seat")
+        raise MalformedAnswer(f"{short_text(value)} is not a seat")
     return value.strip().upper()[0]
 
 
-def _obj(value: Any, *keys: str) -> dict:
+def object_with(value: Any, *keys: str) -> dict:
     if not isinstance(value, dict) or any(k not in value for k in keys):
-        raise _Shape(f"expected an object with {', '.join(keys)}, got {_short(value)}")
+        raise MalformedAnswer(f"expected an object with {', '.join(keys)}, got {short_text(value)}")
     return value
 
 
-def _short(value: Any, limit: int = 120) -> str:
+def short_text(value: Any, limit: int = 120) -> str:
     import json
     try:
         text = json.dumps(value, ensure_ascii=False)
@@ -95,11 +95,11 @@ def _short(value: Any, limit: int = 120) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def _refusal(value: Any) -> str | None:
+def refusal_of(value: Any) -> str | None:
     """The clause of a refusal answer, None for any other answer."""
     if isinstance(value, dict) and "refused" in value:
         if not isinstance(value["refused"], str):
-            raise _Shape(f"a refusal names a clause ID, not {_short(value['refused'])}")
+            raise MalformedAnswer(f"a refusal names a clause ID, not {short_text(value['refused'])}")
         return value["refused"]
     return None
 
@@ -109,23 +109,23 @@ def _refusal(value: Any) -> str | None:
 _RANKS: Final = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
 
-def _suit_of(card: str) -> str:
+def suit_of(card: str) -> str:
     """The suit letter of a canonical (ASCII) card name."""
     return card[-1]
 
 
-def _rank_of(card: str) -> int:
+def rank_of(card: str) -> int:
     return _RANKS.index(card[:-1])
 
 
-def _direction(case: dict) -> str:
+def direction_of(case: dict) -> str:
     rules = case.get("rules")
     if isinstance(rules, dict):
         return rules.get("direction", "clockwise")
     return case.get("args", {}).get("rules", {}).get("direction", "clockwise")
 
 
-def _fail(outcome: str, blame: str | None, case: dict, detail: str, **extra: Any) -> Verdict:
+def fail_verdict(outcome: str, blame: str | None, case: dict, detail: str, **extra: Any) -> Verdict:
     return Verdict(outcome, (blame,) if blame else tuple(case["clauses"]), detail, extra, blame)
 
 
@@ -135,7 +135,7 @@ def trick_blame(cards: Sequence[str], trump: str, expected: int, got: int) -> st
     right, wrong = cards[expected], cards[got]
     if right == wrong:
         return "trick.earliest-identical"
-    if _suit_of(right) == trump:
+    if suit_of(right) == trump:
         return "trick.highest-trump"
     return "trick.highest-led"
 
@@ -145,4 +145,4 @@ def _known() -> frozenset[str]:
     return frozenset(CLAUSES)
 
 
-_KNOWN: Final = _known()
+KNOWN_CLAUSES: Final = _known()

@@ -35,19 +35,35 @@ class ParallelTarget(Target):
     def first(self) -> Target:
         return self.targets[0]
 
-    @property
+    # The run's view of several instances is theirs together; Target's own fields (set once,
+    # at construction, before the instances are known) are not kept.
+    @property  # type: ignore[override]
     def fatal(self) -> Answer | None:
-        return next((f for t in self.targets if (f := getattr(t, "fatal", None)) is not None), None)
+        return next((t.fatal for t in self.targets if t.fatal is not None), None)
 
-    @property
+    @fatal.setter
+    def fatal(self, value: Answer | None) -> None:
+        for t in getattr(self, "targets", ()):
+            t.fatal = value
+
+    @property  # type: ignore[override]
     def cut(self) -> bool:
-        return any(getattr(t, "cut", False) for t in self.targets)
+        return any(t.cut for t in self.targets)
 
-    @property
+    @cut.setter
+    def cut(self, value: bool) -> None:
+        for t in getattr(self, "targets", ()):
+            t.cut = value
+
+    @property  # type: ignore[override]
     def noise(self) -> dict:
-        parts = [getattr(t, "noise", None) or {"lines": 0, "examples": []} for t in self.targets]
+        parts = [t.noise for t in self.targets]
         return {"lines": sum(p["lines"] for p in parts),
                 "examples": [e for p in parts for e in p["examples"]]}
+
+    @noise.setter
+    def noise(self, value: dict) -> None:
+        pass  # each instance counts its own
 
     def _sync(self) -> None:
         first = self.first

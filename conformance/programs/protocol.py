@@ -40,7 +40,7 @@ belongs to:
   was never asked after that is ``not-run``; so is what the whole-run ``deadline`` cut.
 
 The parts: :mod:`.pipes` (the process and its pipes), :mod:`.messages` (reading, writing and
-the schema), :mod:`.handshake` (``hello``), :mod:`.asking` (one run of requests); this module
+the schema), :mod:`.handshake` (``hello``), :mod:`.exchange` (one run of requests); this module
 holds the target's life cycle.
 """
 
@@ -52,8 +52,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
-from ..args import DEFAULT_LINE_LIMIT
-from .asking import CRASH, PROTOCOL, TIMEOUT, Feed, Round
+from ..option_checks import DEFAULT_LINE_LIMIT
+from .exchange import CRASH, PROTOCOL, TIMEOUT, Feed, Exchange
 from .handshake import PROTOCOL_VERSION, PROTOCOLS, BadHandshake, hello_args, read_hello
 from .messages import decode, request_line
 from .pipes import STDERR_KEEP, Pipes, exit_text, snippet, stderr_lines
@@ -303,6 +303,6 @@ class ProtocolTarget(Target):
 
     def run(self, requests: Iterable[Request], report: Callable[[Any, Answer], None]) -> None:
         """Ask every request, calling ``report(key, answer)`` once per request (and again, to
-        amend it, for a request answered twice): a :class:`~.asking.Round`."""
+        amend it, for a request answered twice): a :class:`~.exchange.Exchange`."""
         self.serial += 1  # answers remembered from earlier runs can no longer be amended
-        Round(self, Feed(requests), report).run()
+        Exchange(self, Feed(requests), report).run()

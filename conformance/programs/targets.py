@@ -29,6 +29,7 @@ from typing import Any, Final, NamedTuple
 from turub.decisions import HouseRuleError
 
 from ..adapter import OPERATIONS, ImplementationError
+from ..operations import REGISTRY
 from ..text import safe_text
 from .messages import loads, malformed, promised
 
@@ -99,6 +100,10 @@ class Target:
     startup_failure: dict | None = None  # set when it could not be started at all
     variants: list[str] | None = None  # the rule variants it declares; None: not declared
     variant: str | None = None  # the variant the run asks under, sent with each request
+    # What a run reads of it as it goes (each target keeps its own; several instances, theirs):
+    fatal: Answer | None = None  # the failure that ended it: nothing more is asked of it
+    cut: bool = False  # the whole-run deadline stopped it
+    noise: dict = field(default_factory=lambda: {"lines": 0, "examples": []})  # stray output
 
     def supports_variant(self, name: str) -> bool:
         """Whether it declares variant ``name`` (one that declares none is asked anyway)."""
@@ -126,6 +131,10 @@ class Target:
 
     def close(self) -> None:
         pass
+
+    def abort(self) -> None:
+        """Stop at once, without a goodbye (an interrupted run); with nothing running, close."""
+        self.close()
 
 
 def _defaults() -> dict[str, str]:
@@ -210,14 +219,10 @@ class PythonTarget(Target):
         return result_answer(op, answer.value) if answer.kind == RESULT else answer
 
 
-#: Protocol version 2's context, by operation (an adapter taking them speaks version 2).
-VERSION_2_ARGS: Final = {"legal_plays": "trump", "deal_result": "dealer", "contest": "dealer"}
-
-
 def _takes_version_2(impl: Any) -> bool:
     """Whether an adapter's methods take version 2's context (``trump``, ``dealer``)."""
     import inspect
-    for op, arg in VERSION_2_ARGS.items():
+    for op, arg in ((o.name, o.context) for o in REGISTRY.values() if o.context is not None):
         method = getattr(impl, op, None)
         if method is None:
             continue

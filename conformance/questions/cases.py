@@ -27,11 +27,13 @@ from turub import Contest, RuleError, Rules, Seat, decide_trick, deal_result, pa
 from turub.options import rules_from_dict
 
 from ..adapter import OPERATIONS, ReferenceImplementation
-from ..judging.oracle import new_deal, reference_for, variant_decisions
+from ..operations import context_of
+from ..judging.variant_reference import new_deal, reference_for, variant_decisions
+from ..ruleset import Ruleset, name_of, options_of
 # The inputs and the referee's streams moved to .generators and .streams; their names are
 # still importable from here.
-from .generators import VECTOR_COUNTS, _traced_inputs, inputs
-from .streams import (INJECTIONS, PAIRS, RefereeTrace, _rare_deals, _referee_inputs, _traced,
+from .generators import VECTOR_COUNTS, traced_inputs, inputs
+from .streams import (INJECTIONS, PAIRS, RefereeTrace, rare_deals, referee_inputs, traced_stream,
                       play_stream, rules_broken)
 
 __all__ = ["OPTION_SETS", "RULED_OPS", "Case", "rules_name", "inputs", "expected_case",
@@ -62,10 +64,10 @@ _OPTION_CLAUSE: Final = {"direction": "table.direction", "stake": "stake.per-dea
 _REF = ReferenceImplementation()
 
 
-def rules_name(rules: Rules) -> str:
+def rules_name(rules: Ruleset) -> str:
     """The name of ``rules`` among :data:`OPTION_SETS`, or ``custom:...``."""
-    if getattr(rules, "name", "custom") != "custom":
-        return rules.name  # type: ignore[attr-defined]  # a named rule variant (turub.variants)
+    if name_of(rules) != "custom":
+        return name_of(rules)  # a named rule variant (turub.variants)
     for name, r in OPTION_SETS.items():
         if r == rules:
             return name
@@ -83,17 +85,15 @@ def ask_args(op: str, args: Mapping[str, Any], rules: Rules, protocol: int = 1) 
     return dict(args)
 
 
-#: Protocol version 2's context, by operation: a case whose arguments carry it needs version 2.
-VERSION_2_ARGS: Final = {"legal_plays": "trump", "deal_result": "dealer", "contest": "dealer"}
-
-
 def protocol_of(op: str, args: Mapping[str, Any]) -> int:
-    """The protocol version a question needs: 2 if it carries version 2's context."""
-    return 2 if VERSION_2_ARGS.get(op) in args else 1
+    """The protocol version a question needs: 2 if it carries version 2's context
+    (:attr:`.operations.Operation.context`)."""
+    context = context_of(op)
+    return 2 if context is not None and context in args else 1
 
 
 def answer(op: str, args: Mapping[str, Any], rules: Rules) -> Any:
-    """The reference's answer (under a rule variant, the variant's: see :mod:`.oracle`)."""
+    """The reference's answer (under a rule variant, the variant's: see :mod:`.variant_reference`)."""
     return getattr(reference_for(rules), op)(**ask_args(op, args, rules))
 
 
@@ -141,15 +141,15 @@ def _why(op: str, args: Mapping[str, Any], rules: Rules, expected: Any) -> tuple
             args["rounds"]) > 1 else ["dealer.first-draw"]
     if op == "next_dealer":
         from turub import next_dealer, parse_seat
-        from ..adapter import _winner_of
-        nd = next_dealer(parse_seat(args["dealer"]), _winner_of(args["outcome"]), rules)
+        from ..adapter import winner_of
+        nd = next_dealer(parse_seat(args["dealer"]), winner_of(args["outcome"]), rules)
         return None, list(nd.clauses)
     if op == "contest":
         c = Contest()
         steps: list[list[str]] = []
         for ns, ew, closed in args["results"]:
             try:
-                result = deal_result(ns, ew, closed_early=closed, rules=getattr(rules, "rules", rules))
+                result = deal_result(ns, ew, closed_early=closed, rules=options_of(rules))
             except RuleError as e:
                 steps.append([e.clause])
                 continue
@@ -261,7 +261,7 @@ def generated_counts(scale: float) -> dict[str, int]:
 
 def iter_generated_cases(seed: int, rules: Rules, scale: float = 1.0) -> Iterator[Case]:
     """Cases generated from ``seed`` under ``rules``, answered by the reference one at a time."""
-    for case_id, op, args, trace in _traced_inputs(seed, generated_counts(scale), rules):
+    for case_id, op, args, trace in traced_inputs(seed, generated_counts(scale), rules):
         if "/worked-" in case_id or op in ("deal_result", "next_dealer"):
             continue  # the worked and exhaustive cases are in the vectors already
         yield expected_case(f"generated/{seed}/{case_id}", op, args, rules, trace=trace)

@@ -39,7 +39,7 @@ from ..adapter import OPERATIONS
 from ..text import options_text, show
 from .cases import INJECTIONS, PAIRS, ask_args, expected_case, play_stream
 from ..judging.judge import Verdict, verdict_of
-from ..judging.oracle import variant_of
+from ..ruleset import variant_of
 from ..programs.targets import RESULT, Request, Target
 
 __all__ = ["differential_deals", "differential_sittings", "describe_deal"]

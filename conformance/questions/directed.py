@@ -3,7 +3,7 @@
 The seeded cases (:mod:`.cases`) find bugs where random play happens to go; the cases here
 are built for a clause, never left to chance, and do not depend on ``--seed``:
 
-* **refusals** (:func:`_refusal_streams`): for every refusal, in every phase (before trump,
+* **refusals** (:func:`refusal_streams`): for every refusal, in every phase (before trump,
   at a lead, in the leader's signal window, while following, after the close), each kind of
   offending action (a trump while holding the led suit, a card of a third suit, a card not
   held, out of turn, too early, too late, a non-suit named trump, text that is no card),
@@ -31,11 +31,11 @@ from typing import Final
 
 from turub import Rules, Seat, parse_card
 
-from ..judging.oracle import deal_from_seed
+from ..judging.variant_reference import deal_from_seed
 from .cases import Case, expected_case
 # The refusals and the notation tables moved to .offences; their names are still importable here.
-from .offences import (_SEEDS, ACCEPTED_NOTATIONS, ACCEPTED_SEATS, NON_SUITS, REFUSED_NOTATIONS, Offence,
-                       _a, _offences, _refusal_streams)
+from .offences import (OFFENCE_SEEDS, ACCEPTED_NOTATIONS, ACCEPTED_SEATS, NON_SUITS, REFUSED_NOTATIONS, Offence,
+                       as_text, all_offences, refusal_streams)
 
 __all__ = ["directed_cases", "directed_clause", "coverage_matrix", "DEFINED_CELLS", "defined_cells",
            "matrix_markdown", "ACCEPTED_NOTATIONS",
@@ -131,15 +131,15 @@ def _notation_streams(rules: Rules) -> Iterator[tuple[str, dict]]:
     """A deal of a fixed seed whose every card is written in one accepted notation (the suit
     named trump by its letter: ``turub.well_formed``)."""
     for form, write in ACCEPTED_NOTATIONS.items():
-        deal = deal_from_seed(rules, _SEEDS[0], Seat.SOUTH)
+        deal = deal_from_seed(rules, OFFENCE_SEEDS[0], Seat.SOUTH)
         actions = [{"act": "trump", "seat": deal.caller.letter, "suit": "H"}]  # a suit: its letter
         deal.apply(actions[0])
         for _ in range(12):
-            card = _a(deal.legal_plays()[0])
+            card = as_text(deal.legal_plays()[0])
             action = {"act": "play", "seat": deal.to_act.letter, "card": write(card)}
             deal.apply({**action, "card": card})
             actions.append(action)
-        yield f"notation/{form}/refereed", {"pack": [write(_a(c)) for c in deal.pack], "dealer": "S",
+        yield f"notation/{form}/refereed", {"pack": [write(as_text(c)) for c in deal.pack], "dealer": "S",
                                             "cut": deal.cut, "actions": actions}
 
 
@@ -147,7 +147,7 @@ def _seat_streams(rules: Rules) -> Iterator[tuple[str, dict]]:
     """A deal of a fixed seed whose every action names its seat in one form the referee
     reads (``table.partnerships``): trump, three tricks with a signal, the close."""
     for form, write in ACCEPTED_SEATS.items():
-        deal = deal_from_seed(rules, _SEEDS[1], Seat.WEST)
+        deal = deal_from_seed(rules, OFFENCE_SEEDS[1], Seat.WEST)
         plain: list[dict] = []
 
         def act(action: dict) -> None:
@@ -155,11 +155,11 @@ def _seat_streams(rules: Rules) -> Iterator[tuple[str, dict]]:
             deal.apply(action)
         act({"act": "trump", "seat": deal.caller.letter, "suit": "D"})
         for k in range(12):
-            act({"act": "play", "seat": deal.to_act.letter, "card": _a(deal.legal_plays()[0])})
+            act({"act": "play", "seat": deal.to_act.letter, "card": as_text(deal.legal_plays()[0])})
             if k == 0:
                 act({"act": "signal", "seat": deal.leader.letter, "signal": "knock"})
         act({"act": "close", "seat": deal.dealer.letter})
-        yield f"seat/{form}/refereed", {"pack": [_a(c) for c in deal.pack], "dealer": "W", "cut": deal.cut,
+        yield f"seat/{form}/refereed", {"pack": [as_text(c) for c in deal.pack], "dealer": "W", "cut": deal.cut,
                                         "actions": [{**a, "seat": write(a["seat"])} for a in plain]}
 
 
@@ -241,7 +241,7 @@ def _boundary_streams(rules: Rules) -> Iterator[tuple[str, str, str, str, dict]]
     from turub import CARDS, Phase
 
     def legal(deal, actions: list[dict]) -> None:
-        action = {"act": "play", "seat": deal.to_act.letter, "card": _a(deal.legal_plays()[0])}
+        action = {"act": "play", "seat": deal.to_act.letter, "card": as_text(deal.legal_plays()[0])}
         deal.apply(action)
         actions.append(action)
 
@@ -249,15 +249,15 @@ def _boundary_streams(rules: Rules) -> Iterator[tuple[str, str, str, str, dict]]
         deal = deal_from_seed(rules, seed, dealer)
         actions = [{"act": "trump", "seat": deal.caller.letter, "suit": "SHDC"[seed % 4]}]
         deal.apply(actions[0])
-        return deal, actions, {"pack": [_a(c) for c in deal.pack], "dealer": dealer.letter, "cut": deal.cut}
-    for seed, dealer in ((_SEEDS[2], Seat.NORTH), (_SEEDS[3], Seat.EAST)):
+        return deal, actions, {"pack": [as_text(c) for c in deal.pack], "dealer": dealer.letter, "cut": deal.cut}
+    for seed, dealer in ((OFFENCE_SEEDS[2], Seat.NORTH), (OFFENCE_SEEDS[3], Seat.EAST)):
         for position in (0, 1, 3):  # the leader, the second seat, the last seat of the last trick
             deal, actions, head = start(seed, dealer)
             while sum(deal.tricks_won) < 35 or len(deal.current_trick) < position:
                 legal(deal, actions)
             seat = deal.to_act
             actions.append({"act": "play", "seat": seat.letter,
-                            "card": _a(next(c for c in CARDS if not deal.holds(seat, c)))})
+                            "card": as_text(next(c for c in CARDS if not deal.holds(seat, c)))})
             while deal.phase is Phase.PLAYING:
                 legal(deal, actions)
             yield (f"boundary/not-held-last-trick/{dealer.letter}{position}", "play.card-in-hand",
@@ -271,9 +271,9 @@ def _boundary_streams(rules: Rules) -> Iterator[tuple[str, str, str, str, dict]]
                    "mid-trick", "accepted", {**head, "actions": actions})
         deal, actions, head = start(seed, dealer)
         hand, trump = deal.hand(deal.caller), deal.trump
-        for card in sorted({c for c in hand if c.suit is not trump}, key=_a)[:4]:
-            lead = {"act": "play", "seat": deal.caller.letter, "card": _a(card)}
-            yield (f"boundary/first-lead/{dealer.letter}-{_a(card)}", "play.first-lead", "first-lead",
+        for card in sorted({c for c in hand if c.suit is not trump}, key=as_text)[:4]:
+            lead = {"act": "play", "seat": deal.caller.letter, "card": as_text(card)}
+            yield (f"boundary/first-lead/{dealer.letter}-{as_text(card)}", "play.first-lead", "first-lead",
                    "accepted", {**head, "actions": actions + [lead]})
 
 
@@ -302,14 +302,14 @@ def _build(rules: Rules) -> Iterator[Case]:
     def deal_of(args: dict) -> Iterator[Case]:
         # the deal of each pack refereed here: when the program deals it wrong, the refereed
         # deals fail as a consequence of that (diagnosis.blame), not of a rule of play
-        pack = [_a(parse_card(c)) for c in args["pack"]]  # in plain names
+        pack = [as_text(parse_card(c)) for c in args["pack"]]  # in plain names
         key = (tuple(pack), args["dealer"], args["cut"])
         if key not in dealt:
             dealt.add(key)
             yield expected_case(f"directed/deal/{len(dealt)}", "deal",
                                 {"pack": pack, "dealer": args["dealer"], "cut": args["cut"]}, rules)
     controls: dict[str, str] = {}  # each distinct control stream, by its actions
-    for case_id, clause, way, args in _refusal_streams(rules):
+    for case_id, clause, way, args in refusal_streams(rules):
         yield from deal_of(args)
         at, trace = args.pop("offence_at"), args.pop("trace")
         case = expected_case(f"directed/{case_id}", "referee", args, rules, trace=trace)

@@ -16,7 +16,8 @@ from typing import Final
 from turub import CARDS, Deal, Rules, parse_card
 from turub.cards import card_name
 
-from .streams import _SEATS, _SUITS, RefereeTrace, _a, _referee_inputs
+from ..operations import REGISTRY, operation_part
+from .streams import SEATS, SUITS, RefereeTrace, as_text, referee_inputs
 
 __all__ = ["VECTOR_COUNTS", "inputs"]
 
@@ -34,6 +35,7 @@ def _pool(rng: random.Random, size: int) -> list:
     return rng.sample(CARDS, size)
 
 
+@operation_part("trick_winner", "inputs")
 def _trick_winner_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
     worked = [("worked-duplicate-aces", "AC AC 6C KC", "H"),
               ("worked-small-trump-wins", "AC AC 6H KC", "H"),
@@ -49,10 +51,11 @@ def _trick_winner_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict
         pool = _pool(rng, rng.choice((2, 3, 4, 6)))
         size = rng.choice((1, 2, 3, 4, 4, 4))
         cards = [rng.choice(pool) for _ in range(size)]  # type: ignore[assignment]
-        text = [(_u if rng.random() < 0.1 else _a)(c) for c in cards]
-        yield f"r{i:03d}", {"cards": text, "trump": rng.choice(_SUITS)}
+        text = [(_u if rng.random() < 0.1 else as_text)(c) for c in cards]
+        yield f"r{i:03d}", {"cards": text, "trump": rng.choice(SUITS)}
 
 
+@operation_part("legal_plays", "inputs")
 def _legal_plays_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
     yield "worked-must-follow", {"hand": "AS 6H 9H KD".split(), "trick": ["10H"]}
     yield "worked-void-plays-anything", {"hand": "AS 6C KD".split(), "trick": ["10H", "AH"]}
@@ -68,30 +71,31 @@ def _legal_plays_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]
         cards = [c for c in CARDS if c.suit in suits]
         hand = [rng.choice(cards) for _ in range(rng.randint(1, 9))]
         trick = [rng.choice(CARDS) for _ in range(rng.choice((0, 1, 1, 2, 3)))]
-        form = _u if rng.random() < 0.1 else _a
+        form = _u if rng.random() < 0.1 else as_text
         args = {"hand": [form(c) for c in hand], "trick": [form(c) for c in trick]}
         if i % 3 == 0:  # protocol version 2, a trump the hand holds more often than not
-            args["trump"] = _SUITS[rng.choice(suits) if rng.random() < 0.7 else rng.randrange(4)]  # type: ignore[assignment]
+            args["trump"] = SUITS[rng.choice(suits) if rng.random() < 0.7 else rng.randrange(4)]  # type: ignore[assignment]
         yield f"r{i:03d}", args
 
 
 def _seeded_pack(rng: random.Random) -> tuple[list[str], int]:
     d = Deal.from_seed(rng.getrandbits(32))
-    return [_a(c) for c in d.pack], d.cut
+    return [as_text(c) for c in d.pack], d.cut
 
 
+@operation_part("deal", "inputs")
 def _deal_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
     from turub import PACK
-    yield "worked-unshuffled-north", {"pack": [_a(c) for c in PACK], "dealer": "N", "cut": 0}
-    yield "worked-unshuffled-cut-5", {"pack": [_a(c) for c in PACK], "dealer": "W", "cut": 5}
+    yield "worked-unshuffled-north", {"pack": [as_text(c) for c in PACK], "dealer": "N", "cut": 0}
+    yield "worked-unshuffled-cut-5", {"pack": [as_text(c) for c in PACK], "dealer": "W", "cut": 5}
     for i in range(n):
         pack, cut = _seeded_pack(rng)
-        yield f"r{i:03d}", {"pack": pack, "dealer": _SEATS[i % 4], "cut": cut}
+        yield f"r{i:03d}", {"pack": pack, "dealer": SEATS[i % 4], "cut": cut}
 
 
 def _packets_as_dealt(rng: random.Random, dealer: str, misdeal: float) -> list[list]:
     """Packets as a person deals them: mostly three, sometimes two or four, until 144."""
-    order = [_SEATS[(_SEATS.index(dealer) + k) % 4] for k in range(1, 5)]
+    order = [SEATS[(SEATS.index(dealer) + k) % 4] for k in range(1, 5)]
     packets: list[list] = []
     left = 144
     k = 0
@@ -125,6 +129,7 @@ def _packet_faults(dealer: str) -> dict[str, list[list]]:
     return faults
 
 
+@operation_part("check_packets", "inputs")
 def _check_packets_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
     yield "worked-clean-deal", {"packets": _packets_as_dealt(rng, "N", 0.0), "dealer": "N"}
     short = _packets_as_dealt(random.Random(3), "E", 0.0)
@@ -133,15 +138,16 @@ def _check_packets_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dic
     yield "worked-dealer-got-nothing", {"packets": [["E", 3], ["S", 3], ["W", 3]], "dealer": "N"}
     # every kind of fault, each leaving the dealer's last packet at three (deal.dealer-check
     # judges every packet), under each dealer
-    for dealer in _SEATS:
+    for dealer in SEATS:
         for fault, packets in _packet_faults(dealer).items():
             yield f"fault-{fault}-{dealer}", {"packets": packets, "dealer": dealer}
     for i in range(n):
-        dealer = rng.choice(_SEATS)
+        dealer = rng.choice(SEATS)
         yield f"r{i:03d}", {"packets": _packets_as_dealt(rng, dealer, rng.choice((0.0, 0.02, 0.1))),
                             "dealer": dealer}
 
 
+@operation_part("deal_result", "inputs")
 def _deal_result_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
     for ns, ew, closed in [(18, 18, False), (19, 17, False), (17, 19, False), (36, 0, False),
                            (0, 36, False), (10, 5, True), (0, 0, True), (30, 5, True),
@@ -150,19 +156,21 @@ def _deal_result_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]
         yield f"t{ns}-{ew}-{'closed' if closed else 'played'}", {
             "ns": ns, "ew": ew, "closed_early": closed}
     # protocol version 2: the dealer is given, so an 18-18 given to the dealer's side shows
-    for dealer in _SEATS:
+    for dealer in SEATS:
         for ns, ew, closed in [(18, 18, False), (19, 17, False), (17, 19, False), (12, 12, True),
                                (20, 10, True)]:
             yield f"v2-dealer-{dealer}-t{ns}-{ew}-{'closed' if closed else 'played'}", {
                 "ns": ns, "ew": ew, "closed_early": closed, "dealer": dealer}
 
 
+@operation_part("next_dealer", "inputs")
 def _next_dealer_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
-    for dealer in _SEATS:
+    for dealer in SEATS:
         for outcome in ("NS", "EW", "draw"):
             yield f"{dealer}-{outcome}", {"dealer": dealer, "outcome": outcome}
 
 
+@operation_part("first_dealer", "inputs")
 def _first_dealer_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
     yield "worked-one-highest", {"rounds": [{"N": "9S", "E": "KH", "S": "6D", "W": "QC"}]}
     yield "worked-suits-do-not-break-ties", {"rounds": [
@@ -183,20 +191,21 @@ def _first_dealer_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict
                                                   {"N": "JS", "E": "10S", "S": "6S", "W": "7D"}]}
     for i in range(n):
         ranks = rng.sample(CARDS, rng.choice((2, 3, 9)))
-        contenders = list(_SEATS)
+        contenders = list(SEATS)
         rounds = []
         for _ in range(rng.randint(1, 4)):
-            r = {s: _a(rng.choice(ranks)) for s in contenders}
+            r = {s: as_text(rng.choice(ranks)) for s in contenders}
             rounds.append(r)
             top = max(parse_card(c).rank for c in r.values())
             contenders = [s for s in contenders if parse_card(r[s]).rank == top]
             if len(contenders) == 1 and rng.random() < 0.7:
                 break
         if rng.random() < 0.1 and len(rounds) > 1:  # a redraw shown to the wrong players
-            rounds[-1] = {s: _a(rng.choice(ranks)) for s in _SEATS}
+            rounds[-1] = {s: as_text(rng.choice(ranks)) for s in SEATS}
         yield f"r{i:03d}", {"rounds": rounds}
 
 
+@operation_part("contest", "inputs")
 def _contest_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
     worked = {
         "worked-second-win-beats-mark": [[20, 16, False], [22, 14, False]],
@@ -220,7 +229,7 @@ def _contest_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
         yield f"long-draws-{k}", {"results": draws[:4] + [[win, 36 - win, False]] + draws[4:]
                                   + [[win + 1, 35 - win, False]]}
         yield f"v2-long-draws-dealer-{k}", {"results": draws + [[win, 36 - win, False]] + draws[:3],
-                                            "dealer": _SEATS[k]}
+                                            "dealer": SEATS[k]}
     for i in range(n):
         results = []
         for _ in range(rng.randint(1, 8)):
@@ -233,20 +242,9 @@ def _contest_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
                 results.append([ns, 36 - ns, False])
         args = {"results": results}
         if i % 4 == 0:  # protocol version 2: who dealt the first of them
-            args["dealer"] = rng.choice(_SEATS)  # type: ignore[arg-type]
+            args["dealer"] = rng.choice(SEATS)  # type: ignore[arg-type]
         yield f"r{i:03d}", args
 
-
-_INPUTS: Final[dict[str, Callable[[random.Random, int], Iterator[tuple[str, dict]]]]] = {
-    "trick_winner": _trick_winner_inputs,
-    "legal_plays": _legal_plays_inputs,
-    "deal": _deal_inputs,
-    "check_packets": _check_packets_inputs,
-    "deal_result": _deal_result_inputs,
-    "next_dealer": _next_dealer_inputs,
-    "first_dealer": _first_dealer_inputs,
-    "contest": _contest_inputs,
-}
 
 #: How many seeded cases of each operation the committed vectors hold (besides worked ones).
 VECTOR_COUNTS: Final = {"eighteen-all": 20, "trick_winner": 60, "legal_plays": 40, "deal": 4, "check_packets": 10,
@@ -258,23 +256,24 @@ def inputs(seed: int, counts: Mapping[str, int], rules: Rules | None = None
            ) -> Iterator[tuple[str, str, dict]]:
     """``(id, op, args)`` of the seeded inputs.  Streams for the referee are played under
     ``rules`` (skipped when ``rules`` is None)."""
-    for case_id, op, args, _ in _traced_inputs(seed, counts, rules):
+    for case_id, op, args, _ in traced_inputs(seed, counts, rules):
         yield case_id, op, args
 
 
-def _traced_inputs(seed: int, counts: Mapping[str, int], rules: Rules | None = None
+def traced_inputs(seed: int, counts: Mapping[str, int], rules: Rules | None = None
                    ) -> Iterator[tuple[str, str, dict, RefereeTrace | None]]:
     """:func:`inputs`, each refereed stream with the reference's trace of its play (so its
     expected answer needs no replay)."""
-    for op, make in _INPUTS.items():
-        if op not in counts:
+    for op, record in REGISTRY.items():
+        if op not in counts or record.drawn_under_rules:
             continue
+        make = record.part("inputs")
         rng = random.Random(f"{seed}/{op}")
         for slug, args in make(rng, counts[op]):
             yield f"{op}/{slug}", op, args, None
     if rules is not None and "referee" in counts:
         rng = random.Random(f"{seed}/referee/{rules.direction}")
-        for slug, (args, trace) in _referee_inputs(rng, counts["referee"], rules, counts.get("eighteen-all", 2)):
+        for slug, (args, trace) in referee_inputs(rng, counts["referee"], rules, counts.get("eighteen-all", 2)):
             yield f"referee/{slug}", "referee", args, trace
             # the deal of the same pack: when the implementation deals it wrong, the refereed
             # deal fails as a consequence of that, not of a rule of play

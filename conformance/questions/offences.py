@@ -1,8 +1,8 @@
 """The refusals of the clause-directed cases: each offending action, at each moment of a deal.
 
-:func:`_offences` is the table of offences (the clause each breaks, the moment it fits:
+:func:`all_offences` is the table of offences (the clause each breaks, the moment it fits:
 before trump, at a lead, in the signal window, while following, late in a trick, after a
-signal, after the close); :func:`_refusal_streams` plays seeded deals to that moment, slips the
+signal, after the close); :func:`refusal_streams` plays seeded deals to that moment, slips the
 offence in and continues legally, so that the next actions show whether the refusal changed
 nothing.  The notations accepted and refused and the non-suits named trump are here too.
 Split out of :mod:`~turub.conformance.questions.directed`, which re-exports these names.
@@ -17,14 +17,14 @@ from turub import CARDS, Phase, Rules, Seat
 from turub.cards import card_name
 from turub.well_formed import input_class
 
-from ..judging.oracle import deal_from_seed
+from ..judging.variant_reference import deal_from_seed
 from .cases import RefereeTrace
 
 __all__ = ["ACCEPTED_NOTATIONS", "REFUSED_NOTATIONS", "NON_SUITS", "ACCEPTED_SEATS", "REFUSED_SEATS",
            "Offence"]
 
 #: Seeds of the deals the refusal streams play (fixed: the cases never depend on --seed).
-_SEEDS: Final = tuple(range(7001, 7061))
+OFFENCE_SEEDS: Final = tuple(range(7001, 7061))
 
 # What is read and what is refused comes from the one definition (turub.well_formed); the
 # forms below write each accepted spelling from the canonical ASCII name (``AS``/``10H``).
@@ -49,7 +49,7 @@ REFUSED_SEATS: Final = input_class("action-seat").refused
 NON_SUITS: Final = input_class("trump-suit").refused
 
 
-def _a(card: Any) -> str:
+def as_text(card: Any) -> str:
     return card_name(card, ascii=True)
 
 
@@ -68,7 +68,7 @@ def _others(deal: Any, seat: Seat) -> list[Seat]:
 
 
 def _missing(deal: Any, seat: Seat) -> str:
-    return _a(next(c for c in CARDS if not deal.holds(seat, c)))
+    return as_text(next(c for c in CARDS if not deal.holds(seat, c)))
 
 
 def _led(deal: Any) -> Any:
@@ -83,15 +83,15 @@ def _off_card(deal: Any, want_trump: bool) -> "dict | None":
     if led is trump or not any(c.suit is led for c in hand):
         return None
     off = [c for c in hand if (c.suit is trump) == want_trump and c.suit is not led]
-    return {"act": "play", "seat": seat.letter, "card": _a(off[0])} if off else None
+    return {"act": "play", "seat": seat.letter, "card": as_text(off[0])} if off else None
 
 
-def _offences() -> list[Offence]:
+def all_offences() -> list[Offence]:
     play = lambda seat, card: {"act": "play", "seat": seat.letter, "card": card}  # noqa: E731
     signal = lambda seat, kind: {"act": "signal", "seat": seat.letter, "signal": kind}  # noqa: E731
     out: list[Any] = [  # Offences, and None where an offence is built elsewhere
         ("caller-plays-before-trump", "play.order-of-actions", "calling",
-         lambda d: play(d.caller, _a(d.hand(d.caller)[0]))),
+         lambda d: play(d.caller, as_text(d.hand(d.caller)[0]))),
         ("other-plays-before-trump", "play.order-of-actions", "calling",
          lambda d: play(_others(d, d.caller)[1], "AS")),
         ("signal-before-trump", "play.order-of-actions", "calling", lambda d: signal(d.caller, "knock")),
@@ -109,7 +109,7 @@ def _offences() -> list[Offence]:
                                                                     "seat": _others(d, d.caller)[0].letter,
                                                                     "suit": "SHDC"[int(d.trump)]}),
         ("in-window-out-of-turn", "play.turn", "window",
-         lambda d: play(_after(d, 2), _a(d.hand(_after(d, 2))[0]))),
+         lambda d: play(_after(d, 2), as_text(d.hand(_after(d, 2))[0]))),
         ("in-window-not-held", "play.card-in-hand", "window", lambda d: play(d.to_act, _missing(d, d.to_act))),
         ("in-window-signal-by-follower", "signal.leader-only", "window", lambda d: signal(d.to_act, "knock")),
         ("in-window-signal-by-partner", "signal.leader-only", "window", lambda d: signal(_after(d, 1), "click")),
@@ -133,7 +133,7 @@ def _offences() -> list[Offence]:
             (f"{moment}-play-without-card", "play.malformed-action", moment,
              lambda d: {"act": "play", "seat": (d.to_act or d.caller).letter}),
             (f"{moment}-play-without-seat", "play.malformed-action", moment,
-             lambda d: {"act": "play", "card": _a(d.hand(d.to_act or d.caller)[0])}),
+             lambda d: {"act": "play", "card": as_text(d.hand(d.to_act or d.caller)[0])}),
             (f"{moment}-unknown-seat", "play.malformed-action", moment,
              lambda d: {"act": "play", "seat": "X", "card": "AS"}),
         ]
@@ -148,11 +148,11 @@ def _offences() -> list[Offence]:
                         lambda d, b=build, f=field: {k: v for k, v in b(d).items() if k != f}))
     for text in REFUSED_SEATS:  # a legal card, by a seat written in a text that is no seat
         out.append((f"seat-text-{text.replace(' ', '-') or 'empty'}", "play.malformed-action", "lead",
-                    lambda d, t=text: {"act": "play", "seat": t, "card": _a(d.legal_plays()[0])}))
+                    lambda d, t=text: {"act": "play", "seat": t, "card": as_text(d.legal_plays()[0])}))
     out = [o for o in out if o[3] is not None]
     for k in (1, 2, 3):  # out of turn at a lead, from each other seat
         out.append((f"lead-out-of-turn-{k}", "play.turn", "lead",
-                    lambda d, k=k: play(_after(d, k), _a(d.hand(_after(d, k))[0]))))
+                    lambda d, k=k: play(_after(d, k), as_text(d.hand(_after(d, k))[0]))))
     for k in (1, 2, 3):
         out.append((f"trump-by-seat-{k}-after-caller", "trump.caller", "calling",
                     lambda d, k=k: {"act": "trump", "seat": Seat((d.caller + k * _step(d)) % 4).letter,
@@ -212,7 +212,7 @@ def _stream(rules: Rules, offence: Offence, seed: int, dealer: Seat, tricks_befo
     trick and one more (the leader's signal first when the offence came in its window)."""
     name, clause, moment, build = offence
     deal = deal_from_seed(rules, seed, dealer)
-    args: dict[str, Any] = {"pack": [_a(c) for c in deal.pack], "dealer": dealer.letter, "cut": deal.cut}
+    args: dict[str, Any] = {"pack": [as_text(c) for c in deal.pack], "dealer": dealer.letter, "cut": deal.cut}
     actions: list[dict] = []
     offence_at: list[int] = []
     done = False
@@ -277,7 +277,7 @@ def _play_stream(deal: Any, seed: int, moment: str, tricks_before: int, act: Cal
             done = try_offence()
             break
         leading = not deal.current_trick
-        act({"act": "play", "seat": deal.to_act.letter, "card": _a(deal.legal_plays()[0])})
+        act({"act": "play", "seat": deal.to_act.letter, "card": as_text(deal.legal_plays()[0])})
         if leading and sum(deal.tricks_won) % 2 == 1 and moment != "window":
             act({"act": "signal", "seat": deal.leader.letter, "signal": "click"})
         if sum(deal.tricks_won) > tricks_before + 8 and not done:
@@ -290,11 +290,11 @@ _LATER: Final = frozenset({"play.turn", "play.follow-suit", "play.card-in-hand",
                            "signal.once-per-trick"})
 
 
-def _refusal_streams(rules: Rules) -> Iterator[tuple[str, str, str, dict]]:
+def refusal_streams(rules: Rules) -> Iterator[tuple[str, str, str, dict]]:
     """``(id, clause, way, args)``: each offence at two moments of the deal (early and later),
     under two dealers, from the first fixed seed where it can happen."""
     documented = rules.to_dict().get("signal-kinds") == "documented"
-    for offence in _offences() + (_documented_signal_offences() if documented else []):
+    for offence in all_offences() + (_documented_signal_offences() if documented else []):
         name, clause, moment, _ = offence
         # later in the deal too (another dealer, after three tricks) where the moment
         # changes the rule: who leads, and what a follower holds
@@ -304,7 +304,7 @@ def _refusal_streams(rules: Rules) -> Iterator[tuple[str, str, str, dict]]:
             about = clause
             if name.startswith("lead-out-of-turn"):  # who may lead: the caller, then the winner
                 about = "play.first-lead" if before == 0 else "play.winner-leads"
-            for seed in _SEEDS:
+            for seed in OFFENCE_SEEDS:
                 args = _stream(rules, offence, seed, dealer, before)
                 if args is not None:
                     yield f"refused/{name}/{dealer.letter}{before}", about, name, args

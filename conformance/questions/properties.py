@@ -118,7 +118,7 @@ def blame_of_calls(calls: Iterable[tuple[str, dict, Answer]], target: Target | N
 
     from .cases import expected_case
     from ..judging.judge import judge
-    from ..judging.oracle import under_options
+    from ..judging.variant_reference import under_options
     for op, params, answer in reversed(list(calls)):
         if answer.kind != RESULT:
             continue

@@ -18,7 +18,8 @@ from turub.well_formed import SEAT_LETTERS, TRUMP_LETTERS
 from turub.cards import card_name
 from turub.deal import SIGNALS
 
-from ..judging.oracle import deal_from_seed, variant_of
+from ..judging.variant_reference import deal_from_seed
+from ..ruleset import variant_of
 
 __all__ = ["INJECTIONS", "PAIRS", "rules_broken", "play_stream", "RefereeTrace"]
 
@@ -27,11 +28,11 @@ __all__ = ["INJECTIONS", "PAIRS", "rules_broken", "play_stream", "RefereeTrace"]
 _UNUSUAL_SIGNALS: Final = ("wink", "cough", "tap twice", "nod")
 _NO_SIGNAL: Final = ("", " ", "\t")
 
-_SEATS = "NESW"
-_SUITS = "SHDC"
+SEATS = "NESW"
+SUITS = "SHDC"
 
 
-def _a(card) -> str:
+def as_text(card) -> str:
     return card_name(card, ascii=True)
 
 
@@ -134,17 +135,17 @@ def _pair_out_of_play(deal: Deal, kind: str, rng: random.Random) -> dict | None:
         return {"act": "play", "seat": seat.letter, "card": "AS"}
     if kind == "order+held" and phase is Phase.CALLING:
         missing = [c for c in CARDS if not deal.holds(deal.caller, c)]
-        return {"act": "play", "seat": deal.caller.letter, "card": _a(rng.choice(missing))}
+        return {"act": "play", "seat": deal.caller.letter, "card": as_text(rng.choice(missing))}
     if kind == "order+kinds" and phase is Phase.CALLING:
         return {"act": "signal", "seat": deal.caller.letter, "signal": _bad_kind(deal, rng)}
     if kind == "after-close+turn" and phase is Phase.FINISHED:
-        return {"act": "play", "seat": rng.choice(_SEATS), "card": "ZZ"}
+        return {"act": "play", "seat": rng.choice(SEATS), "card": "ZZ"}
     if kind == "caller+suit" and phase is Phase.CALLING:
         seat = rng.choice([s for s in Seat if s != deal.caller])
         return {"act": "trump", "seat": seat.letter, "suit": "X"}
     if kind == "once+caller" and phase is Phase.PLAYING:
         seat = rng.choice([s for s in Seat if s != deal.caller])
-        return {"act": "trump", "seat": seat.letter, "suit": rng.choice(_SUITS)}
+        return {"act": "trump", "seat": seat.letter, "suit": rng.choice(SUITS)}
     if kind == "once+suit" and phase is Phase.PLAYING:
         return {"act": "trump", "seat": deal.caller.letter, "suit": "X"}
     return None
@@ -159,7 +160,7 @@ def _pair_of_plays(deal: Deal, kind: str, rng: random.Random) -> dict | None:
     if kind == "turn+held":
         seat = rng.choice(others)
         missing = [c for c in CARDS if not deal.holds(seat, c)]
-        return missing and {"act": "play", "seat": seat.letter, "card": _a(rng.choice(missing))}  # type: ignore[return-value]
+        return missing and {"act": "play", "seat": seat.letter, "card": as_text(rng.choice(missing))}  # type: ignore[return-value]
     if kind == "turn+notation":
         return {"act": "play", "seat": rng.choice(others).letter, "card": rng.choice(("ZZ", "1H", "11S"))}
     if kind == "turn+revoke":
@@ -169,12 +170,12 @@ def _pair_of_plays(deal: Deal, kind: str, rng: random.Random) -> dict | None:
             hand = deal.hand(seat)
             off = [c for c in hand if c.suit is not led]
             if off and any(c.suit is led for c in hand):
-                return {"act": "play", "seat": seat.letter, "card": _a(rng.choice(off))}
+                return {"act": "play", "seat": seat.letter, "card": as_text(rng.choice(off))}
         return None
     led = trick[0][1].suit  # held+revoke
     if any(c.suit is led for c in deal.hand(to_act)):
         missing = [c for c in CARDS if c.suit is not led and not deal.holds(to_act, c)]
-        return missing and {"act": "play", "seat": to_act.letter, "card": _a(rng.choice(missing))}  # type: ignore[return-value]
+        return missing and {"act": "play", "seat": to_act.letter, "card": as_text(rng.choice(missing))}  # type: ignore[return-value]
     return None
 
 
@@ -209,10 +210,10 @@ def _illegal(deal: Deal, kind: str, rng: random.Random) -> dict | None:
     to_act = deal.to_act
     if kind == "trump-wrong-seat" and deal.phase is Phase.CALLING:
         seat = rng.choice([s for s in Seat if s != deal.caller])
-        return {"act": "trump", "seat": seat.letter, "suit": rng.choice(_SUITS)}
+        return {"act": "trump", "seat": seat.letter, "suit": rng.choice(SUITS)}
     if kind == "play-before-trump" and deal.phase is Phase.CALLING:
         held = deal.hand(deal.caller)
-        return {"act": "play", "seat": deal.caller.letter, "card": _a(held[0])}
+        return {"act": "play", "seat": deal.caller.letter, "card": as_text(held[0])}
     if kind == "after-close" and deal.phase is Phase.FINISHED:
         seat = rng.choice(list(Seat))
         return rng.choice([{"act": "play", "seat": seat.letter, "card": "AS"},
@@ -223,16 +224,16 @@ def _illegal(deal: Deal, kind: str, rng: random.Random) -> dict | None:
     trick = deal.current_trick
     if kind == "out-of-turn":
         seat = rng.choice([s for s in Seat if s != to_act])
-        return {"act": "play", "seat": seat.letter, "card": _a(rng.choice(deal.hand(seat)))}
+        return {"act": "play", "seat": seat.letter, "card": as_text(rng.choice(deal.hand(seat)))}
     if kind == "not-held":
         missing = [c for c in CARDS if not deal.holds(to_act, c)]
-        return missing and {"act": "play", "seat": to_act.letter, "card": _a(rng.choice(missing))}  # type: ignore[return-value]
+        return missing and {"act": "play", "seat": to_act.letter, "card": as_text(rng.choice(missing))}  # type: ignore[return-value]
     if kind == "revoke" and trick:
         led = trick[0][1].suit
         hand = deal.hand(to_act)
         off = [c for c in hand if c.suit is not led]
         if off and any(c.suit is led for c in hand):
-            return {"act": "play", "seat": to_act.letter, "card": _a(rng.choice(off))}
+            return {"act": "play", "seat": to_act.letter, "card": as_text(rng.choice(off))}
         return None
     if kind == "signal-not-leader" and len(trick) == 1:
         seat = rng.choice([s for s in Seat if s != deal.leader])
@@ -244,7 +245,7 @@ def _illegal(deal: Deal, kind: str, rng: random.Random) -> dict | None:
     if kind == "signal-unknown" and len(trick) == 1:
         return {"act": "signal", "seat": deal.leader.letter, "signal": _bad_kind(deal, rng)}
     if kind == "trump-twice":
-        return {"act": "trump", "seat": deal.caller.letter, "suit": rng.choice(_SUITS)}
+        return {"act": "trump", "seat": deal.caller.letter, "suit": rng.choice(SUITS)}
     if kind == "bad-card":
         return {"act": "play", "seat": to_act.letter, "card": rng.choice(("ZZ", "1H", "AX", "11S"))}
     return None
@@ -263,7 +264,7 @@ def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list
     """
     rng = rng or random.Random(seed)
     deal = deal_from_seed(rules, seed, Seat("NESW".index(dealer)))  # played by the variant
-    args = {"pack": [_a(c) for c in deal.pack], "dealer": dealer, "cut": deal.cut}
+    args = {"pack": [as_text(c) for c in deal.pack], "dealer": dealer, "cut": deal.cut}
     actions: list[dict] = []
     pending = sorted(inject)
     picks = iter(choices)
@@ -284,7 +285,7 @@ def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list
                 act(bad)
 
     injections()
-    act({"act": "trump", "seat": deal.caller.letter, "suit": _SUITS[rng.randrange(4)]})
+    act({"act": "trump", "seat": deal.caller.letter, "suit": SUITS[rng.randrange(4)]})
     # Under a variant that decides the legal plays, held cards it forbids are slipped in
     # too (drawn apart, so the standard game's streams stay as they are).
     slip = random.Random(f"{seed}/variant") if variant_of(rules) and rules.decides("legal_plays") else None  # type: ignore[attr-defined]
@@ -294,16 +295,16 @@ def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list
         if slip is not None and slip.random() < 0.3:
             forbidden = sorted(set(deal.hand(deal.to_act)) - set(legal), key=lambda c: c.index)
             if forbidden:
-                act({"act": "play", "seat": deal.to_act.letter, "card": _a(slip.choice(forbidden))})
+                act({"act": "play", "seat": deal.to_act.letter, "card": as_text(slip.choice(forbidden))})
         pick = next(picks, default_pick)
         card = legal[pick % len(legal)] if pick is not None else rng.choice(legal)
         leading = deal.to_act is deal.leader  # (a trick is completed at its fourth card)
-        act({"act": "play", "seat": deal.to_act.letter, "card": _a(card)}, card)
+        act({"act": "play", "seat": deal.to_act.letter, "card": as_text(card)}, card)
         if leading and rng.random() < signal_rate:
             act({"act": "signal", "seat": deal.leader.letter, "signal": rng.choice(signals)})
     injections()
     if close_at is not None and deal.phase is Phase.PLAYING:
-        act({"act": "close", "seat": rng.choice(_SEATS)})
+        act({"act": "close", "seat": rng.choice(SEATS)})
     injections()
     args["actions"] = actions
     if finished is not None:
@@ -312,23 +313,23 @@ def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list
     return args
 
 
-def _traced(*args: Any, **kwargs: Any) -> tuple[dict, RefereeTrace]:
+def traced_stream(*args: Any, **kwargs: Any) -> tuple[dict, RefereeTrace]:
     """:func:`play_stream`'s arguments and the reference's trace of the deal it played."""
     end: list = []
     played = play_stream(*args, finished=end, **kwargs)  # type: ignore[misc]
     return played, end[1]
 
 
-def _referee_inputs(rng: random.Random, n: int, rules: Rules, rare: int = 2
+def referee_inputs(rng: random.Random, n: int, rules: Rules, rare: int = 2
                     ) -> Iterator[tuple[str, tuple[dict, RefereeTrace]]]:
     """The seeded streams for the referee, each with the reference's trace of it."""
-    yield "full-deal", _traced(rng.getrandbits(32), "N", rules, 36, rng=rng)
-    yield "full-deal-many-signals", _traced(rng.getrandbits(32), "E", rules, 36,
+    yield "full-deal", traced_stream(rng.getrandbits(32), "N", rules, 36, rng=rng)
+    yield "full-deal-many-signals", traced_stream(rng.getrandbits(32), "E", rules, 36,
                                             signal_rate=0.9, rng=rng)
-    yield "closed-early", _traced(rng.getrandbits(32), "S", rules, 20, close_at=20, rng=rng)
-    yield "closed-before-first-trick", _traced(rng.getrandbits(32), "W", rules, 0, close_at=0, rng=rng)
+    yield "closed-early", traced_stream(rng.getrandbits(32), "S", rules, 20, close_at=20, rng=rng)
+    yield "closed-before-first-trick", traced_stream(rng.getrandbits(32), "W", rules, 0, close_at=0, rng=rng)
     # signals of kinds other than the documented two: accepted unless signal-kinds=documented
-    yield "unusual-signals", _traced(rng.getrandbits(32), "N", rules, 12, signal_rate=0.8, rng=rng,
+    yield "unusual-signals", traced_stream(rng.getrandbits(32), "N", rules, 12, signal_rate=0.8, rng=rng,
                                      signals=_UNUSUAL_SIGNALS + tuple(SIGNALS))
     for j, kind in enumerate(INJECTIONS):
         where = {"trump-wrong-seat": 0, "play-before-trump": 0}.get(kind)
@@ -336,23 +337,23 @@ def _referee_inputs(rng: random.Random, n: int, rules: Rules, rare: int = 2
             at = where if where is not None else rng.randint(2, 14)
             seed = rng.getrandbits(32)
             close = 3 if kind == "after-close" else None
-            yield f"illegal-{kind}-{k}", _traced(
-                seed, _SEATS[(j + k) % 4], rules, 4, inject=[(at, kind)], close_at=close, rng=rng)
+            yield f"illegal-{kind}-{k}", traced_stream(
+                seed, SEATS[(j + k) % 4], rules, 4, inject=[(at, kind)], close_at=close, rng=rng)
     for j, kind in enumerate(PAIRS):
         at = 0 if kind in ("order+turn", "order+held", "order+kinds", "caller+suit") else rng.randint(2, 14)
         seed = rng.getrandbits(32)
         close = 2 if kind == "after-close+turn" else None
-        yield f"order-{kind}", _traced(seed, _SEATS[j % 4], rules, 3, inject=[(at, kind)],
+        yield f"order-{kind}", traced_stream(seed, SEATS[j % 4], rules, 3, inject=[(at, kind)],
                                        close_at=close, rng=rng, signal_rate=0.6)
-    yield from _rare_deals(rng, rare, rules)
+    yield from rare_deals(rng, rare, rules)
     for i in range(n):
         seed = rng.getrandbits(32)
         kinds = [(rng.randint(0, 40), rng.choice(INJECTIONS)) for _ in range(rng.randint(0, 3))]
-        yield f"r{i:03d}", _traced(seed, rng.choice(_SEATS), rules, rng.choice((3, 6, 36)),
+        yield f"r{i:03d}", traced_stream(seed, rng.choice(SEATS), rules, rng.choice((3, 6, 36)),
                                    inject=kinds, rng=rng)
 
 
-def _rare_deals(rng: random.Random, n: int, rules: Rules
+def rare_deals(rng: random.Random, n: int, rules: Rules
                 ) -> Iterator[tuple[str, tuple[dict, RefereeTrace]]]:
     """Deals that luck seldom plays: ``n`` full deals ending 18-18 (about one in eight does),
     and deals closed early, one with a side already past 18 tricks.  Found by playing seeded
@@ -361,7 +362,7 @@ def _rare_deals(rng: random.Random, n: int, rules: Rules
         while True:
             seed = rng.getrandbits(32)
             end: list = []
-            args = play_stream(seed, rng.choice(_SEATS), rules, tricks, rng=random.Random(seed),
+            args = play_stream(seed, rng.choice(SEATS), rules, tricks, rng=random.Random(seed),
                                signal_rate=0.2, close_at=tricks if close else None, finished=end)
             if want(end[0]):
                 return args, end[1]

@@ -1,6 +1,6 @@
 """Writing reports so that they are never lost and never corrupt.
 
-* :func:`turub.conformance.args.output_paths` checks every output path of a run *before* it
+* :func:`turub.conformance.option_checks.output_paths` checks every output path of a run *before* it
   starts (a folder, a dangling symlink, a name too long, a full or read-only device, one
   file named for two reports).
 * :func:`write_atomically` writes a report to a temporary file in the same folder and renames
@@ -30,7 +30,7 @@ from typing import IO, Any
 
 from turub.user_files import no_follow_flag, planted_link
 
-from ..args import OptionError
+from ..option_checks import OptionError
 
 __all__ = ["ReportWriteError", "write_atomically", "strict_json", "finite", "lock_exclusively"]
 
@@ -115,7 +115,7 @@ def write_atomically(path: str, write: Callable[[IO[str]], object], what: str = 
 
 def lock_exclusively(f: IO[str], path: str) -> None:
     """Hold an exclusive lock on an open file for as long as it stays open; another run
-    writing it already is an :class:`~turub.conformance.args.OptionError`."""
+    writing it already is an :class:`~turub.conformance.option_checks.OptionError`."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not POSIX: no lock

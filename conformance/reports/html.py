@@ -25,7 +25,7 @@ from typing import Any, Final, Iterable
 
 from turub.clauses import CLAUSES, PARTS, VARIANT_CLAUSES, part_of
 
-from ..args import DEFAULT_SPEC_URL
+from ..option_checks import DEFAULT_SPEC_URL
 from .badge import report_badge
 from .baseline import judged_by
 from .report import failing_cases

@@ -26,7 +26,7 @@ from typing import IO, Any
 
 from turub.user_files import no_follow_flag
 
-from ..args import OptionError
+from ..option_checks import OptionError
 from .files import lock_exclusively, strict_json
 from .spool import as_list
 
@@ -39,7 +39,7 @@ class JsonlWriter:
     """Writes the lines to ``path`` (``-``: ``stdout``).  A write that fails (a full disk)
     stops the file with one warning on stderr, never the run; ``lost`` then says why (the
     run's exit status says a report was lost).  Opening a file another run is writing is an
-    :class:`~turub.conformance.args.OptionError`."""
+    :class:`~turub.conformance.option_checks.OptionError`."""
 
     def __init__(self, path: str, stdout: IO[str] | None = None) -> None:
         self.path = path

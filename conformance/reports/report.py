@@ -44,7 +44,7 @@ from typing import Any, Final, TextIO
 
 from turub.clauses import CLAUSES, is_clause
 
-from ..args import EXIT_USAGE
+from ..option_checks import EXIT_USAGE
 from ..judging.judge import OUTCOMES, WRONG_ANSWERS
 from .files import strict_json
 from .spool import CaseLog, as_list

@@ -29,8 +29,8 @@ from turub.cards import card_name
 from turub.options import OPTIONS, Rules
 from turub.variants import BUILTIN, Variant, resolve
 
-from ..adapter import _outcome, _side, _winner_of
-from ..args import PLAYED_DEALS
+from ..adapter import outcome_text, side_text, winner_of
+from ..option_checks import PLAYED_DEALS
 
 __all__ = ["variant_report", "render_report", "trace", "changes_between", "variants_diff"]
 
@@ -99,9 +99,9 @@ def trace(op: str, args: Mapping[str, Any], v: Variant) -> list[Step]:
             r = v.deal_result(args["ns"], args["ew"], closed_early=args["closed_early"])
         except RuleError as e:
             return [("the result", (e.clause,), {"refused": e.clause})]
-        return [("the result", r.clauses, _outcome(r.winner))]
+        return [("the result", r.clauses, outcome_text(r.winner))]
     if op == "next_dealer":
-        nd = v.next_dealer(parse_seat(args["dealer"]), _winner_of(args["outcome"]))
+        nd = v.next_dealer(parse_seat(args["dealer"]), winner_of(args["outcome"]))
         return [("the next dealer", nd.clauses, nd.seat.letter)]
     if op == "contest":
         steps: list[Step] = []
@@ -115,7 +115,7 @@ def trace(op: str, args: Mapping[str, Any], v: Variant) -> list[Step]:
                 continue
             c = v.contest_step(Contest() if c.is_decided else c, r)
             steps.append((where, tuple(r.clauses) + tuple(c.clauses),
-                          [_side(c.holder), c.mark, _side(c.winner)]))
+                          [side_text(c.holder), c.mark, side_text(c.winner)]))
         return steps
     if op == "referee":
         return _referee_trace(args, v)
@@ -157,7 +157,7 @@ def _referee_trace(args: Mapping[str, Any], v: Variant) -> list[Step]:
             t = d.tricks[-1]
             steps.append((f"trick {len(d.tricks)} (action {i + 1})", t.decision.clauses, t.winner.letter))
     if d.result is not None:
-        steps.append(("the result", d.result.clauses, [*d.result.tricks, _outcome(d.result.winner)]))
+        steps.append(("the result", d.result.clauses, [*d.result.tricks, outcome_text(d.result.winner)]))
     return steps
 
 

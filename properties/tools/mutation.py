@@ -8,8 +8,8 @@ mutmut and pytest settings there (the project's own files are not touched), runs
 
 Usage, from the project's root, with mutmut installed in the virtualenv::
 
-    .venv/bin/python properties/tools/mutation.py                 # rules, contest, kernels
-    .venv/bin/python properties/tools/mutation.py --modules rules contest kernels deal
+    .venv/bin/python properties/tools/mutation.py                 # rules, contest, branch_free_rules
+    .venv/bin/python properties/tools/mutation.py --modules rules contest branch_free_rules deal
     .venv/bin/python properties/tools/mutation.py --tests tests properties/test_proofs.py
 
 Each mutant runs only the tests that call the mutated function (mutmut records this in a
@@ -42,7 +42,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The engine's modules mutated by default (``reference/NAME.py``).
-MODULES = ("rules", "contest", "kernels", "deal", "sitting", "cards", "seats", "options")
+MODULES = ("rules", "contest", "branch_free_rules", "deal", "sitting", "cards", "seats", "options")
 #: The tests run against the mutants: the project's in-process tests of the engine, the
 #: engine's doctests and the property suites, except the CrossHair run (a subprocess that
 #: imports the installed, unmutated engine).  Left out: the documentation build and the

@@ -19,7 +19,7 @@ import json
 import sys
 
 from turub import Contest, Deal, Phase, parse_card, parse_suit
-from turub.conformance.adapter import ReferenceImplementation, _side
+from turub.conformance.adapter import ReferenceImplementation, side_text
 from turub.rules import deal_result
 
 RANKS = "6 7 8 9 10 J Q K A".split()
@@ -91,7 +91,7 @@ class ClubApp(ReferenceImplementation):
                 c = Contest(None, None, None, c.deals + 1)  # the house rule: the run is over
             else:
                 c = c.record(result)
-            states.append({"holder": _side(c.holder), "mark": c.mark, "winner": _side(c.winner)})
+            states.append({"holder": side_text(c.holder), "mark": c.mark, "winner": side_text(c.winner)})
         return states
 
 

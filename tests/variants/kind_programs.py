@@ -28,7 +28,7 @@ import kinds  # noqa: E402
 from club_programs import serve  # noqa: E402
 
 from turub import Contest, RuleError, parse_card, parse_seat  # noqa: E402
-from turub.conformance.adapter import ReferenceImplementation, _side  # noqa: E402
+from turub.conformance.adapter import ReferenceImplementation, side_text  # noqa: E402
 from turub.options import rules_from_dict  # noqa: E402
 
 SEATS = "NESW"
@@ -84,7 +84,7 @@ class ClosedApp(HouseApp):
                 states.append({"refused": e.clause})
                 continue
             contest = (Contest() if contest.is_decided else contest).record(result, r)
-            states.append({"holder": _side(contest.holder), "mark": contest.mark, "winner": _side(contest.winner)})
+            states.append({"holder": side_text(contest.holder), "mark": contest.mark, "winner": side_text(contest.winner)})
         return states
 
 

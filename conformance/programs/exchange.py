@@ -1,16 +1,16 @@
 """One run of requests over the protocol: send, read, match answers to requests, blame.
 
-A :class:`Round` asks a stream of requests of a
+An :class:`Exchange` asks a stream of requests of a
 :class:`~turub.conformance.programs.protocol.ProtocolTarget` and calls ``report(key, answer)``
 once per request (and again, to amend it, for a request answered twice).  Each turn of
-:meth:`Round.run` reads top to bottom:
+:meth:`Exchange.run` reads top to bottom:
 
-1. :meth:`~Round.may_go_on`: nothing fatal, the whole-run deadline not reached, a program
+1. :meth:`~Exchange.may_go_on`: nothing fatal, the whole-run deadline not reached, a program
    running (restarted if it died, within the limit);
-2. :meth:`~Round.send`: fill the window of requests in flight;
-3. :meth:`~Round.read`: the lines that came within the oldest request's deadline, each
-   matched to its request (:meth:`~Round.take`);
-4. :meth:`~Round.check_health`: an overlong line, an exit or a timeout blames the oldest
+2. :meth:`~Exchange.send`: fill the window of requests in flight;
+3. :meth:`~Exchange.read`: the lines that came within the oldest request's deadline, each
+   matched to its request (:meth:`~Exchange.take`);
+4. :meth:`~Exchange.check_health`: an overlong line, an exit or a timeout blames the oldest
    request waiting and restarts the program.
 
 How a line is read (:func:`answer_of`): the published schema decides its shape
@@ -33,7 +33,7 @@ from ..text import safe_text
 if TYPE_CHECKING:
     from .protocol import ProtocolTarget
 
-__all__ = ["Round", "Feed", "answer_of", "CRASH", "TIMEOUT", "PROTOCOL", "ERROR"]
+__all__ = ["Exchange", "Feed", "answer_of", "CRASH", "TIMEOUT", "PROTOCOL", "ERROR"]
 
 CRASH, TIMEOUT, PROTOCOL, ERROR = "crash", "timeout", "protocol-violation", "error-reported"
 #: Answered ids remembered, to blame a duplicate on its request.
@@ -104,7 +104,7 @@ def _what_is_wrong(line: bytes, msg: Any) -> str:
     return "not JSON" if msg is None else "not an answer object with an integer id"
 
 
-class Round:
+class Exchange:
     """The requests of one :meth:`ProtocolTarget.run`, in flight and still to ask."""
 
     def __init__(self, target: ProtocolTarget, queue: Feed, report: Report) -> None:

@@ -12,6 +12,7 @@ import heapq
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from turub import Rules
@@ -22,9 +23,10 @@ from ..programs.targets import NOT_RUN, Answer, Interrupted, Request, Target
 from ..questions.cases import RULED_OPS, Case, ask_args
 from ..reports.baseline import digest, run_variant
 from ..reports.spool import CaseLog
+from ..results import UNSET, CaseResult, Status
 from ..text import bounded, safe_text
 
-__all__ = ["Cases", "judged", "honest", "kit_failure", "bound_result", "stray_output",
+__all__ = ["CaseStage", "judged", "not_run_if_unjudged", "kit_failure", "bound_result", "stray_output",
            "DETAIL_LIMIT", "VALUE_LIMIT", "MINIMAL_LIMIT"]
 
 #: What a report keeps of one case: characters of a detail, of a value the program sent, of
@@ -45,42 +47,36 @@ def bound_result(out: dict) -> dict:
 
 
 def _case_result(case: dict, kind: str, answer: Answer | None, rules: Rules) -> dict:
-    out: dict[str, Any] = {"id": case["id"], "kind": kind, "op": case["op"],
-                           "clauses": list(case["clauses"]), "rules": case["rules"],
-                           "expected_digest": digest(case["expected"])}
     if answer is None:
         answer = Answer(NOT_RUN, None, "no answer was recorded")
-    out["answer_digest"] = digest(answer.value) if answer.kind == "result" else answer.kind
+    asked = CaseResult(case["id"], kind, case["op"], tuple(case["clauses"]), Status.PASSED,
+                       rules=case["rules"], expected_digest=digest(case["expected"]),
+                       answer_digest=digest(answer.value) if answer.kind == "result" else answer.kind)
     if answer.kind == "unsupported":
-        out["status"] = "unsupported"
-        if answer.detail:
-            out["detail"] = answer.detail
-        return out
+        return replace(asked, status=Status.UNSUPPORTED, detail=answer.detail or UNSET).to_json()
     if answer.kind == NOT_RUN:
-        out.update(status=NOT_RUN, detail=safe_text(answer.detail, DETAIL_LIMIT))
-        return out
+        return replace(asked, status=Status.NOT_RUN, detail=safe_text(answer.detail, DETAIL_LIMIT)).to_json()
     verdict = verdict_of(case, answer)
     if verdict.passed:
-        out["status"] = "passed"
-        return out
-    out.update(status="failed", outcome=verdict.outcome, failing_clauses=list(verdict.clauses),
-               blamed=verdict.blame, detail=verdict.detail, args=ask_args(case["op"], case["args"], rules),
-               expected=case["expected"])
+        return asked.to_json()
+    failed = replace(asked, status=Status.FAILED, outcome=verdict.outcome,
+                     failing_clauses=list(verdict.clauses), blamed=verdict.blame, detail=verdict.detail,
+                     args=ask_args(case["op"], case["args"], rules), expected=case["expected"])
     if answer.kind == "result" or answer.value is not None:  # a malformed answer's value too
-        out["got"] = answer.value
+        failed = replace(failed, got=answer.value)
     if case["op"] == "referee" and answer.kind == "result":
         from ..questions.differential import describe_deal
         try:
-            out["minimal"] = describe_deal({**case, "rules": rules.to_dict()}, verdict, answer.value)
+            failed = replace(failed, minimal=describe_deal({**case, "rules": rules.to_dict()}, verdict, answer.value))
         except Exception as e:  # noqa: BLE001 - a description is a nicety, never a crash
-            out["minimal"] = f"(could not describe: {e})"
-    return bound_result(out)
+            failed = replace(failed, minimal=f"(could not describe: {e})")
+    return bound_result(failed.to_json())
 
 
 def kit_failure(result: dict, what: str, e: BaseException) -> dict:
     """A check the kit (or user code it ran, a variant's rule) could not complete: never a
     pass, never the program's fault."""
-    return {**result, "status": NOT_RUN,
+    return {**result, "status": Status.NOT_RUN.value,
             "detail": safe_text(f"not judged: the kit failed while {what}: {type(e).__name__}: {e}", DETAIL_LIMIT)}
 
 
@@ -92,11 +88,12 @@ def judged(case: dict, kind: str, answer: Answer, rules: Rules) -> dict:
     except Interrupted:
         raise
     except BaseException as e:  # noqa: BLE001 - SystemExit too: user code must not end the run
-        return kit_failure({"id": case["id"], "kind": kind, "op": case["op"],
-                             "clauses": list(case["clauses"]), "rules": case["rules"]}, "judging the answer", e)
+        asked = CaseResult(case["id"], kind, case["op"], tuple(case["clauses"]), Status.NOT_RUN,
+                           rules=case["rules"])
+        return kit_failure(asked.to_json(), "judging the answer", e)
 
 
-def honest(result: dict) -> dict:
+def not_run_if_unjudged(result: dict) -> dict:
     """A check result whose only "failure" is that it was not run is ``not-run``."""
     if result.get("status") == "failed" and result.get("outcome") == NOT_RUN:
         result = {k: v for k, v in result.items() if k not in ("outcome", "failing_clauses", "minimal")}
@@ -104,7 +101,7 @@ def honest(result: dict) -> dict:
     return bound_result(result)
 
 
-class Cases:
+class CaseStage:
     """The per-case phase: requests drawn lazily from the work, answers judged as they come,
     results held back a little (a duplicate answer amends its request) then logged in the
     order of the cases, whatever the order of the answers (so ``-j N`` reports as ``-j 1``).
@@ -195,7 +192,7 @@ class Cases:
 
 def stray_output(target: Target, late: list[str]) -> dict | None:
     """Lines the program sent that answered nothing outstanding, as one failed result."""
-    noise = getattr(target, "noise", None) or {"lines": 0, "examples": []}
+    noise = target.noise
     count = noise["lines"] + len(late)
     if not count:
         return None

@@ -24,17 +24,13 @@ from turub.decisions import HouseRuleError
 from turub.options import rules_from_dict
 from turub.variants import Variant
 
-from ..adapter import ReferenceImplementation, _outcome, _side, _winner_of
+from ..adapter import ReferenceImplementation, outcome_text, side_text, winner_of
+from ..ruleset import Ruleset, variant_of
 
-__all__ = ["VariantReference", "reference_for", "variant_decisions", "reblame", "variant_of",
+__all__ = ["VariantReference", "reference_for", "variant_decisions", "reblame",
            "new_deal", "deal_from_seed", "under_options", "reference_program"]
 
 _PLAIN: Final = ReferenceImplementation()
-
-
-def variant_of(rules: Any) -> Variant | None:
-    """``rules`` as a variant that overrides decisions, or None."""
-    return rules if isinstance(rules, Variant) and rules.has_rules else None
 
 
 class VariantReference(ReferenceImplementation):
@@ -65,12 +61,12 @@ class VariantReference(ReferenceImplementation):
         try:  # the question carries no rules: the options at their defaults (early-close=draw)
             result = self.variant.deal_result(ns, ew, closed_early=closed_early, rules=Rules(),
                                               dealer=parse_seat(dealer) if dealer else None)
-            return {"outcome": _outcome(result.winner)}
+            return {"outcome": outcome_text(result.winner)}
         except RuleError as e:
             return {"refused": e.clause}
 
     def next_dealer(self, dealer: str, outcome: str, rules: dict[str, str], **_: Any) -> str:
-        return self.variant.next_dealer(parse_seat(dealer), _winner_of(outcome),
+        return self.variant.next_dealer(parse_seat(dealer), winner_of(outcome),
                                         rules_from_dict(rules)).seat.letter
 
     def contest(self, results, rules, **_: Any) -> list[dict[str, Any]]:  # type: ignore[override]  # dealer in **_
@@ -84,7 +80,7 @@ class VariantReference(ReferenceImplementation):
                 states.append({"refused": e.clause})
                 continue
             c = self.variant.contest_step(Contest() if c.is_decided else c, result, r)
-            states.append({"holder": _side(c.holder), "mark": c.mark, "winner": _side(c.winner)})
+            states.append({"holder": side_text(c.holder), "mark": c.mark, "winner": side_text(c.winner)})
         return states
 
 
@@ -101,7 +97,7 @@ def reference_program(rules: Any) -> ReferenceImplementation:
     return _PLAIN if variant is None else VariantProgram(variant)
 
 
-def new_deal(rules: Any, pack, dealer, cut: int):
+def new_deal(rules: Ruleset, pack, dealer, cut: int):
     """A deal of ``pack`` (cards) played by ``rules`` (a Rules or a Variant)."""
     from turub import Deal
     if isinstance(rules, Variant):
@@ -109,7 +105,7 @@ def new_deal(rules: Any, pack, dealer, cut: int):
     return Deal(pack, dealer, rules, cut)
 
 
-def deal_from_seed(rules: Any, seed: int, dealer):
+def deal_from_seed(rules: Ruleset, seed: int, dealer):
     """A seeded deal (:meth:`turub.Deal.from_seed`) played by ``rules`` (a Rules or a Variant)."""
     from turub import Deal
     if isinstance(rules, Variant):
@@ -120,7 +116,7 @@ def deal_from_seed(rules: Any, seed: int, dealer):
 _CACHE: dict[Variant, VariantReference] = {}
 
 
-def reference_for(rules: Any) -> ReferenceImplementation:
+def reference_for(rules: Ruleset) -> ReferenceImplementation:
     """The expected answers' source under ``rules`` (a Rules or a Variant)."""
     variant = variant_of(rules)
     if variant is None:

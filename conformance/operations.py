@@ -1,0 +1,139 @@
+"""The protocol's operations, each declared once as a record that its roles attach to.
+
+An :class:`Operation` holds what every room of the kit shares about one operation: its name,
+the clauses it exercises, its protocol-2 context (the argument a version-2 question carries)
+and whether its inputs are drawn under the rules of the check (the referee's streams).  Each
+role module attaches its own part with :func:`operation_part` (as Hypothesis's ``@rule``
+builds a ``Rule`` record), and reads it back from the record:
+
+========== ================================== ==========================================
+role       attached by                        what it is
+========== ================================== ==========================================
+inputs     ``questions/generators``           ``(rng, n) -> (slug, args)...``: seeded inputs
+judge      ``judging/judge``                  ``(case, expected, got) -> Verdict``
+misread    ``diagnosis/misreadings``          ``(misreading id, **args) -> answer``
+situation  ``diagnosis/situation``            ``(args, expected, got) -> lines``
+========== ================================== ==========================================
+
+Adding an operation is one :func:`declare` here and one function per role (the developers'
+guide shows it step by step).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, Final, TypeVar
+
+__all__ = ["Operation", "ROLES", "REGISTRY", "declare", "withdraw", "operation_part", "context_of"]
+
+#: The parts every operation has, one per role (see the module's table).
+ROLES: Final = ("inputs", "judge", "misread", "situation")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One operation of the protocol."""
+
+    name: str
+    clauses: tuple[str, ...]
+    context: str | None = None  # protocol 2's context argument (``trump``, ``dealer``), if any
+    drawn_under_rules: bool = False  # its inputs are played under the check's rules (streams)
+    parts: Mapping[str, Callable[..., Any]] = field(default_factory=dict, compare=False, repr=False)
+
+    def part(self, role: str) -> Callable[..., Any]:
+        """Its part for ``role``; a :class:`LookupError` naming what is missing if none."""
+        try:
+            return self.parts[role]
+        except KeyError:
+            raise LookupError(f"operation {self.name!r} has no {role!r} part: attach one with "
+                              f"@operation_part({self.name!r}, {role!r})") from None
+
+    def needs(self) -> tuple[str, ...]:
+        """The roles it must have a part for (drawn under rules: its inputs come from streams)."""
+        return tuple(r for r in ROLES if not (r == "inputs" and self.drawn_under_rules))
+
+
+class _Registry(Mapping[str, Operation]):
+    """The operations, in the order they are declared (the order cases are drawn in)."""
+
+    def __init__(self) -> None:
+        self._records: dict[str, Operation] = {}
+
+    def __getitem__(self, name: str) -> Operation:
+        return self._records[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._records)
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def declare(self, operation: Operation) -> Operation:
+        if operation.name in self._records:
+            raise ValueError(f"operation {operation.name!r} is already declared")
+        self._records[operation.name] = operation
+        return operation
+
+    def withdraw(self, name: str) -> None:
+        del self._records[name]
+
+    def attach(self, name: str, role: str, fn: Callable[..., Any]) -> None:
+        if role not in ROLES:
+            raise ValueError(f"unknown role {role!r}: one of {', '.join(ROLES)}")
+        record = self._records[name]
+        if role in record.parts:
+            raise ValueError(f"operation {name!r} already has a {role!r} part")
+        self._records[name] = replace(record, parts=MappingProxyType({**record.parts, role: fn}))
+
+
+#: Every operation of the protocol, by name.
+REGISTRY: Final = _Registry()
+
+
+def declare(operation: Operation) -> Operation:
+    """Add ``operation`` to :data:`REGISTRY` (a name declared twice is a ``ValueError``)."""
+    return REGISTRY.declare(operation)
+
+
+def withdraw(name: str) -> None:
+    """Remove the operation ``name`` (a test's toy operation, declared for the test only)."""
+    REGISTRY.withdraw(name)
+
+
+def operation_part(name: str, role: str) -> Callable[[F], F]:
+    """Decorator: the function is operation ``name``'s part for ``role``."""
+    def attach(fn: F) -> F:
+        REGISTRY.attach(name, role, fn)
+        return fn
+    return attach
+
+
+def context_of(op: str) -> str | None:
+    """The argument that makes a question of ``op`` a protocol-2 question, if any."""
+    record = REGISTRY.get(op)
+    return record.context if record is not None else None
+
+
+declare(Operation("trick_winner", ("trick.highest-trump", "trick.highest-led", "trick.earliest-identical")))
+declare(Operation("legal_plays", ("play.follow-suit", "play.void-any-card", "play.no-forced-trump"),
+                  context="trump"))
+declare(Operation("deal", ("deal.cut", "deal.packets", "deal.pause-for-trump", "deal.full-hands",
+                           "trump.caller", "trump.three-cards", "table.left-of-dealer", "table.direction")))
+declare(Operation("check_packets", ("deal.dealer-check", "deal.redeal")))
+declare(Operation("referee", ("play.first-lead", "play.turn", "play.card-in-hand", "play.follow-suit",
+                              "play.void-any-card", "play.winner-leads", "play.all-tricks", "trump.caller",
+                              "trump.once", "trump.any-suit", "signal.leader-only", "signal.timing",
+                              "signal.once-per-trick", "signal.kinds", "result.more-tricks-wins",
+                              "result.draw-18", "result.closed-early", "sheet.any-player-closes",
+                              "play.order-of-actions"), drawn_under_rules=True))
+declare(Operation("deal_result", ("result.more-tricks-wins", "result.draw-18", "result.closed-early",
+                                  "result.tricks-add-up"), context="dealer"))
+declare(Operation("next_dealer", ("dealer.after-win", "dealer.after-loss", "dealer.after-draw")))
+declare(Operation("first_dealer", ("dealer.first-draw", "dealer.first-draw-ties", "pack.suits-equal")))
+declare(Operation("contest", ("contest.first-win-sets-mark", "contest.second-win-beats-mark",
+                              "contest.insufficient-win", "contest.draw-keeps-sequence",
+                              "contest.other-side-resets", "contest.unbeatable-mark",
+                              "contest.decided-is-final", "stake.per-deal"), context="dealer"))

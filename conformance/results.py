@@ -1,0 +1,70 @@
+"""Results as types: a case's :class:`Status`, and :class:`CaseResult`, one case as the
+report records it, with the one place the report's case format is written (:meth:`CaseResult.to_json`).
+
+>>> CaseResult("trick/r000", "generated", "trick_winner", ("trick.winner",), Status.PASSED).to_json()
+{'id': 'trick/r000', 'kind': 'generated', 'op': 'trick_winner', 'clauses': ['trick.winner'], 'status': 'passed'}
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final
+
+__all__ = ["Status", "CaseResult", "UNSET"]
+
+
+class Status(enum.StrEnum):
+    """What became of one planned check (a ``str``: the report writes its value)."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    UNSUPPORTED = "unsupported"  # the program said it does not do this operation or rule
+    NOT_RUN = "not-run"  # asked of nobody, or not judged: never a pass
+    XFAIL = "xfail"  # failed, as an expected-failures list says it does
+    XPASS = "xpass"  # passed, though listed as an expected failure: a failure of the list
+
+
+class _Unset:
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+#: A field the case does not carry (``None`` is a value a report may hold: ``"got": null``).
+UNSET: Final[Any] = _Unset()
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    """One case as the report records it; the fields in the order the report writes them."""
+
+    id: str
+    kind: str
+    op: str
+    clauses: tuple[str, ...]
+    status: Status
+    rules: Any = UNSET  # the options it was asked under ({name: value})
+    expected_digest: Any = UNSET
+    answer_digest: Any = UNSET
+    outcome: Any = UNSET  # a failure's kind: wrong-answer, crash, ...
+    failing_clauses: Any = UNSET
+    blamed: Any = UNSET
+    detail: Any = UNSET
+    args: Any = UNSET
+    expected: Any = UNSET
+    got: Any = UNSET
+    minimal: Any = UNSET
+
+    #: The report's key order (each construction site once wrote it; now here, once).
+    _ORDER: ClassVar[tuple[str, ...]] = ("id", "kind", "op", "clauses", "rules", "expected_digest", "answer_digest", "status",
+              "outcome", "failing_clauses", "blamed", "detail", "args", "expected", "got", "minimal")
+
+    def to_json(self) -> dict[str, Any]:
+        """The case as the report's ``cases`` rows hold it (unset fields left out)."""
+        out: dict[str, Any] = {}
+        for name in self._ORDER:
+            value = getattr(self, name)
+            if value is not UNSET:
+                out[name] = list(value) if name == "clauses" else \
+                    str(value) if name == "status" else value
+        return out
+
