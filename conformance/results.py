@@ -1,8 +1,8 @@
 """Results as types: a case's :class:`Status`, and :class:`CaseResult`, one case as the
 report records it, with the one place the report's case format is written (:meth:`CaseResult.to_json`).
 
->>> CaseResult("trick/r000", "generated", "trick_winner", ("trick.winner",), Status.PASSED).to_json()
-{'id': 'trick/r000', 'kind': 'generated', 'op': 'trick_winner', 'clauses': ['trick.winner'], 'status': 'passed'}
+>>> CaseResult("trick/r000", "generated", "trick_winner", ("trick.highest-led",), Status.PASSED).to_json()
+{'id': 'trick/r000', 'kind': 'generated', 'op': 'trick_winner', 'clauses': ['trick.highest-led'], 'status': 'passed'}
 """
 from __future__ import annotations
 

@@ -17,9 +17,9 @@ def test_a_case_has_one_of_the_six_statuses_the_report_documents():
 
 
 def test_a_failed_case_is_written_in_the_reports_key_order():
-    row = CaseResult("trick/r001", "generated", "trick_winner", ("trick.winner",), Status.FAILED,
+    row = CaseResult("trick/r001", "generated", "trick_winner", ("trick.highest-led",), Status.FAILED,
                      rules={"direction": "clockwise"}, expected_digest="e", answer_digest="a",
-                     outcome="wrong-answer", failing_clauses=["trick.winner"], blamed="trick.winner",
+                     outcome="wrong-answer", failing_clauses=["trick.highest-led"], blamed="trick.highest-led",
                      detail="d", args={}, expected=1, got=None).to_json()
     # The order of a report written before CaseResult existed (turub check --json, seed 1).
     assert list(row) == ["id", "kind", "op", "clauses", "rules", "expected_digest", "answer_digest",
