@@ -141,7 +141,8 @@ def _plan(args: argparse.Namespace) -> tuple[Any, list[dict]]:
         except AdapterLoadError as e:
             raise UsageError(str(e)) from None
     try:
-        selection = Selection(args.keyword, tuple(args.clause or ()), tuple(args.op or ()))
+        selection = Selection(args.keyword, tuple(args.clause or ()), tuple(args.op or ()),
+                              tuple(args.case or ()))
     except SelectionError as e:
         raise UsageError(str(e)) from None
     except (RecursionError, MemoryError):
@@ -396,6 +397,9 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--clause", action="append", metavar="ID",
                    help="only checks about this clause; repeatable; play.* for a prefix")
     g.add_argument("--op", action="append", metavar="NAME", help="only checks of this operation; repeatable")
+    g.add_argument("--case", action="append", metavar="ID",
+                   help="only the check with this ID (as a failure's reproduce command gives it, "
+                        "with the run's --seed); repeatable")
     g.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failure")
     g.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                    help="N instances of the implementation answer the cases together; same "

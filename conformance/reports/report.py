@@ -326,8 +326,9 @@ def write_text(report: dict, out: TextIO, failures: int = 15) -> None:
 
 
 def _write_failures(report: dict, out: TextIO, failures: int) -> None:
-    """The terminal report's failures (the first ``failures`` of them), stale expected
-    failures and diagnostics."""
+    """The terminal report's failures (the first ``failures`` of them, each with the command
+    that asks it alone), stale expected failures and diagnostics."""
+    from .rerun import rerun_command
     w = out.write
     failing = failing_cases(report)
     if failing:
@@ -336,6 +337,7 @@ def _write_failures(report: dict, out: TextIO, failures: int) -> None:
         blame = c.get("blamed") or (f"consequence of {c['consequence_of']}" if c.get("consequence_of")
                                     else "no clause")
         w(f"  {_t(c['id'], 120)} [{blame}] {c.get('outcome', c['status'])}: {_t(c.get('detail', ''), 400)}\n")
+        w(f"    reproduce: {_t(rerun_command(report, c['id']), 600)}\n")
     if len(failing) > failures:
         w(f"  … {len(failing) - failures} more failures (--json for all)\n")
     for e in report["stale_expected_failures"]:
