@@ -30,7 +30,7 @@ from turub import __version__
 from turub.tools import cli as _cli
 
 from .. import args as checks
-from ..args import DEFAULT_LINE_LIMIT, DEFAULT_SPEC_URL, EXIT_USAGE, OptionError
+from ..args import DEFAULT_LINE_LIMIT, EXIT_USAGE, OptionError
 from ..text import safe_text
 from .tools import write_output
 from .usercode import UsageError, load_variant, private_stdout, stdout_to_stderr, whole_run_limit
@@ -381,9 +381,10 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--html", metavar="DIR",
                    help="write a static HTML report (DIR/index.html, no script, no network): "
                         "the verdict, the clauses by part of the game, each failure")
-    p.add_argument("--spec-url", metavar="URL", default=DEFAULT_SPEC_URL,
-                   help="where --html links each clause: the specification site's root (its "
-                        "spec/PAGE.html#CLAUSE pages), a URL or a path relative to the current folder")
+    p.add_argument("--spec-url", metavar="URL",
+                   help="link each clause of the --html page to the specification site at URL "
+                        "(its spec/PAGE.html#CLAUSE pages): a URL or a path relative to the current "
+                        "folder; without it the page has no links and shows each clause's text")
     p.add_argument("--xfail", metavar="FILE", help="expected failures (cases or clauses, with reasons)")
     p.add_argument("--write-xfail", metavar="FILE", help="write the current failures as an expected-failures file")
     p.add_argument("--diff", nargs=2, metavar=("OLD.json", "NEW.json"), help="what changed between two reports")
