@@ -336,12 +336,14 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("check", help="check an implementation against the spec, clause by clause",
                        description="Run the conformance kit.  `turub check -- node impl.js` checks a "
                                    "program speaking the JSON-lines protocol; `--python module:Object` "
-                                   "an in-process adapter; `--sample` the bundled JavaScript sample; "
+                                   "a Python adapter, run in a worker process behind the protocol; "
+                                   "`--sample` the bundled JavaScript sample; "
                                    "nothing, the reference engine itself.")
     p.add_argument("command", nargs=argparse.REMAINDER, metavar="-- CMD ARG",
                    help="the implementation's command line: everything after the first --, "
                         "exactly as given, run without a shell")
-    p.add_argument("--python", metavar="MODULE:OBJECT", help="an in-process Python adapter")
+    p.add_argument("--python", metavar="MODULE:OBJECT", help="a Python adapter (module:Object or path/file.py:Object), run in a "
+                        "worker process behind the protocol, stopped like any program")
     p.add_argument("--sample", action="store_true",
                    help="check the bundled JavaScript sample (the reference if Node.js is missing)")
     p.add_argument("--rules", nargs="+", default=[], metavar="OPTION=VALUE",
@@ -406,8 +408,8 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
                    help="N instances of the implementation answer the cases together; same "
                         "verdict and report order as one (default 1)")
     g.add_argument("--one-process", action="store_true",
-                   help="every check in this process; by default, checking the reference (or an "
-                        "in-process adapter) on two cores or more runs the property suites in a "
+                   help="every check in this process; by default, checking the reference engine "
+                        "(no program given) on two cores or more runs the property suites in a "
                         "second process meanwhile, with the same report")
     p.set_defaults(run=cmd_check)
 
