@@ -156,7 +156,23 @@ def _plan(args: argparse.Namespace) -> tuple[Any, list[dict]]:
     if args.quick:
         options.scale, options.examples = min(options.scale, 0.2), min(options.examples, 30)
         options.properties = min(options.properties, 10)
+    if args.smoke:
+        if selection:
+            raise UsageError("--smoke asks its own checks: give no -k, --clause, --op or --case with it")
+        options.selection, options.seed = smoke_selection(rules), None
+        options.examples = options.properties = 0
     return options, xfail
+
+
+def smoke_selection(rules: Any) -> Any:
+    """``--smoke``: the first committed question of each operation (after the handshake,
+    which every run makes), nothing generated, no search."""
+    from ..questions.select import Selection
+    from .check import vector_cases
+    first: dict[str, str] = {}
+    for case in vector_cases(rules):
+        first.setdefault(case["op"], case["id"])
+    return Selection(cases=tuple(first.values()))
 
 
 def _validate(args: argparse.Namespace) -> None:
@@ -403,6 +419,9 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--case", action="append", metavar="ID",
                    help="only the check with this ID (as a failure's reproduce command gives it, "
                         "with the run's --seed); repeatable")
+    g.add_argument("--smoke", action="store_true",
+                   help="is the program alive? the handshake and one question of each operation "
+                        "(a second or so), a line per problem; no generated case, no search")
     g.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failure")
     g.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                    help="N instances of the implementation answer the cases together; same "
