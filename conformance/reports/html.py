@@ -121,10 +121,11 @@ def page(title: str, body: str) -> str:
             f"<style>{_STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")
 
 
-def verdict_badge(verdict: str) -> str:
+def verdict_badge(verdict: str, text: str | None = None) -> str:
+    """The verdict in its colour, labelled ``text`` (the verdict with what it judged)."""
     known = verdict in ("CONFORMS", "DOES NOT CONFORM", "COULD NOT START")
     css = "v-" + verdict.replace(" ", "-") if known else "v-other"
-    return f'<span class="verdict {css}">{e(verdict, 100)}</span>'
+    return f'<span class="verdict {css}">{e(text or verdict, 200)}</span>'
 
 
 def write_html(report: dict, out_dir: str | Path, base_url: str | None = None) -> Path:
@@ -143,7 +144,7 @@ def render_html(report: dict, base: str | None = None) -> str:
     name = f"{safe_text(impl.get('name'), 100)} {safe_text(impl.get('version'), 100)}"
     verdict = report.get("verdict", "")
     parts = [f"<h1>turub check: {e(name, 220)}</h1>",
-             f"<p>{verdict_badge(verdict)} <img src=\"badge.svg\" alt=\"\"></p>",
+             f"<p>{verdict_badge(verdict, report.get('verdict_text'))} <img src=\"badge.svg\" alt=\"\"></p>",
              _about(report)]
     startup = report.get("startup_failure")
     if startup:
@@ -155,7 +156,7 @@ def render_html(report: dict, base: str | None = None) -> str:
     if diagnostics:
         parts.append("<h2>Diagnostics (never a verdict)</h2>\n"
                      + "\n".join(f"<pre>{e(d, 4000)}</pre>" for d in diagnostics[:20]))
-    return page(f"turub check: {name}: {verdict}", "\n".join(p for p in parts if p))
+    return page(f"turub check: {name}: {report.get('verdict_text') or verdict}", "\n".join(p for p in parts if p))
 
 
 def _about(report: dict) -> str:
