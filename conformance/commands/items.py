@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
+from hypothesis.database import ExampleDatabase
+
+from turub.properties.databases import example_database
 
 from turub.clauses import clause
 from turub.options import Rules
@@ -84,7 +86,9 @@ class _Run:
         return ProtocolTarget(command, timeout=timeout)
 
     def database_path(self) -> str | None:
-        """The example database's folder: ``--turub-database``, else ``$TURUB_DATABASE``."""
+        """The example database's value (a folder, ``redis://HOST:PORT/N``, ``readonly:X``,
+        ``A + B``: :func:`turub.properties.databases.example_database`):
+        ``--turub-database``, else ``$TURUB_DATABASE``."""
         return self.option("database") or os.environ.get(DATABASE_VARIABLE) or None
 
     def database(self, name: str) -> Any:
@@ -96,7 +100,7 @@ class _Run:
             return None
         base = name.split("/seed-")[0]
         rules = json.dumps(self.rules.to_dict(), sort_keys=True)
-        return _Namespaced(DirectoryBasedExampleDatabase(path), f"turub:{base}:{rules}:".encode())
+        return _Namespaced(example_database(path), f"turub:{base}:{rules}:".encode())
 
     def failure(self, target: Target) -> Answer | None:
         """Why nothing can be asked of ``target``: it never started, or it has died."""
