@@ -100,6 +100,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         from .listing import planned_checks, render_list
         out.write(render_list(planned_checks(options)))
         return 0
+    _say_where_it_cannot_police(args)
     deadline = started + args.time_limit
     # what the checks may use, leaving time to stop the program and write the reports
     checks_deadline = deadline - min(2.0, 0.1 * args.time_limit)
@@ -173,6 +174,14 @@ def smoke_selection(rules: Any) -> Any:
     for case in vector_cases(rules):
         first.setdefault(case["op"], case["id"])
     return Selection(cases=tuple(first.values()))
+
+
+def _say_where_it_cannot_police(args: argparse.Namespace) -> None:
+    """One line at start-up, on a system where a program's processes cannot be policed."""
+    from ..programs import process
+    if (checks.program_command(args.command) or args.python or args.sample) \
+            and not process.can_police_processes():
+        sys.stderr.write(f"turub check: {process.CANNOT_POLICE.format(platform=sys.platform)}\n")
 
 
 def _validate(args: argparse.Namespace) -> None:
