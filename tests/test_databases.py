@@ -115,3 +115,18 @@ def counterexample(output: str) -> list[str]:
     block = output[output.index("breaks play.follow-suit"):]
     return [line for line in block.splitlines()[:40] if line and not re.search(r"\d+(\.\d+)? ?s(econds)?\b", line)
             and not line.startswith(("FAILED", "=", "reproduce:"))]
+
+
+def test_the_profiles_read_turub_database_through_the_same_reader(tmp_path):
+    from hypothesis import settings
+
+    from turub.properties import profiles
+    before = settings.get_current_profile_name()
+    try:
+        profiles.load({"TURUB_DATABASE": f"readonly:{tmp_path / 'team'} + {tmp_path / 'mine'}"})
+        assert isinstance(settings.default.database, MultiplexedDatabase)
+        with pytest.raises(DatabaseError):
+            profiles.load({"TURUB_DATABASE": "ftp://host/db"})
+    finally:
+        settings.load_profile(before)
+    assert not (tmp_path / "ftp:").exists()
