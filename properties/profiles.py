@@ -26,7 +26,8 @@ import os
 from collections.abc import Mapping
 
 from hypothesis import HealthCheck, Phase, settings
-from hypothesis.database import DirectoryBasedExampleDatabase
+
+from .databases import example_database
 
 __all__ = ["DATABASE_VARIABLE", "PROFILES", "load"]
 
@@ -54,7 +55,7 @@ def load(environ: Mapping[str, str] = os.environ) -> str:
     if folder:
         # (a derandomized profile, ci, keeps no database: named one, it draws at random)
         settings.register_profile(f"{name}+database", settings.get_profile(name),
-                                  database=DirectoryBasedExampleDatabase(folder), derandomize=False)
+                                  database=example_database(folder), derandomize=False)
         settings.load_profile(f"{name}+database")
     else:
         settings.load_profile(name)

@@ -1,41 +1,107 @@
-"""The README says what the code says."""
+"""The README says what the code does: its Quick start runs as written, on the base install
+for the first command and as CI runs it for the second; its failing report is what a broken
+program gets; it names every top folder and links only to files that exist."""
 
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
-from turub.clauses import VOCABULARY
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+TOOLS = ("turub", "pytest", "python", "pip", "sphinx")
 
 
-def test_the_readme_vocabulary_is_the_registrys():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = readme.split("## Vocabulary", 1)[1].split("\n## ", 1)[0]
-    words = re.findall(r"^\| \*\*(\w+)\*\* \|", table, flags=re.M)
-    assert words == [term.word for term in VOCABULARY if term.core]
+def sh_blocks(text: str) -> list[str]:
+    return re.findall(r"^```sh\n(.*?)^```", text, flags=re.M | re.S)
+
+
+def quick_start() -> list[str]:
+    """The Quick start's two commands, in order."""
+    section = README.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    return [block.strip() for block in sh_blocks(section)]
+
+
+def test_the_readme_is_a_front_door():
+    # At most 100 lines; the rest is in the guides.
+    assert len(README.splitlines()) <= 100
+    # The command that checks one's own program is named within the first 40 lines.
+    first = "\n".join(README.splitlines()[:40])
+    assert ".venv/bin/turub check -- " in first.split("## Quick start", 1)[1]
+
+
+def test_the_first_command_needs_no_extra_and_runs_the_main_job():
+    first, _ = quick_start()
+    installs = [c.strip() for c in first.split("&&") if " install " in c]
+    assert installs == [".venv/bin/pip install -q ."], "the base install, no extras"
+    assert first.split("&&")[-1].split() == [".venv/bin/turub", "check", "--sample"]
+
+
+def test_the_second_command_is_the_one_ci_runs():
+    _, second = quick_start()
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    ci = [line.strip() for line in ci if line.strip() and not line.lstrip().startswith("#")]
+    for step in second.split("&&")[1:]:  # the venv is made fresh by CI too
+        step = " ".join(step.split()).replace(".venv/bin/pip ", ".venv/bin/python -m pip ")
+        assert step in [" ".join(line.split()) for line in ci], step
 
 
 def test_the_readme_commands_run_as_written_on_a_fresh_machine():
     """Every command in a ``sh`` block runs the project's tools from the virtual environment
     the quick start makes (``.venv/bin/...``), never a bare ``turub`` or ``pytest`` that
     only works with the environment activated."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"^```sh\n(.*?)^```", readme, flags=re.M | re.S)
-    assert len(blocks) >= 5
-    tools = ("turub", "pytest", "python", "pip", "sphinx")
-    for block in blocks:
-        for line in block.splitlines():
-            for command in re.split(r"&&|\|", line.split("  #")[0]):
-                words = command.split()
-                while words and "=" in words[0]:  # VARIABLE=value before the command
-                    words.pop(0)
-                if words and words[0] in tools:
-                    raise AssertionError(f"README runs a bare {words[0]!r}: {line.strip()}")
+    for text in (README, (ROOT / "docs" / "guides" / "tour.md").read_text(encoding="utf-8")):
+        for block in sh_blocks(text):
+            for line in block.splitlines():
+                for command in re.split(r"&&|\|", line.split("  #")[0]):
+                    words = command.split()
+                    while words and "=" in words[0]:  # VARIABLE=value before the command
+                        words.pop(0)
+                    assert not (words and words[0] in TOOLS), f"a bare {words[0]!r}: {line.strip()}"
 
 
-def test_the_readme_python_examples_run():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.S)
+def test_the_readme_names_each_top_folder_and_links_to_files_that_exist():
+    layout = README.split("## Layout", 1)[1].split("\n## ", 1)[0]
+    named = re.findall(r"^- `(\w+)/`", layout, flags=re.M)
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout
+    folders = {path.split("/", 1)[0] for path in tracked.splitlines() if "/" in path} - {".ci"}
+    assert sorted(named) == sorted(folders)
+    for path in re.findall(r"`((?:docs|spec|examples|benchmarks|conformance|tests|\.ci)/[\w./-]*)`", README):
+        assert (ROOT / path).exists(), path
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node runs the JavaScript sample")
+def test_the_readmes_failing_report_is_what_a_broken_program_gets():
+    """The report lines the README shows are printed, in that order, for the sample with
+    follow-suit broken (the wheel check's broken program, .ci/broken-sample.py)."""
+    shown = README.split("```text\n", 1)[1].split("```", 1)[0].splitlines()
+    from turub.conformance.resources import sample_path
+    run = subprocess.run(
+        [sys.executable, "-m", "turub.tools.cli", "check", "--", sys.executable,
+         str(ROOT / ".ci" / "broken-sample.py"), shutil.which("node"), str(sample_path())],
+        capture_output=True, text=True, encoding="utf-8", timeout=300)
+    assert run.returncode == 1, run.stderr
+    printed = run.stdout.splitlines()
+    at = 0
+    for line in shown:
+        assert line in printed[at:], f"not printed (in this order): {line}\n{run.stdout}"
+        at = printed.index(line, at) + 1
+
+
+def test_the_tours_vocabulary_is_the_registrys():
+    from turub.clauses import VOCABULARY
+    tour = (ROOT / "docs" / "guides" / "tour.md").read_text(encoding="utf-8")
+    table = tour.split("## Vocabulary", 1)[1].split("\n## ", 1)[0]
+    words = re.findall(r"^\| \*\*(\w+)\*\* \|", table, flags=re.M)
+    assert words == [term.word for term in VOCABULARY if term.core]
+
+
+def test_the_tours_python_examples_run():
+    tour = (ROOT / "docs" / "guides" / "tour.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", tour, flags=re.S)
     assert blocks
     for block in blocks:
-        exec(compile(block, "README.md", "exec"), {})
+        exec(compile(block, "tour.md", "exec"), {})

@@ -58,7 +58,8 @@ def reports(tmp_path_factory) -> dict[str, Path]:
     assert check(*SMALL, "--html", str(out / "passing"), "--json", str(out / "a.json"),
                  "--seed", "1", "--", sys.executable, str(PROG), "ok") == 0
     check(*SMALL, "--json", str(out / "b.json"), "--seed", "2", "--", sys.executable, str(PROG), "ok")
-    assert check(*SMALL, "--scale", "0.3", "--html", str(out / "failing"), "--", sys.executable,
+    assert check(*SMALL, "--scale", "0.3", "--html", str(out / "failing"), "--spec-url", "docs/_build/html",
+                 "--", sys.executable,
                  str(PROG), "escapes-in-errors", "x") == 1
     done = subprocess.run([sys.executable, "-m", "turub.tools.cli", "report", str(out / "a.json"),
                            str(out / "b.json"), "--html", str(out / "comparison")],

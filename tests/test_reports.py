@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+from html import escape
 import os
 import re
 import signal
@@ -216,11 +217,23 @@ def test_html_report_groups_clauses_by_part_and_links_each_to_the_spec(tmp_path)
     assert "illegal-action-accepted" in page and "blames" in page and "expected legal" in page
 
 
-def test_spec_url_default_is_the_built_site_relative_to_the_report(tmp_path, monkeypatch):
+def test_the_html_report_is_whole_offline_and_links_only_to_a_given_site(tmp_path, monkeypatch):
+    """From an empty folder (no docs build) the page has no link to the site, none dead;
+    each clause row shows its ID and its text, each failure its reproduce command.  With
+    --spec-url FOLDER the links are there, relative to the report."""
+    from turub.clauses import CLAUSES
     monkeypatch.chdir(tmp_path)
     (tmp_path / "out").mkdir()
     check("--quiet", *SMALL, "--html", "out/html", "--", sys.executable, str(PROG), "wrong-type")
     page = (tmp_path / "out" / "html" / "index.html").read_text(encoding="utf-8")
+    links = re.findall(r'href="([^"]*)"', page)
+    assert links == [], links
+    row = re.search(r"<tr[^>]*><td><code>trick\.highest-led</code></td><td>([^<]*)</td>", page)
+    assert row and row.group(1) == escape(CLAUSES["trick.highest-led"].title)
+    assert re.search(r"reproduce: <code>turub check --seed \d+ --case [^<]+ -- ", page)
+    check("--quiet", *SMALL, "--html", "out/linked", "--spec-url", "docs/_build/html",
+          "--", sys.executable, str(PROG), "wrong-type")
+    page = (tmp_path / "out" / "linked" / "index.html").read_text(encoding="utf-8")
     assert 'href="../../docs/_build/html/spec/play.html#trick.highest-led"' in page
 
 
@@ -295,14 +308,13 @@ def test_report_draws_a_table_on_a_terminal(two_reports):
 
 # --- help --------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("command, option, default", [
-    ("check", "--spec-url", "docs/_build/html"), ("report", "--spec-url", "docs/_build/html")])
-def test_new_options_show_their_default(command, option, default, capsys):
+@pytest.mark.parametrize("command", ["check", "report"])
+def test_the_spec_url_help_says_there_is_no_link_without_it(command, capsys):
     with pytest.raises(SystemExit):
         main([command, "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    after = text[text.index(option, text.index("options:")):]
-    assert f"(default: {default})" in after[:400]
+    after = text[text.index("--spec-url", text.index("options:")):]
+    assert "without it" in after[:400] and "default:" not in after[:400]
 
 
 # --- no Python reprs in what a person reads -------------------------------------------------------

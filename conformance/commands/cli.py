@@ -29,7 +29,7 @@ from turub import __version__
 from turub.tools import cli as _cli
 
 from .. import option_checks as checks
-from ..option_checks import DEFAULT_LINE_LIMIT, DEFAULT_SPEC_URL, EXIT_USAGE, OptionError
+from ..option_checks import DEFAULT_LINE_LIMIT, EXIT_USAGE, OptionError
 from ..text import safe_text
 from .tools import write_output
 from .usercode import UsageError, load_variant, private_stdout, stdout_to_stderr, whole_run_limit
@@ -109,6 +109,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
                 from .listing import planned_checks, render_list
                 out.write(render_list(planned_checks(options)))
                 return 0
+            _say_where_it_cannot_police(args)
             deadline = started + args.time_limit
             # what the checks may use, leaving time to stop the program and write the reports
             checks_deadline = deadline - min(2.0, 0.1 * args.time_limit)
@@ -152,7 +153,8 @@ def _plan(args: argparse.Namespace) -> tuple[Any, list[dict]]:
         except AdapterLoadError as e:
             raise UsageError(str(e)) from None
     try:
-        selection = Selection(args.keyword, tuple(args.clause or ()), tuple(args.op or ()))
+        selection = Selection(args.keyword, tuple(args.clause or ()), tuple(args.op or ()),
+                              tuple(args.case or ()))
     except SelectionError as e:
         raise UsageError(str(e)) from None
     except (RecursionError, MemoryError):
@@ -169,6 +171,11 @@ def _plan(args: argparse.Namespace) -> tuple[Any, list[dict]]:
     if args.quick:
         options.scale, options.examples = min(options.scale, 0.2), min(options.examples, 30)
         options.properties = min(options.properties, 10)
+    if args.smoke:
+        if selection:
+            raise UsageError("--smoke asks its own checks: give no -k, --clause, --op or --case with it")
+        options.selection, options.seed = smoke_selection(rules), None
+        options.examples = options.properties = 0
     return options, xfail
 
 
@@ -201,6 +208,25 @@ def _pinned(spec: str | None, rules: Any) -> str | None:
     except ValueError as e:
         raise UsageError(str(e)) from None
     return spec
+
+
+def smoke_selection(rules: Any) -> Any:
+    """``--smoke``: the first committed question of each operation (after the handshake,
+    which every run makes), nothing generated, no search."""
+    from ..questions.select import Selection
+    from .check import vector_cases
+    first: dict[str, str] = {}
+    for case in vector_cases(rules):
+        first.setdefault(case["op"], case["id"])
+    return Selection(cases=tuple(first.values()))
+
+
+def _say_where_it_cannot_police(args: argparse.Namespace) -> None:
+    """One line at start-up, on a system where a program's processes cannot be policed."""
+    from ..programs import process
+    if (checks.program_command(args.command) or args.python or args.sample) \
+            and not process.can_police_processes():
+        sys.stderr.write(f"turub check: {process.CANNOT_POLICE.format(platform=sys.platform)}\n")
 
 
 def _validate(args: argparse.Namespace) -> None:
@@ -381,12 +407,14 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("check", help="check an implementation against the spec, clause by clause",
                        description="Run the conformance kit.  `turub check -- node impl.js` checks a "
                                    "program speaking the JSON-lines protocol; `--python module:Object` "
-                                   "an in-process adapter; `--sample` the bundled JavaScript sample; "
+                                   "a Python adapter, run in a worker process behind the protocol; "
+                                   "`--sample` the bundled JavaScript sample; "
                                    "nothing, the reference engine itself.")
     p.add_argument("command", nargs=argparse.REMAINDER, metavar="-- CMD ARG",
                    help="the implementation's command line: everything after the first --, "
                         "exactly as given, run without a shell")
-    p.add_argument("--python", metavar="MODULE:OBJECT", help="a Python adapter, run in a worker process")
+    p.add_argument("--python", metavar="MODULE:OBJECT", help="a Python adapter (module:Object or path/file.py:Object), run in a "
+                        "worker process behind the protocol, stopped like any program")
     p.add_argument("--sample", action="store_true",
                    help="check the bundled JavaScript sample (the reference if Node.js is missing)")
     p.add_argument("--rules", nargs="+", default=[], metavar="OPTION=VALUE",
@@ -430,9 +458,10 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--html", metavar="DIR",
                    help="write a static HTML report (DIR/index.html, no script, no network): "
                         "the verdict, the clauses by part of the game, each failure")
-    p.add_argument("--spec-url", metavar="URL", default=DEFAULT_SPEC_URL,
-                   help="where --html links each clause: the specification site's root (its "
-                        "spec/PAGE.html#CLAUSE pages), a URL or a path relative to the current folder")
+    p.add_argument("--spec-url", metavar="URL",
+                   help="link each clause of the --html page to the specification site at URL "
+                        "(its spec/PAGE.html#CLAUSE pages): a URL or a path relative to the current "
+                        "folder; without it the page has no links and shows each clause's text")
     p.add_argument("--xfail", metavar="FILE", help="expected failures (cases or clauses, with reasons)")
     p.add_argument("--write-xfail", metavar="FILE", help="write the current failures as an expected-failures file")
     p.add_argument("--diff", nargs=2, metavar=("OLD.json", "NEW.json"), help="what changed between two reports")
@@ -446,13 +475,19 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--clause", action="append", metavar="ID",
                    help="only checks about this clause; repeatable; play.* for a prefix")
     g.add_argument("--op", action="append", metavar="NAME", help="only checks of this operation; repeatable")
+    g.add_argument("--case", action="append", metavar="ID",
+                   help="only the check with this ID (as a failure's reproduce command gives it, "
+                        "with the run's --seed); repeatable")
+    g.add_argument("--smoke", action="store_true",
+                   help="is the program alive? the handshake and one question of each operation "
+                        "(a second or so), a line per problem; no generated case, no search")
     g.add_argument("-x", "--exitfirst", action="store_true", help="stop at the first failure")
     g.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                    help="N instances of the implementation answer the cases together; same "
                         "verdict and report order as one (default 1)")
     g.add_argument("--one-process", action="store_true",
-                   help="every check in this process; by default, checking the reference (or an "
-                        "in-process adapter) on two cores or more runs the property suites in a "
+                   help="every check in this process; by default, checking the reference engine "
+                        "(no program given) on two cores or more runs the property suites in a "
                         "second process meanwhile, with the same report")
     p.set_defaults(run=cmd_check)
 

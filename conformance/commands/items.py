@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
+from hypothesis.database import ExampleDatabase
+
+from turub.properties.databases import example_database
 
 from turub.clauses import clause
 from turub.options import Rules
@@ -82,7 +84,9 @@ class PluginRun:
         return ProtocolTarget(command, timeout=timeout)
 
     def database_path(self) -> str | None:
-        """The example database's folder: ``--turub-database``, else ``$TURUB_DATABASE``."""
+        """The example database's value (a folder, ``redis://HOST:PORT/N``, ``readonly:X``,
+        ``A + B``: :func:`turub.properties.databases.example_database`):
+        ``--turub-database``, else ``$TURUB_DATABASE``."""
         return self.option("database") or os.environ.get(DATABASE_VARIABLE) or None
 
     def database(self, name: str) -> Any:
@@ -94,7 +98,7 @@ class PluginRun:
             return None
         base = name.split("/seed-")[0]
         rules = json.dumps(self.rules.to_dict(), sort_keys=True)
-        return _Namespaced(DirectoryBasedExampleDatabase(path), f"turub:{base}:{rules}:".encode())
+        return _Namespaced(example_database(path), f"turub:{base}:{rules}:".encode())
 
     def failure(self, target: Target) -> Answer | None:
         """Why nothing can be asked of ``target``: it never started, or it has died."""
@@ -102,7 +106,7 @@ class PluginRun:
             return self._failure
         return target.fatal
 
-    def stop_if_dead(self, target: Target, item: "_KitItem") -> None:
+    def stop_if_dead(self, target: Target, item: "KitItem") -> None:
         """Nothing more for ``item`` if nothing can be asked of ``target``: the first item
         to find that fails with the reason (a program that could not start: its command, the
         reason and its last stderr lines, in one message), every later one is not run
@@ -111,7 +115,7 @@ class PluginRun:
         if failure is not None:
             self.stop(target, failure, item)
 
-    def stop(self, target: Target, failure: Answer, item: "_KitItem") -> None:
+    def stop(self, target: Target, failure: Answer, item: "KitItem") -> None:
         """:meth:`stop_if_dead` with the reason known (also an answer ``not-run``: the
         program was restarted as often as it may be): every later item knows it."""
         if self._failure is None:

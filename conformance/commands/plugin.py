@@ -104,10 +104,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 help="examples per property of the project's suites, 0 to skip (default: %(default)s)")
     g.addoption("--turub-timeout", type=_positive_seconds, default=5.0, metavar="SECONDS",
                 help="seconds per request (default: %(default)s)")
-    g.addoption("--turub-database", metavar="DIR", default=None,
-                help="keep what the searches find in this Hypothesis example database (a folder, "
-                     f"shareable between runs and machines) and replay it first; default: "
-                     f"${DATABASE_VARIABLE}, else none")
+    g.addoption("--turub-database", metavar="DB", default=None,
+                help="keep what the searches find in this Hypothesis example database and replay "
+                     "it first: a folder, redis://HOST:PORT/N (turub[redis]), readonly:DB, or "
+                     f"DB + DB; default: ${DATABASE_VARIABLE}, else none")
     g.addoption("--turub-item", action="append", default=[], metavar="NAME",
                 help="run exactly this item of the kit (its name, e.g. differential/deal/seed-3), "
                      "and nothing else; repeatable")
@@ -138,6 +138,14 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(f"--{name.replace('_', '-')} cannot be negative")
     if config.getoption("turub_searches") < 1:
         raise pytest.UsageError("--turub-searches must be at least 1")
+    database = config.getoption("turub_database") or os.environ.get(DATABASE_VARIABLE)
+    if database:
+        from turub.properties.databases import DatabaseError, example_database
+        try:  # a bad value is one usage line now, never a folder named after a URL
+            example_database(database)
+        except DatabaseError as e:
+            option = "--turub-database" if config.getoption("turub_database") else DATABASE_VARIABLE
+            raise pytest.UsageError(f"{option}: {e}") from None
     config.stash[RUN_KEY] = PluginRun(config, rules)
     _stop_programs_on_signals(config)
 

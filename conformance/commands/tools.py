@@ -14,7 +14,7 @@ from typing import TextIO
 from turub.tools import cli as _cli
 
 from .. import option_checks as checks
-from ..option_checks import DEFAULT_SPEC_URL, EXIT_USAGE, PLAYED_DEALS, OptionError
+from ..option_checks import EXIT_USAGE, PLAYED_DEALS, OptionError
 from ..text import safe_text
 from .usercode import UsageError as _Usage
 from .usercode import load_variant
@@ -244,9 +244,9 @@ def _add_report(sub: argparse._SubParsersAction) -> None:
                                    "reports must come from one kit version and one option set.")
     p.add_argument("reports", nargs="+", metavar="REPORT.json", help="JSON reports of turub check --json")
     p.add_argument("--html", metavar="DIR", help="write DIR/index.html and DIR/badges/*.svg")
-    p.add_argument("--spec-url", metavar="URL", default=DEFAULT_SPEC_URL,
-                   help="where --html links each clause: the specification site's root, a URL or "
-                        "a path relative to the current folder")
+    p.add_argument("--spec-url", metavar="URL",
+                   help="link each clause of the --html page to the specification site at URL: a "
+                        "URL or a path relative to the current folder; without it, no links")
     p.add_argument("--json", metavar="FILE", help="write the comparison as JSON (- for stdout)")
     p.set_defaults(run=cmd_report)
 

@@ -27,7 +27,8 @@ from collections.abc import Sequence
 from types import FrameType
 from typing import Final
 
-__all__ = ["spawn", "stop", "stop_all", "MARKER_VARIABLE", "live_groups", "resumed_at", "clock_start"]
+__all__ = ["spawn", "stop", "stop_all", "MARKER_VARIABLE", "live_groups", "resumed_at", "clock_start",
+           "can_police_processes", "CANNOT_POLICE"]
 
 #: The environment variable that marks every process the kit starts (and their descendants).
 MARKER_VARIABLE: Final = "TURUB_KIT_RUN"
@@ -80,9 +81,22 @@ def live_groups() -> list[int]:
     return list(_LIVE)
 
 
+def can_police_processes() -> bool:
+    """Whether the kit can police the processes of a program under test here: stop its group
+    as a whole, find its escapees (``/proc``) and adopt its orphans (a child subreaper).  Only
+    on Linux; elsewhere ``turub check`` says so in one line at start-up."""
+    return sys.platform.startswith("linux")
+
+
+#: What ``turub check`` says at start-up where :func:`can_police_processes` is false.
+CANNOT_POLICE: Final = ("on {platform} the kit cannot police the program's processes (it needs Linux's "
+                        "process groups, /proc and child subreaper): a process the program leaves "
+                        "behind may outlive the run; supported systems: Linux")
+
+
 def _become_subreaper() -> None:
     """Make orphaned descendants of the kit's programs the kit's children (Linux only)."""
-    if _SUBREAPER[0] or not sys.platform.startswith("linux"):
+    if _SUBREAPER[0] or not can_police_processes():
         return
     _SUBREAPER[0] = True
     try:
@@ -262,7 +276,7 @@ def _hunt_escapees(deadline: float) -> None:
     """Kill and reap processes of ours that left their group, until none is left: the kit's
     stray children first (fast, and it catches fork-and-exit chains), then whatever still
     carries the kit's marker (where the kit could not become a subreaper)."""
-    if not sys.platform.startswith("linux"):
+    if not can_police_processes():
         return
     while True:
         _stop_strays(deadline)

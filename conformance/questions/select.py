@@ -1,4 +1,4 @@
-"""Choosing which checks run: ``-k EXPR``, ``--clause ID`` and ``--op NAME``.
+"""Choosing which checks run: ``-k EXPR``, ``--clause ID``, ``--op NAME`` and ``--case ID``.
 
 A check (a case, a differential search or a property) is known by its ID
 (``legal_plays/worked-void-any-card``), its operation and the clauses it is about.  A
@@ -7,6 +7,7 @@ A check (a case, a differential search or a property) is known by its ID
 * ``--clause ID`` (repeatable): the check is about one of these clauses; ``play.*`` stands
   for every clause whose ID starts with ``play.``;
 * ``--op NAME`` (repeatable): the check asks one of these operations;
+* ``--case ID`` (repeatable): the check's ID is one of these (a failure's reproduce command);
 * ``-k EXPR``: a pytest-style expression of words joined by ``and``, ``or``, ``not`` and
   parentheses, where a word holds when it is part of the check's ID, its operation or one
   of its clause IDs (``-k "follow-suit and not generated"``).
@@ -111,6 +112,7 @@ class Selection:
     keyword: str | None = None
     clauses: tuple[str, ...] = ()
     ops: tuple[str, ...] = ()
+    cases: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for op in self.ops:
@@ -121,10 +123,12 @@ class Selection:
         object.__setattr__(self, "_keyword", keyword_matcher(self.keyword) if self.keyword else None)
 
     def __bool__(self) -> bool:
-        return bool(self.keyword or self.clauses or self.ops)
+        return bool(self.keyword or self.clauses or self.ops or self.cases)
 
     def matches(self, check_id: str, op: str, clauses: Sequence[str]) -> bool:
         """Whether the check ``check_id`` asking ``op`` about ``clauses`` is selected."""
+        if self.cases and check_id not in self.cases:
+            return False
         if self.ops and op not in self.ops:
             return False
         tests = self._clause_tests  # type: ignore[attr-defined]

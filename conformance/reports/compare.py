@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .badge import COLOURS, report_badge
-from .html import DEFAULT_SPEC_URL, clause_groups, clause_link, clause_title, e, page, spec_base, verdict_badge
+from .html import clause_groups, clause_link, clause_title, e, page, spec_base, verdict_badge
 from .report import STATUS_STYLES
 from ..text import options_text, safe_text
 
@@ -221,7 +221,7 @@ def _write_text(text: str, f: TextIO) -> None:
     f.write(text)
 
 
-def write_html(d: dict, out_dir: str | Path, base_url: str = DEFAULT_SPEC_URL) -> Path:
+def write_html(d: dict, out_dir: str | Path, base_url: str | None = None) -> Path:
     """``out_dir/index.html`` and ``out_dir/badges/*.svg``; returns the page's path."""
     from turub.user_files import planted_link
 

@@ -3,13 +3,14 @@
 
 The page shows the verdict, the summary, the diagnosis, the clause matrix grouped by part of
 the game (the parts, their titles and the clause titles come from :mod:`turub.clauses`),
-each failure with its blamed clause, its detail and its smallest situation, and what the
-program wrote on its standard error.  Every clause links to its item in the specification
-site: ``SPEC/spec/PAGE.html#ID`` where ``PAGE`` is its part's page and ``ID`` the
-clause's ID, its documented anchor (``spec/play.html#play.follow-suit``).  ``SPEC`` is
-``--spec-url``: a URL (used as given) or a folder (a path relative to the current folder,
-made relative to ``DIR``); the default is where the README's docs build writes the site,
-``docs/_build/html``.
+each failure with its blamed clause, its detail, its smallest situation and the command that
+asks it alone, and what the program wrote on its standard error.  The page is whole offline:
+each clause shows its ID and its text.  With ``--spec-url SPEC``, every clause also links to
+its item in the specification site: ``SPEC/spec/PAGE.html#ID`` where ``PAGE`` is its part's
+page and ``ID`` the clause's ID, its documented anchor (``spec/play.html#play.follow-suit``);
+``SPEC`` is a URL (used as given) or a folder (a path relative to the current folder, made
+relative to ``DIR``).  Without it there is no link (none that would be dead where no docs
+build is).
 
 Everything that came from the program is escaped with :func:`html.escape` after
 :func:`~turub.conformance.text.safe_text`, so no answer can add markup to the page.
@@ -29,6 +30,7 @@ from ..option_checks import DEFAULT_SPEC_URL
 from .badge import report_badge
 from .baseline import judged_by
 from .report import failing_cases
+from .rerun import rerun_command
 from ..text import options_text, safe_text
 
 __all__ = ["write_html", "render_html", "DEFAULT_SPEC_URL", "clause_url", "spec_base", "page",
@@ -39,6 +41,7 @@ SHOWN_FAILURES: Final = 200
 
 _STYLE: Final = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; padding: 0 1em; color: #222; }
+.rerun code { overflow-wrap: anywhere; }
 h1 { font-size: 1.5em; } h2 { margin-top: 2em; border-bottom: 1px solid #ccc; } h3 { margin-bottom: .3em; }
 table { border-collapse: collapse; margin: .5em 0; } td, th { padding: .2em .6em; border: 1px solid #ddd; text-align: left; vertical-align: top; }
 .frame { overflow-x: auto; max-width: 100%; } .frame > table { margin: 0; }
@@ -64,18 +67,21 @@ def e(value: Any, limit: int = 4000) -> str:
     return escape(safe_text(value, limit, keep_lines=True))
 
 
-def spec_base(spec_url: str, out_dir: str | Path) -> str:
-    """The base of the clause links as written in ``out_dir``'s page."""
+def spec_base(spec_url: str | None, out_dir: str | Path) -> str | None:
+    """The base of the clause links as written in ``out_dir``'s page (None: no links)."""
+    if spec_url is None:
+        return None
     if "://" in spec_url or spec_url.startswith("/"):
         return spec_url.rstrip("/")
     return Path(os.path.relpath(Path(spec_url).resolve(), Path(out_dir).resolve())).as_posix()
 
 
-def clause_url(clause_id: str, base: str) -> str | None:
-    """The clause's item in the specification site (None: not a standard clause), at its
-    documented address: the clause's ID is its anchor (``spec/play.html#play.follow-suit``)."""
+def clause_url(clause_id: str, base: str | None) -> str | None:
+    """The clause's item in the specification site (None: not a standard clause, or no site
+    given), at its documented address: the clause's ID is its anchor
+    (``spec/play.html#play.follow-suit``)."""
     part = part_of(clause_id)
-    if part is None:
+    if part is None or base is None:
         return None
     return f"{base}/spec/{part.page}.html#{clause_id}"
 
@@ -85,7 +91,7 @@ def clause_title(clause_id: str) -> str:
     return getattr(c, "title", "") or ""
 
 
-def clause_link(clause_id: str, base: str) -> str:
+def clause_link(clause_id: str, base: str | None) -> str:
     url = clause_url(clause_id, base)
     text = f"<code>{e(clause_id, 200)}</code>"
     return f'<a href="{escape(url)}">{text}</a>' if url else text
@@ -116,13 +122,14 @@ def page(title: str, body: str) -> str:
             f"<style>{_STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")
 
 
-def verdict_badge(verdict: str) -> str:
+def verdict_badge(verdict: str, text: str | None = None) -> str:
+    """The verdict in its colour, labelled ``text`` (the verdict with what it judged)."""
     known = verdict in ("CONFORMS", "DOES NOT CONFORM", "COULD NOT START")
     css = "v-" + verdict.replace(" ", "-") if known else "v-other"
-    return f'<span class="verdict {css}">{e(verdict, 100)}</span>'
+    return f'<span class="verdict {css}">{e(text or verdict, 200)}</span>'
 
 
-def write_html(report: dict, out_dir: str | Path, base_url: str = DEFAULT_SPEC_URL) -> Path:
+def write_html(report: dict, out_dir: str | Path, base_url: str | None = None) -> Path:
     """Write ``out_dir/index.html`` and ``out_dir/badge.svg``; returns the page's path."""
     from turub.user_files import planted_link
 
@@ -139,13 +146,13 @@ def write_html(report: dict, out_dir: str | Path, base_url: str = DEFAULT_SPEC_U
     return index
 
 
-def render_html(report: dict, base: str = DEFAULT_SPEC_URL) -> str:
+def render_html(report: dict, base: str | None = None) -> str:
     """The page, with clause links under ``base`` (as written in the page)."""
     impl = report["implementation"]
     name = f"{safe_text(impl.get('name'), 100)} {safe_text(impl.get('version'), 100)}"
     verdict = report.get("verdict", "")
     parts = [f"<h1>turub check: {e(name, 220)}</h1>",
-             f"<p>{verdict_badge(verdict)} <img src=\"badge.svg\" alt=\"\"></p>",
+             f"<p>{verdict_badge(verdict, report.get('verdict_text'))} <img src=\"badge.svg\" alt=\"\"></p>",
              _about(report)]
     startup = report.get("startup_failure")
     if startup:
@@ -157,7 +164,7 @@ def render_html(report: dict, base: str = DEFAULT_SPEC_URL) -> str:
     if diagnostics:
         parts.append("<h2>Diagnostics (never a verdict)</h2>\n"
                      + "\n".join(f"<pre>{e(d, 4000)}</pre>" for d in diagnostics[:20]))
-    return page(f"turub check: {name}: {verdict}", "\n".join(p for p in parts if p))
+    return page(f"turub check: {name}: {report.get('verdict_text') or verdict}", "\n".join(p for p in parts if p))
 
 
 def _about(report: dict) -> str:
@@ -198,7 +205,7 @@ def _diagnosis(report: dict) -> str:
     return f"<h2>Diagnosis</h2>\n<pre>{e(chr(10).join(lines), 20000)}</pre>" if lines else ""
 
 
-def _matrix(report: dict, base: str) -> str:
+def _matrix(report: dict, base: str | None) -> str:
     table = report.get("clauses") or {}
     exercised = set(table)
     normative = [c.id for c in CLAUSES.values() if c.is_normative]
@@ -249,7 +256,7 @@ def _value(label: str, c: dict, key: str) -> str:
 OPEN_PER_CLAUSE: Final = 1
 
 
-def _failure(c: dict, base: str) -> str:
+def _failure(c: dict, base: str | None, rerun: str) -> str:
     blamed = c.get("blamed")
     if blamed:
         blame = f"blames {clause_link(blamed, base)} ({e(clause_title(blamed))})"
@@ -261,10 +268,11 @@ def _failure(c: dict, base: str) -> str:
             f"<p>{e(c.get('outcome', c['status']), 100)}; {blame}</p>\n"
             f"<p>{e(c.get('detail', ''), 2000)}</p>\n{_situation(c)}\n"
             + _value("the question", c, "args") + _value("expected", c, "expected")
-            + _value("the implementation's answer", c, "got") + "\n</div>")
+            + _value("the implementation's answer", c, "got")
+            + f"\n<p class=\"rerun\">reproduce: <code>{e(rerun, 2000)}</code></p>\n</div>")
 
 
-def _failures(report: dict, base: str) -> str:
+def _failures(report: dict, base: str | None) -> str:
     """The failures grouped by the clause they blame, in the specification's order: each
     clause a fold of its own (the first clause's open), its first failure shown, the rest
     folded under it; at most :data:`SHOWN_FAILURES` in all (the JSON report has them all)."""
@@ -286,12 +294,12 @@ def _failures(report: dict, base: str) -> str:
         label = (f"{clause_link(cid, base)} {e(clause_title(cid))}" if cid
                  else "failures that blame no clause")
         count = total[cid]
-        body = "\n".join(_failure(c, base) for c in cases[:OPEN_PER_CLAUSE])
+        body = "\n".join(_failure(c, base, rerun_command(report, c["id"])) for c in cases[:OPEN_PER_CLAUSE])
         rest = cases[OPEN_PER_CLAUSE:]
         if rest:
             body += (f"\n<details class=\"more\"><summary>{len(rest)} more failure"
                      f"{'s' if len(rest) != 1 else ''} of this clause</summary>\n"
-                     + "\n".join(_failure(c, base) for c in rest) + "\n</details>")
+                     + "\n".join(_failure(c, base, rerun_command(report, c["id"])) for c in rest) + "\n</details>")
         out.append(f"<details class=\"clause-failures\"{' open' if n == 0 else ''}><summary>{label}: "
                    f"{count} failure{'s' if count != 1 else ''}</summary>\n{body}\n</details>")
     more = (f"<p>… {len(failing) - SHOWN_FAILURES} more failures (the JSON report has them all).</p>"

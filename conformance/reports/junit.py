@@ -73,7 +73,8 @@ def write_junit(report: dict, out: TextIO) -> None:
         w(f"    <property name={quoteattr('rules.' + k)} value={quoteattr(_x(v))} />\n")
     w(f"    <property name=\"spec_version\" value={quoteattr(_x((report.get('spec') or {}).get('spec_version', '')))} />\n")
     w(f"    <property name=\"judged_by\" value={quoteattr(_x(judged_by(report)))} />\n")
-    w(f"    <property name=\"verdict\" value={quoteattr(report.get('verdict', ''))} />\n  </properties>\n")
+    w(f"    <property name=\"verdict\" value={quoteattr(report.get('verdict', ''))} />\n")
+    w(f"    <property name=\"verdict_text\" value={quoteattr(_x(report.get('verdict_text', ''), 300))} />\n  </properties>\n")
     if startup:
         w(f"  <testcase classname=\"startup\" name=\"handshake\" time=\"0\">\n    <error type=\"could-not-start\" "
           f"message={quoteattr(_x(startup.get('reason', ''), 1000))}>{escape(_x(startup_message(startup)))}"

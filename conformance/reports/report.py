@@ -44,6 +44,7 @@ from typing import Any, Final, TextIO
 
 from turub.clauses import CLAUSES, is_clause
 
+from ..adapter import OPERATIONS
 from ..option_checks import EXIT_USAGE
 from ..judging.judge import OUTCOMES, WRONG_ANSWERS
 from .files import strict_json
@@ -58,7 +59,7 @@ def failing_cases(report: dict) -> list[dict]:
     """The report's failing cases, in report order."""
     return [c for c in report["cases"] if c["status"] in FAILING]
 
-__all__ = ["finish", "render_text", "write_json", "diff_reports",
+__all__ = ["finish", "judged_scope", "verdict_text", "render_text", "write_json", "diff_reports",
            "render_diff", "load_xfail", "xfail_document", "XFAIL_FORMAT", "EXIT_STATUSES",
            "EXIT_CONFORMS", "EXIT_FAILS", "EXIT_USAGE", "EXIT_CANNOT_START", "EXIT_INCOMPLETE",
            "EXIT_REPORT_LOST", "EXIT_BROKEN_PIPE"]
@@ -175,7 +176,36 @@ def finish(report: dict, xfail: Iterable[dict] = ()) -> dict:
     report["verdict"] = verdict
     report["conforms"] = status == EXIT_CONFORMS
     report["exit_status"] = status
+    report["judged"] = judged_scope(report)
+    report["verdict_text"] = verdict_text(report)
     return report
+
+
+#: A clause row's statuses that mean a case judged it (an answer compared with the rules').
+_JUDGED_ROWS: Final = frozenset({"passed", "failed", "affected", "xfail", "xpass"})
+_JUDGED_CASES: Final = frozenset({"passed", "failed", "xfail", "xpass"})
+
+
+def judged_scope(report: dict) -> dict[str, int]:
+    """What the run judged: the operations some case's answer was judged on, of the
+    protocol's operations; the clauses some judged case is about, of the clauses the run's
+    checks are about.  A program that answers a third of the operations is told so."""
+    ops = {c["op"] for c in report["cases"] if c["status"] in _JUDGED_CASES and c.get("op") in OPERATIONS}
+    rows = report.get("clauses") or {}
+    return {"operations": len(ops), "operations_of": len(OPERATIONS),
+            "clauses": sum(1 for r in rows.values() if r.get("status") in _JUDGED_ROWS),
+            "clauses_of": len(rows)}
+
+
+def verdict_text(report: dict) -> str:
+    """The verdict with what it judged: ``CONFORMS (3 of 9 operations, 17 of 54 clauses)``
+    (the verdict alone when nothing was judged)."""
+    verdict = report.get("verdict", "")
+    scope = report.get("judged") or judged_scope(report)
+    if not (scope["operations"] or scope["clauses"]):
+        return verdict
+    return (f"{verdict} ({scope['operations']} of {scope['operations_of']} operations, "
+            f"{scope['clauses']} of {scope['clauses_of']} clauses)")
 
 
 def _apply_expected_failures(cases: Iterable[dict], by_case: dict, by_clause: dict) -> tuple:
@@ -316,18 +346,20 @@ def write_text(report: dict, out: TextIO, failures: int = 15) -> None:
         w(f"Interrupted by {_signal_name(report['interrupted'])}: what was not checked is 'not run'.\n")
     _write_failures(report, out, failures)
     verdict = report.get('verdict', 'CONFORMS' if report.get('conforms') else 'DOES NOT CONFORM')
+    text = report.get("verdict_text") or verdict
     if console is not None:
         from rich.text import Text
         w("\n")
-        console.print(Text(verdict, style="bold green" if verdict == "CONFORMS" else "bold red"))
+        console.print(Text(text, style="bold green" if verdict == "CONFORMS" else "bold red"))
     else:
-        w(f"\n{verdict}\n")
+        w(f"\n{_t(text, 300)}\n")
 
 
 
 def _write_failures(report: dict, out: TextIO, failures: int) -> None:
-    """The terminal report's failures (the first ``failures`` of them), stale expected
-    failures and diagnostics."""
+    """The terminal report's failures (the first ``failures`` of them, each with the command
+    that asks it alone), stale expected failures and diagnostics."""
+    from .rerun import rerun_command
     w = out.write
     failing = failing_cases(report)
     if failing:
@@ -336,6 +368,7 @@ def _write_failures(report: dict, out: TextIO, failures: int) -> None:
         blame = c.get("blamed") or (f"consequence of {c['consequence_of']}" if c.get("consequence_of")
                                     else "no clause")
         w(f"  {_t(c['id'], 120)} [{blame}] {c.get('outcome', c['status'])}: {_t(c.get('detail', ''), 400)}\n")
+        w(f"    reproduce: {_t(rerun_command(report, c['id']), 600)}\n")
     if len(failing) > failures:
         w(f"  … {len(failing) - failures} more failures (--json for all)\n")
     for e in report["stale_expected_failures"]:

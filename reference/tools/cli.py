@@ -1,3 +1,4 @@
+# PYTHON_ARGCOMPLETE_OK  (argcomplete completes this entry point: turub[completion])
 """The ``turub`` command line.
 
 ``turub play``, ``turub simulate`` and ``turub explain`` are the engine's; other parts of
@@ -324,6 +325,17 @@ def _unavailable(name: str, module: str) -> Callable[[argparse.Namespace, TextIO
     return run
 
 
+def _complete(parser: argparse.ArgumentParser) -> None:
+    """Shell completion with argcomplete (``pip install 'turub[completion]'``, then
+    ``eval "$(register-python-argcomplete turub)"``): it prints the completions and exits.
+    Without argcomplete installed, nothing: the command runs as typed."""
+    try:
+        import argcomplete
+    except ImportError:
+        return
+    argcomplete.autocomplete(parser)
+
+
 def _command_of(argv: Sequence[str]) -> str | None:
     """The sub-command named in ``argv``: its first argument that is not an option."""
     return next((a for a in argv if not a.startswith("-")), None)
@@ -437,11 +449,14 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     if to_stdout:
         _closed_streams_to_null()
     argv = list(sys.argv[1:] if argv is None else argv)
-    _load_extensions(_command_of(argv))
+    completing = "_ARGCOMPLETE" in os.environ  # the shell asks for completions (argcomplete)
+    _load_extensions("every command" if completing else _command_of(argv))
     out = printable(out or sys.stdout)
     stderr, sys.stderr = sys.stderr, printable(sys.stderr)
     try:
         parser = build_parser()
+        if completing:
+            _complete(parser)
         args = parser.parse_args(argv)
         try:
             try:
