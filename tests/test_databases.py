@@ -130,3 +130,47 @@ def test_the_profiles_read_turub_database_through_the_same_reader(tmp_path):
     finally:
         settings.load_profile(before)
     assert not (tmp_path / "ftp:").exists()
+
+
+def test_two_hosts_at_the_same_time_share_one_redis_and_replay_one_counterexample(tmp_path, redis_url):
+    """The guide's campaign across two hosts: two copies of the project, each in a folder of
+    its own, search at the same time (each with its own seed) against one redis-server; the
+    second host's next plain run replays the first's counterexample, exactly."""
+    program = f"{sys.executable} {BROKEN} no-follow-suit"
+    hosts = [tmp_path / "host-a", tmp_path / "host-b"]
+    for host in hosts:
+        host.mkdir()
+    # Each host: a working directory of its own, as on two machines.
+    common = ["--turub-program", program, "--turub-database", redis_url,
+              "--turub-item", "differential/deal", "--turub-examples", "150"]
+    running = []
+    for host, seed in zip(hosts, ("1", "1001")):
+        running.append(subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
+                                         *common, "--turub-seed", seed], cwd=host,
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+    # At the same time: the first host is still searching when the second starts.
+    assert running[0].poll() is None
+    try:
+        outputs = [p.communicate(timeout=300)[0] for p in running]
+    finally:
+        for p in running:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    for p, out in zip(running, outputs):
+        assert p.returncode == 1 and "breaks play.follow-suit" in out, out[-2000:]
+    assert counterexample(outputs[0]) == counterexample(outputs[1]), "both shrink to one situation"
+    tiny = ["--turub-program", program, "--turub-examples", "1", "--turub-seed", "99",
+            "--turub-item", "differential/deal"]
+    alone = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *tiny],
+                           cwd=hosts[1], capture_output=True, text=True, timeout=300)
+    assert alone.returncode == 0, "alone, too small to find it"
+    replayed = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *tiny],
+                              cwd=hosts[1], capture_output=True, text=True, timeout=300,
+                              env={**os.environ, "TURUB_DATABASE": redis_url})
+    assert replayed.returncode == 1, replayed.stdout[-2000:]
+    assert counterexample(replayed.stdout) == counterexample(outputs[0])
+    # No example folder made for the Redis store (Hypothesis's constants cache aside).
+    for host in hosts:
+        assert {p.name for p in host.iterdir()} <= {".hypothesis"}
+        assert {p.name for p in (host / ".hypothesis").glob("*")} <= {".gitignore", "constants"}
