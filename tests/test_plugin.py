@@ -282,3 +282,38 @@ def test_an_item_that_gets_a_whole_deal_as_a_misreading_deals_it_names_that_rule
     assert done.returncode == 1, done.stdout[-2000:]
     breaks = re.findall(r"^breaks (.*)$", _failed_block(done.stdout, "differential/deal"), flags=re.M)
     assert breaks == ["deal.cut (The player after the dealer cuts)"], done.stdout[-2000:]
+
+
+def test_a_failing_item_prints_turub_checks_own_command_and_it_fails_the_same_way(tmp_path):
+    # The plugin's failure ends with the line `turub check` itself prints for that check
+    # (one builder, turub.conformance.reports.rerun); run alone, it asks that check only,
+    # and the check fails with the item's outcome and clauses.
+    import json
+    import shlex
+    program = f"{sys.executable} {BROKEN} no-follow-suit"
+    junit = tmp_path / "junit.xml"
+    campaign = pytest_in(tmp_path, "-q", "--turub-program", program, "--turub-scale", "0.2",
+                         "--turub-examples", "150", "--turub-properties", "0", "--turub-seed", "7",
+                         f"--junitxml={junit}")
+    assert campaign.returncode == 1
+    failures = campaign.stdout.split("short test summary info")[0]
+    failed = {c.get("name"): {p.get("name"): p.get("value") for p in c.iter("property")}
+              for c in ET.parse(junit).iter("testcase") if c.find("failure") is not None}
+    wanted = {next(n for n in failed if n.startswith(kind)) for kind in
+              ("legal_plays/worked-", "referee/generated-", "differential/deal")}
+    for name in sorted(wanted):
+        start = failures.index(f" turub {name} [")
+        block = re.split(r"\n_+ turub ", failures[start:], maxsplit=1)[0]
+        lines = re.findall(r"^reproduce with turub check: (.*)$", block, flags=re.M)
+        assert len(lines) == 1, block
+        words = shlex.split(lines[0])
+        assert words[:2] == ["turub", "check"] and words[words.index("--") + 1:] == shlex.split(program)
+        case_id = words[words.index("--case") + 1]
+        out = tmp_path / f"{name.replace('/', '_')}.json"
+        again = subprocess.run([sys.executable, "-m", "turub.tools.cli", "check", "--json", str(out), *words[2:]],
+                               capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        assert again.returncode == 1, (lines[0], again.stdout[-2000:])
+        cases = json.loads(out.read_text(encoding="utf-8"))["cases"]
+        assert [c["id"] for c in cases] == [case_id]
+        assert (cases[0]["status"], cases[0]["outcome"], " ".join(cases[0]["failing_clauses"])) \
+            == ("failed", failed[name]["outcome"], failed[name]["failing_clauses"]), (name, lines[0])

@@ -33,7 +33,8 @@ from ..questions.cases import RULED_OPS, Case, ask_args, generated_cases
 from ..questions.differential import describe_deal, differential_deals, differential_sittings
 from .check import vector_cases
 
-__all__ = ["ConformanceFailure", "item_seed", "reproduce_command", "Conformance", "failure_text"]
+__all__ = ["ConformanceFailure", "item_seed", "reproduce_command", "check_command", "Conformance",
+           "failure_text"]
 
 RUN_KEY = pytest.StashKey["PluginRun"]()
 #: The environment variable naming the example database when ``--turub-database`` is not given.
@@ -205,6 +206,26 @@ def reproduce_command(config: pytest.Config, name: str) -> str:
     return shlex.join(parts)
 
 
+def check_command(config: pytest.Config, name: str, case_id: str, seed: int) -> str:
+    """The ``turub check`` command that asks the item's check alone, the same line as
+    ``turub check``'s own report prints (one builder: :func:`turub.conformance.reports.rerun.rerun_command`),
+    from the run's rules and the program under test.  ``seed`` is the item's: a differential
+    search ``differential/deal/seed-S`` is ``turub check --seed S --case differential/deal``."""
+    from ..reports.baseline import run_variant
+    from ..reports.rerun import rerun_command
+    run: PluginRun = config.stash[RUN_KEY]
+    if run.option("python"):
+        implementation: dict[str, Any] = {"python": run.option("python")}
+    elif run.option("sample"):
+        from ..resources import sample_command
+        implementation = {"command": sample_command() or []}
+    else:
+        implementation = {"command": shlex.split(run.option("program"))}
+    report = {"seed": seed, "rules": run.rules.to_dict(), "variant": run_variant(run.rules),
+              "implementation": implementation}
+    return rerun_command(report, case_id)
+
+
 class ConformanceFailure(Exception):
     """A case the implementation under test got wrong; ``result`` is the report's entry."""
 
@@ -293,8 +314,20 @@ class KitItem(pytest.Item):
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> Any:
         if isinstance(excinfo.value, ConformanceFailure):
             return (failure_text(excinfo.value.result)
-                    + f"\nreproduce: {reproduce_command(self.config, self.name)}")
+                    + f"\nreproduce: {reproduce_command(self.config, self.name)}"
+                    + f"\nreproduce with turub check: {self.check_command()}")
         return super().repr_failure(excinfo, style=style)
+
+    def check_command(self) -> str:
+        """``turub check --seed S --case ID -- PROGRAM`` for this item."""
+        return check_command(self.config, self.name, self.check_id(), self.check_seed())
+
+    def check_id(self) -> str:
+        """The ID ``turub check`` gives this check (``--case ID``)."""
+        return self.name
+
+    def check_seed(self) -> int:
+        return int(self.run.option("seed"))
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
         return self.path, None, f"turub {self.name} [{', '.join(self.clauses)}]"
@@ -306,6 +339,9 @@ class CaseItem(KitItem):
     def __init__(self, *, case: Case, kind: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case, self.kind = case, kind
+
+    def check_id(self) -> str:
+        return str(self.case["id"])
 
     def runtest(self) -> None:
         case, rules = self.case, self.run.rules
@@ -338,6 +374,12 @@ class SearchItem(KitItem):
     def __init__(self, *, search: Any, seed: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.search, self.seed = search, seed
+
+    def check_id(self) -> str:
+        return self.name.split("/seed-")[0]
+
+    def check_seed(self) -> int:
+        return self.seed
 
     def runtest(self) -> None:
         run = self.run
