@@ -126,7 +126,8 @@ class RecordError(RuleError):
 
 
 #: ``play.refusal-order``: when one action breaks several rules, the refusal names the first
-#: of them in this order: the moment (nothing before trump, nothing after the end), the kind
+#: of them in this order: the action's form (``play.malformed-action``, before any of these),
+#: the moment (nothing before trump, nothing after the end), the kind
 #: of signal, the seat (whose turn, who calls, who led), the text of the card, then the card
 #: itself (held, then following suit); a second trump call is ``trump.once`` whoever makes it.
 REFUSAL_ORDER = ("play.order-of-actions", "trump.once", "signal.kinds", "play.turn", "trump.caller",

@@ -168,6 +168,10 @@ RELEASES: Final = (
                              "stored; \"gana\" translated in single quotes; the audit's "
                              "faithfulness fixes (1.1.0)."),
             ("page:table", "No 'square table': the sources give the table no shape."),
+            ("play.refusal-order", "The action's form stated as the first step of the order "
+                                   "(an unknown act or a missing field, then a seat not one of "
+                                   "the four, whatever the moment), as the referee has always "
+                                   "judged it; the implementers' guide says the same (#28)."),
         ),
         cases=(
             CaseChange(
