@@ -27,6 +27,8 @@ from turub.clauses import VARIANT_CLAUSES
 from turub.contest import contest_step
 from turub.rules import deal_result, decide_trick, next_dealer
 from turub.rules import legal_plays as standard_legal_plays
+from turub.decisions import SIGNAL
+from turub.deal import SIGNALS, Phase
 from turub.variants import DECISIONS, Variant
 
 from ..adapter import winner_of
@@ -127,6 +129,8 @@ def _referee(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
     for i, action in enumerate(args["actions"]):
         if action.get("act") == "play" and deal.to_act is not None:
             _play_point(variant, deal, i, action, out)
+        elif action.get("act") == "signal" and deal.phase is Phase.PLAYING:
+            _signal_point(variant, deal, i, action, out)
         try:
             deal.apply(action)
         except RuleError:
@@ -162,6 +166,25 @@ def _play_point(variant: Variant, deal, i: int, action: Mapping[str, Any], out: 
         led = trick[0].suit if trick else None
         std = "ok" if card in standard_legal_plays(hand, led) else "play.follow-suit"
         out[f"action:{i}"] = Decided(c, std)
+
+
+def _signal_point(variant: Variant, deal, i: int, action: Mapping[str, Any], out: dict) -> None:
+    """A signal whose giver a house rule allowed or refused (``signal.leader-only``'s
+    decision), with the standard answer there: ``ok`` for the leader, else refused."""
+    if not variant.decides(SIGNAL.name):
+        return
+    try:
+        seat = parse_seat(action["seat"])
+    except (RuleError, KeyError):
+        return
+    kind = action.get("signal")
+    if type(kind) is not str or not kind.strip() or (
+            kind not in SIGNALS and deal.rules.signal_kinds == "documented"):
+        return  # refused by signal.kinds before the rule is asked
+    game = deal.game(seat) if variant.sees_game(SIGNAL.name) else None
+    asked = variant.house(SIGNAL.name, seat, deal.leader, kind, game=game)
+    if asked is not None:
+        out[f"action:{i}"] = Decided(asked[1].id, "ok" if seat is deal.leader else "signal.leader-only")
 
 
 # --- whom a wrong answer at such a point blames ---------------------------------------------------
