@@ -194,6 +194,16 @@ def _signal_point(variant: Variant, deal, i: int, action: Mapping[str, Any], out
 _DECIDED_BY: Final = frozenset(c for cs in DECISIONS.values() for c in cs) | {
     "play.turn", "table.direction", "play.all-tricks", "table.partnerships"}
 _STANDARD: Final = frozenset(c for cs in DECISIONS.values() for c in cs)
+#: Whom the standard judge blames for a signal refused as not the leader's (who led).
+_WHO_LED: Final = frozenset({"play.first-lead", "play.winner-leads"})
+
+
+def _is_signal(case: Mapping[str, Any], key: str) -> bool:
+    kind, _, n = key.partition(":")
+    try:
+        return kind == "action" and case["args"]["actions"][int(n)].get("act") == "signal"
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        return False
 
 
 def _point(where: Mapping[str, Any], extra: Mapping[str, Any]) -> str:
@@ -241,7 +251,9 @@ def reblame(case: Mapping[str, Any], verdict, got: Any = _UNKNOWN):
         return verdict
     key = _point(where, verdict.extra or {})
     clause = where.get(key)
-    if clause is None or (verdict.blame is not None and verdict.blame not in _DECIDED_BY):
+    if clause is not None and verdict.blame in _WHO_LED and _is_signal(case, key):
+        pass  # a signal refused as by someone who did not lead: who may signal was the house rule's
+    elif clause is None or (verdict.blame is not None and verdict.blame not in _DECIDED_BY):
         return verdict  # a failure elsewhere in the case
     standard = getattr(clause, "standard", _UNKNOWN)
     mine = _answer_at(case["op"], key, got) if got is not _UNKNOWN else _UNKNOWN
