@@ -598,7 +598,7 @@ class Deal:
     def may_signal(self, seat: Seat, kind: str) -> str | None:
         """The hook of who may signal: ``None`` when ``seat`` may give ``kind`` now, else the
         clause refusing it (standard: ``signal.leader-only``, the trick's leader only; a
-        variant's ``signal`` rule decides in :class:`turub.house_rule_deal.HouseRuleDeal`)."""
+        variant's ``may_signal`` rule decides in :class:`turub.house_rule_deal.HouseRuleDeal`)."""
         return None if seat is self._leader else "signal.leader-only"
 
     def close(self, seat: Seat) -> DealResult:

@@ -197,7 +197,7 @@ class ContestStepRule(Protocol):
 
 @runtime_checkable
 class SignalRule(Protocol):
-    """``signal``: may this seat give this kind of signal now.  Standard clause:
+    """``may_signal``: may this seat give this kind of signal now.  Standard clause:
     ``signal.leader-only`` (``signal.kinds``' word check, ``signal.timing`` and
     ``signal.once-per-trick`` stay the standard engine's).
 
@@ -208,7 +208,7 @@ class SignalRule(Protocol):
     >>> def partner_too(seat, leader, kind):
     ...     return True if seat is leader.partner else None
     >>> v = Variant("example-partner-signals", clauses=[VariantClause("example.partner-signals",
-    ...     "An example", decides="signal", rule=partner_too, replaces=["signal.leader-only"])])
+    ...     "An example", decides="may_signal", rule=partner_too, replaces=["signal.leader-only"])])
     >>> v.may_signal(Seat.SOUTH, Seat.NORTH, "knock"), v.may_signal(Seat.EAST, Seat.NORTH, "knock")
     (None, 'signal.leader-only')
     """
@@ -216,8 +216,8 @@ class SignalRule(Protocol):
     def __call__(self, seat: Seat, leader: Seat, kind: str) -> bool | None:
         """``seat``: who signals; ``leader``: who led the trick; ``kind``: the signal's word
         (already a non-empty word, documented if ``signal-kinds=documented``).  Return
-        ``True`` (it may), ``False`` (it may not: refused naming this clause) or ``None`` to
-        defer.  A rule that reads the game (``game=``) sees the trick's number
+        ``True`` (it may) or ``False`` (it may not: refused naming this
+        clause), or ``None`` to defer.  A rule that reads the game (``game=``) sees the trick's number
         (``game.trick_number``, 1 to 36)."""
 
 
@@ -462,7 +462,7 @@ CONTEST_STEP: Final = Decision(
     _a_contest, _contest, "a contest", ("Sitting.decide_contest",))
 
 SIGNAL: Final = Decision(
-    "signal", SignalRule, ("signal.leader-only",),
+    "may_signal", SignalRule, ("signal.leader-only",),
     ("seat", "leader", "kind"), "whether the seat may give the signal",
     "every signal the referee judges", "signals",
     _a_signal, _allowed, "true or false", ("Deal.may_signal",))

@@ -90,7 +90,7 @@ def test_a_house_rule_deal_is_the_declared_class_bound_to_its_variant():
         pickle.dumps(deal)
 
 
-# --- who may signal (the ``signal`` decision, Deal.may_signal) ---------------------------------
+# --- who may signal (the ``may_signal`` decision, Deal.may_signal) ---------------------------------
 
 def partner_too(seat, leader, kind):
     return True if seat is leader.partner else None
@@ -101,9 +101,9 @@ def none_late(seat, leader, kind, game):
 
 
 SIGNALLING = Variant("signalling", clauses=[
-    VariantClause("signalling.partner", "The leader's partner may signal too", decides="signal",
+    VariantClause("signalling.partner", "The leader's partner may signal too", decides="may_signal",
                   rule=partner_too, amends=["signal.leader-only"]),
-    VariantClause("signalling.none-late", "No signals after trick 30", decides="signal",
+    VariantClause("signalling.none-late", "No signals after trick 30", decides="may_signal",
                   rule=none_late, amends=["signal.timing"])])
 
 
@@ -153,9 +153,9 @@ def test_a_rule_reading_the_game_refuses_late_signals_naming_its_clause():
 
 def test_a_signal_rule_answering_nonsense_is_a_house_rule_error():
     from turub.decisions import HouseRuleError
-    v = Variant("odd", clauses=[VariantClause("odd.yes", "Yes", decides="signal",
+    v = Variant("odd", clauses=[VariantClause("odd.yes", "Yes", decides="may_signal",
                                               rule=lambda seat, leader, kind: "yes")])
     deal = led(v)
-    with pytest.raises(HouseRuleError, match=r"odd.yes \(signal\) returned the text “yes”, not true or false"):
+    with pytest.raises(HouseRuleError, match=r"odd.yes \(may signal\) returned the text “yes”, not true or false"):
         deal.signal(deal.leader, "knock")
     assert deal.current_signal is None

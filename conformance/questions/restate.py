@@ -31,7 +31,7 @@ from turub.variants import DECISIONS, Variant
 
 __all__ = ["RESTS_ON", "not_applicable", "restated"]
 
-_T, _P, _R, _D, _C, _S = "trick_winner", "legal_plays", "deal_result", "next_dealer", "contest_step", "signal"
+_T, _P, _R, _D, _C, _S = "trick_winner", "legal_plays", "deal_result", "next_dealer", "contest_step", "may_signal"
 
 #: ``{property: (decisions it reads through the oracles, decisions it states itself)}``.
 RESTS_ON: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {

@@ -146,11 +146,11 @@ def _referee_trace(args: Mapping[str, Any], v: Variant) -> list[Step]:
         elif kind == "signal":
             clauses = ("signal.leader-only",)
             kind_given = action.get("signal")
-            if v.decides("signal") and d.phase is Phase.PLAYING and isinstance(kind_given, str) \
+            if v.decides("may_signal") and d.phase is Phase.PLAYING and isinstance(kind_given, str) \
                     and kind_given.strip():  # who may signal: the house rule's, if it says
                 try:
-                    asked = v.house("signal", parse_seat(action["seat"]), d.leader, kind_given,
-                                    game=d.game(parse_seat(action["seat"])) if v.sees_game("signal") else None)
+                    asked = v.house("may_signal", parse_seat(action["seat"]), d.leader, kind_given,
+                                    game=d.game(parse_seat(action["seat"])) if v.sees_game("may_signal") else None)
                 except (RuleError, KeyError):
                     asked = None
                 clauses = (asked[1].id,) if asked is not None else clauses

@@ -10,7 +10,7 @@
 * ``club-lead-ace`` (legal plays, at leads only): a player leading while holding the ace of
   trumps leads it.  Its rule does not look at the trick: its clause says it applies to
   leads (``applies_to``), and it is asked nowhere else.
-* ``club-partner-signals`` (signal): the leader's partner may signal too.
+* ``club-partner-signals`` (may_signal): the leader's partner may signal too.
 """
 
 from turub.cards import Rank
@@ -76,4 +76,4 @@ PARTNER_SIGNALS = Variant("club-partner-signals", version="1",
                           description="The leader's partner may signal too.", clauses=[
     VariantClause("club.partner-signals", "The leader's partner may signal too",
                   text="After the lead, the leader's partner may give the trick's one signal instead of the leader.",
-                  amends=["signal.leader-only"], decides="signal", rule=partner_may_signal)])
+                  amends=["signal.leader-only"], decides="may_signal", rule=partner_may_signal)])

@@ -149,8 +149,8 @@ def test_a_declarative_variant_names_its_file_and_variant_and_wants_a_text_versi
          calls.append(1)
          return len(calls) % 2 == 0
      V = Variant("riverside-turns", "1", clauses=[VariantClause("riverside.turns", "By turns",
-         decides="signal", rule=by_turns)])
-     """, "signal"),
+         decides="may_signal", rule=by_turns)])
+     """, "may signal"),
 ])
 def test_a_rule_that_answers_one_situation_two_ways_is_refused(body, decision, tmp_path):
     path = club_file(tmp_path, body)
