@@ -582,15 +582,24 @@ class Deal:
             raise SignalError(f"{kind!r:.40} is not a documented signal: under signal-kinds=documented "
                               "only a knock or a click", clause="signal.kinds")
         seat = _seat(seat, "signal.leader-only")
-        if seat is not self._leader:
-            raise SignalError(f"{seat} did not lead this trick: only {self._leader} may signal")
+        refused = self.may_signal(seat, kind)
+        if refused is not None:
+            raise SignalError(f"{seat} did not lead this trick: only {self._leader} may signal"
+                              if refused == "signal.leader-only" else
+                              f"{seat} may not give a {kind:.40} signal here ({refused})", clause=refused)
         if len(self._trick) != 1:
             raise SignalError("a signal comes after the lead and before the next card",
                               clause="signal.timing")
         if self._signal is not None:
             raise SignalError("one signal per trick", clause="signal.once-per-trick")
-        self._signal = Signal(self._leader, kind, SUITS[SUIT_OF[self._trick[0]]])
+        self._signal = Signal(seat, kind, SUITS[SUIT_OF[self._trick[0]]])
         return self._signal
+
+    def may_signal(self, seat: Seat, kind: str) -> str | None:
+        """The hook of who may signal: ``None`` when ``seat`` may give ``kind`` now, else the
+        clause refusing it (standard: ``signal.leader-only``, the trick's leader only; a
+        variant's ``may_signal`` rule decides in :class:`turub.house_rule_deal.HouseRuleDeal`)."""
+        return None if seat is self._leader else "signal.leader-only"
 
     def close(self, seat: Seat) -> DealResult:
         """Any seat closes the deal before its last trick: it is banked as a draw, or under

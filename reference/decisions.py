@@ -35,7 +35,7 @@ from .rules import DealResult
 from .seats import PLAY_ORDER, Seat, Side
 
 __all__ = ["LegalPlaysRule", "TrickWinnerRule", "DealResultRule", "NextDealerRule",
-           "ContestStepRule", "Decision", "DECISION_TABLE", "DECISIONS", "HouseRuleError",
+           "ContestStepRule", "SignalRule", "SIGNAL", "Decision", "DECISION_TABLE", "DECISIONS", "HouseRuleError",
            "Game", "sees_game", "LEGAL_PLAYS", "TRICK_WINNER", "DEAL_RESULT", "NEXT_DEALER", "CONTEST_STEP",
            "NOT_AN_ANSWER",
            "DRAW", "PLAYS", "kinds_of_play", "play_kind", "situation", "normalised", "playable", "drawable",
@@ -193,6 +193,32 @@ class ContestStepRule(Protocol):
         ``result``: the deal's :class:`~turub.rules.DealResult` (``winner``, ``tricks``) as
         the variant decided it; ``rules``: the options.  Return the new
         :class:`~turub.contest.Contest`, or ``None`` to defer."""
+
+
+@runtime_checkable
+class SignalRule(Protocol):
+    """``may_signal``: may this seat give this kind of signal now.  Standard clause:
+    ``signal.leader-only`` (``signal.kinds``' word check, ``signal.timing`` and
+    ``signal.once-per-trick`` stay the standard engine's).
+
+    The leader's partner may signal too:
+
+    >>> from turub import Seat
+    >>> from turub.variants import Variant, VariantClause
+    >>> def partner_too(seat, leader, kind):
+    ...     return True if seat is leader.partner else None
+    >>> v = Variant("example-partner-signals", clauses=[VariantClause("example.partner-signals",
+    ...     "An example", decides="may_signal", rule=partner_too, replaces=["signal.leader-only"])])
+    >>> v.may_signal(Seat.SOUTH, Seat.NORTH, "knock"), v.may_signal(Seat.EAST, Seat.NORTH, "knock")
+    (None, 'signal.leader-only')
+    """
+
+    def __call__(self, seat: Seat, leader: Seat, kind: str) -> bool | None:
+        """``seat``: who signals; ``leader``: who led the trick; ``kind``: the signal's word
+        (already a non-empty word, documented if ``signal-kinds=documented``).  Return
+        ``True`` (it may) or ``False`` (it may not: refused naming this
+        clause), or ``None`` to defer.  A rule that reads the game (``game=``) sees the trick's number
+        (``game.trick_number``, 1 to 36)."""
 
 
 class Game:
@@ -357,6 +383,11 @@ def _a_next_dealer(args: Sequence[Any]) -> str:
     return f"the next dealer: {dealer} dealt, {_side(winner)}"
 
 
+def _a_signal(args: Sequence[Any]) -> str:
+    seat, leader, kind = args
+    return f"a signal: {seat} gives “{str(kind)[:40]}”, {leader} led"
+
+
 def _a_contest(args: Sequence[Any]) -> str:
     contest, result, _rules = args
     holder = contest.holder.short if contest.holder is not None else "nobody"
@@ -385,6 +416,10 @@ def _dealer(out: Any, args: Sequence[Any]) -> Any:
     seat = {"N": Seat.NORTH, "E": Seat.EAST, "S": Seat.SOUTH, "W": Seat.WEST}.get(out, out) \
         if isinstance(out, str) else out
     return seat if isinstance(seat, Seat) else NOT_AN_ANSWER
+
+
+def _allowed(out: Any, args: Sequence[Any]) -> Any:
+    return out if type(out) is bool else NOT_AN_ANSWER
 
 
 def _contest(out: Any, args: Sequence[Any]) -> Any:
@@ -426,8 +461,14 @@ CONTEST_STEP: Final = Decision(
     "contest (every state after each result)", "contest steps",
     _a_contest, _contest, "a contest", ("Sitting.decide_contest",))
 
+SIGNAL: Final = Decision(
+    "may_signal", SignalRule, ("signal.leader-only",),
+    ("seat", "leader", "kind"), "whether the seat may give the signal",
+    "every signal the referee judges", "signals",
+    _a_signal, _allowed, "true or false", ("Deal.may_signal",))
+
 DECISION_TABLE: Final[dict[str, Decision]] = {d.name: d for d in (
-    LEGAL_PLAYS, TRICK_WINNER, DEAL_RESULT, NEXT_DEALER, CONTEST_STEP)}
+    LEGAL_PLAYS, TRICK_WINNER, DEAL_RESULT, NEXT_DEALER, CONTEST_STEP, SIGNAL)}
 
 #: ``{decision: the standard clauses that decide it}`` (the table, as clause lists).
 DECISIONS: Final[dict[str, tuple[str, ...]]] = {k: d.standard for k, d in DECISION_TABLE.items()}

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Final
 
 from . import playout
 from .cards import CARDS, SUITS, Card, alternating_suits, parse_card
-from .decisions import DEAL_RESULT, LEGAL_PLAYS, TRICK_WINNER, Game, asker, drawable, play_askers
+from .decisions import DEAL_RESULT, LEGAL_PLAYS, SIGNAL, TRICK_WINNER, Game, asker, drawable, play_askers
 from .deal import Deal, Phase
 from .errors import IllegalActionError, MustFollowSuitError
 from .playout import Position
@@ -38,6 +38,7 @@ class HouseRuleDeal(Deal):
     decides_plays: ClassVar[bool] = False
     decides_tricks: ClassVar[bool] = False
     decides_result: ClassVar[bool] = False
+    decides_signals: ClassVar[bool] = False
     #: The house rules deciding the plays by kind of play, and the tricks (``None``: not decided).
     play_rules: ClassVar[dict[str, Any] | None] = None
     trick_rule: ClassVar[Any] = None
@@ -45,6 +46,7 @@ class HouseRuleDeal(Deal):
     plays_see: ClassVar[bool] = False
     tricks_see: ClassVar[bool] = False
     result_sees: ClassVar[bool] = False
+    signals_see: ClassVar[bool] = False
 
     @classmethod
     def for_variant(cls, variant: Any) -> type[HouseRuleDeal]:
@@ -59,6 +61,8 @@ class HouseRuleDeal(Deal):
             "plays_see": variant.sees_game(LEGAL_PLAYS.name),
             "tricks_see": variant.sees_game(TRICK_WINNER.name),
             "result_sees": variant.sees_game(DEAL_RESULT.name),
+            "decides_signals": bool(variant.decides(SIGNAL.name)),
+            "signals_see": variant.sees_game(SIGNAL.name),
             # the variant's legal plays decide, in place of play.follow-suit
             "checks_follow_suit": not decides_plays,
             "play_rules": play_askers(variant.label, variant.decides(LEGAL_PLAYS.name), drawable)
@@ -117,6 +121,14 @@ class HouseRuleDeal(Deal):
             return super().decide_trick(leader, codes, position, trump, order)
         return self.variant.decide_trick([CARDS[c] for c in codes], SUITS[trump], leader,
                                          self.rules.direction, self.game(leader) if self.tricks_see else None)
+
+    def may_signal(self, seat: Seat, kind: str) -> str | None:
+        """:meth:`Deal.may_signal` as the variant decides it (the game seen from the
+        signalling seat, at the trick being played)."""
+        if not self.decides_signals:
+            return super().may_signal(seat, kind)
+        return self.variant.may_signal(seat, self.leader, kind,  # type: ignore[arg-type]  # playing
+                                       self.game(seat) if self.signals_see else None)
 
     def decide_result(self, north_south: int, east_west: int, closed_early: bool = False) -> Any:
         """:meth:`Deal.decide_result` as the variant decides it."""

@@ -3,7 +3,7 @@
 A house rule is user code.  Before a variant from a file plays (:func:`turub.variants.load_file`),
 each of its rules is asked about a fixed sample of situations of its decision (the plays and
 tricks of two seeded standard deals, every deal result a table reaches, every next dealer,
-the contest after each kind of result), twice each, with values of its own: a copy it may
+the contest after each kind of result, every seat's signals after every leader), twice each, with values of its own: a copy it may
 keep, never the deal's.  A rule is refused, in one line naming the file, the variant and the
 clause (:class:`~turub.variants.VariantError`), when
 
@@ -28,7 +28,7 @@ from typing import Any, Final
 from .cards import SUITS, sort_hand
 from .contest import Contest, contest_step
 from .deal import Deal, Phase
-from .decisions import (CONTEST_STEP, DEAL_RESULT, LEGAL_PLAYS, NEXT_DEALER, TRICK_WINNER,
+from .decisions import (CONTEST_STEP, DEAL_RESULT, LEGAL_PLAYS, NEXT_DEALER, SIGNAL, TRICK_WINNER,
                         NOT_AN_ANSWER, DECISION_TABLE, Game, interrupted, play_kind, sees_game, shown,
                         situation)
 from .errors import OutOfTime
@@ -102,6 +102,10 @@ def situations(decision: str, rules: Rules) -> list[tuple[tuple[Any, ...], Game]
             if contest.winner is not None:
                 contest = Contest()
         return out
+    if decision == SIGNAL.name:  # every seat, after every leader, early and late in the deal
+        return [((seat, leader, kind), Game(seat, number, (), rules))
+                for seat in SEATS for leader in SEATS for kind in ("knock", "click", "wave")
+                for number in (1, 18, 30, 31, 36)]
     return []
 
 

@@ -46,7 +46,7 @@ from .contest import Contest
 from .contest import contest_step as _contest_step
 from .deal import Deal, play_random_deal
 from .decisions import (CONTEST_STEP, DEAL_RESULT, DECISION_TABLE, DECISIONS, NEXT_DEALER, PLAYS,
-                        TRICK_WINNER, Game,
+                        SIGNAL, TRICK_WINNER, Game,
                         HouseRuleError, asker, kinds_of_play, sees_game)
 from .errors import RecordError, RuleError, RulesOptionError
 from .user_files import InputFileError, read_input
@@ -411,6 +411,18 @@ class Variant:
         position = asked[0]
         return TrickDecision(position, PLAY_ORDER[direction][leader][position], cards[position],
                              (asked[1].id,))
+
+    def may_signal(self, seat: Seat, leader: Seat, kind: str, game: Game | None = None) -> str | None:
+        """Whether ``seat`` may give a ``kind`` signal to a trick ``leader`` led, as the
+        variant decides it: ``None`` (it may), else the clause refusing it (the house
+        clause whose rule said ``False``, or ``signal.leader-only`` when every rule defers
+        and ``seat`` did not lead)."""
+        if game is None and self.sees_game(SIGNAL.name):
+            game = Game(seat=seat, rules=self.rules)
+        asked = self.house(SIGNAL.name, seat, leader, kind, game=game) if self._deciders else None
+        if asked is None:
+            return None if seat is leader else "signal.leader-only"
+        return None if asked[0] else asked[1].id
 
     def deal_result(self, north_south: int, east_west: int, *, closed_early: bool = False,
                     rules: Rules | None = None, dealer: Seat | None = None,

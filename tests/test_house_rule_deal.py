@@ -79,7 +79,8 @@ def test_a_house_rule_deal_is_the_declared_class_bound_to_its_variant():
     # method is HouseRuleDeal's (or Deal's).
     assert {k for k in vars(cls) if not k.startswith("__")} == {
         "variant", "decides_plays", "decides_tricks", "decides_result", "checks_follow_suit",
-        "play_rules", "trick_rule", "plays_see", "tricks_see", "result_sees"}
+        "play_rules", "trick_rule", "plays_see", "tricks_see", "result_sees", "decides_signals",
+        "signals_see"}
     deal = two_tricks(variant)
     # A copy plays on alone; a pickle is refused, naming what to pickle instead.
     twin = copy.deepcopy(deal)
@@ -87,3 +88,74 @@ def test_a_house_rule_deal_is_the_declared_class_bound_to_its_variant():
     assert deal.state() != twin.state() and deal.state() == two_tricks(variant).state()
     with pytest.raises(TypeError, match=r"rule variant.*to_record"):
         pickle.dumps(deal)
+
+
+# --- who may signal (the ``may_signal`` decision, Deal.may_signal) ---------------------------------
+
+def partner_too(seat, leader, kind):
+    return True if seat is leader.partner else None
+
+
+def none_late(seat, leader, kind, game):
+    return False if game.trick_number > 30 else None
+
+
+SIGNALLING = Variant("signalling", clauses=[
+    VariantClause("signalling.partner", "The leader's partner may signal too", decides="may_signal",
+                  rule=partner_too, amends=["signal.leader-only"]),
+    VariantClause("signalling.none-late", "No signals after trick 30", decides="may_signal",
+                  rule=none_late, amends=["signal.timing"])])
+
+
+def led(variant, tricks=0):
+    """A deal of ``variant`` after ``tricks`` whole tricks and the next lead."""
+    deal = variant.deal_from_seed(5)
+    deal.name_trump(deal.caller, Suit.SPADES)
+    for _ in range(4 * tricks + 1):
+        deal.play(deal.to_act, deal.legal_plays()[0])
+    return deal
+
+
+def test_the_leaders_partner_signals_under_the_house_rule_and_an_opponent_is_still_refused():
+    from turub.errors import SignalError
+    deal = led(SIGNALLING)
+    leader = deal.leader
+    # the standard engine: the partner is refused (signal.leader-only)
+    plain = led(Variant("plain"))
+    with pytest.raises(SignalError) as refused:
+        plain.signal(leader.partner, "knock")
+    assert refused.value.clause == "signal.leader-only"
+    opponent = next(s for s in Seat if s.side is not leader.side)
+    with pytest.raises(SignalError) as refused:
+        deal.signal(opponent, "knock")
+    assert refused.value.clause == "signal.leader-only"  # the house rule deferred
+    given = deal.signal(leader.partner, "knock")
+    assert given.seat is leader.partner and deal.current_signal == given
+    with pytest.raises(SignalError) as refused:  # still one signal a trick
+        deal.signal(leader, "click")
+    assert refused.value.clause == "signal.once-per-trick"
+
+
+def test_a_rule_reading_the_game_refuses_late_signals_naming_its_clause():
+    from turub.errors import SignalError
+    early, late = led(SIGNALLING, 29), led(SIGNALLING, 30)
+    assert early.signal(early.leader, "click").seat is early.leader  # trick 30
+    with pytest.raises(SignalError) as refused:  # trick 31
+        late.signal(late.leader, "click")
+    assert refused.value.clause == "signalling.none-late"
+    assert late.current_signal is None  # refused: nothing changed
+    from turub.decisions import Game
+    assert SIGNALLING.may_signal(Seat.SOUTH, Seat.NORTH, "knock", Game(trick_number=3)) is None
+    assert SIGNALLING.may_signal(Seat.NORTH, Seat.NORTH, "knock", Game(trick_number=31)) == "signalling.none-late"
+    # the first rule that does not defer decides: the partner clause, listed first, allows
+    assert SIGNALLING.may_signal(Seat.SOUTH, Seat.NORTH, "knock", Game(trick_number=31)) is None
+
+
+def test_a_signal_rule_answering_nonsense_is_a_house_rule_error():
+    from turub.decisions import HouseRuleError
+    v = Variant("odd", clauses=[VariantClause("odd.yes", "Yes", decides="may_signal",
+                                              rule=lambda seat, leader, kind: "yes")])
+    deal = led(v)
+    with pytest.raises(HouseRuleError, match=r"odd.yes \(may signal\) returned the text “yes”, not true or false"):
+        deal.signal(deal.leader, "knock")
+    assert deal.current_signal is None

@@ -27,6 +27,8 @@ from turub.clauses import VARIANT_CLAUSES
 from turub.contest import contest_step
 from turub.rules import deal_result, decide_trick, next_dealer
 from turub.rules import legal_plays as standard_legal_plays
+from turub.decisions import SIGNAL
+from turub.deal import SIGNALS, Phase
 from turub.variants import DECISIONS, Variant
 
 from ..adapter import winner_of
@@ -127,6 +129,8 @@ def _referee(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
     for i, action in enumerate(args["actions"]):
         if action.get("act") == "play" and deal.to_act is not None:
             _play_point(variant, deal, i, action, out)
+        elif action.get("act") == "signal" and deal.phase is Phase.PLAYING:
+            _signal_point(variant, deal, i, action, out)
         try:
             deal.apply(action)
         except RuleError:
@@ -164,6 +168,25 @@ def _play_point(variant: Variant, deal, i: int, action: Mapping[str, Any], out: 
         out[f"action:{i}"] = Decided(c, std)
 
 
+def _signal_point(variant: Variant, deal, i: int, action: Mapping[str, Any], out: dict) -> None:
+    """A signal whose giver a house rule allowed or refused (``signal.leader-only``'s
+    decision), with the standard answer there: ``ok`` for the leader, else refused."""
+    if not variant.decides(SIGNAL.name):
+        return
+    try:
+        seat = parse_seat(action["seat"])
+    except (RuleError, KeyError):
+        return
+    kind = action.get("signal")
+    if type(kind) is not str or not kind.strip() or (
+            kind not in SIGNALS and deal.rules.signal_kinds == "documented"):
+        return  # refused by signal.kinds before the rule is asked
+    game = deal.game(seat) if variant.sees_game(SIGNAL.name) else None
+    asked = variant.house(SIGNAL.name, seat, deal.leader, kind, game=game)
+    if asked is not None:
+        out[f"action:{i}"] = Decided(asked[1].id, "ok" if seat is deal.leader else "signal.leader-only")
+
+
 # --- whom a wrong answer at such a point blames ---------------------------------------------------
 
 #: The standard clauses a wrong answer at an overridden decision may be blamed on by the
@@ -171,6 +194,16 @@ def _play_point(variant: Variant, deal, i: int, action: Mapping[str, Any], out: 
 _DECIDED_BY: Final = frozenset(c for cs in DECISIONS.values() for c in cs) | {
     "play.turn", "table.direction", "play.all-tricks", "table.partnerships"}
 _STANDARD: Final = frozenset(c for cs in DECISIONS.values() for c in cs)
+#: Whom the standard judge blames for a signal refused as not the leader's (who led).
+_WHO_LED: Final = frozenset({"play.first-lead", "play.winner-leads"})
+
+
+def _is_signal(case: Mapping[str, Any], key: str) -> bool:
+    kind, _, n = key.partition(":")
+    try:
+        return kind == "action" and case["args"]["actions"][int(n)].get("act") == "signal"
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        return False
 
 
 def _point(where: Mapping[str, Any], extra: Mapping[str, Any]) -> str:
@@ -218,7 +251,9 @@ def reblame(case: Mapping[str, Any], verdict, got: Any = _UNKNOWN):
         return verdict
     key = _point(where, verdict.extra or {})
     clause = where.get(key)
-    if clause is None or (verdict.blame is not None and verdict.blame not in _DECIDED_BY):
+    if clause is not None and verdict.blame in _WHO_LED and _is_signal(case, key):
+        pass  # a signal refused as by someone who did not lead: who may signal was the house rule's
+    elif clause is None or (verdict.blame is not None and verdict.blame not in _DECIDED_BY):
         return verdict  # a failure elsewhere in the case
     standard = getattr(clause, "standard", _UNKNOWN)
     mine = _answer_at(case["op"], key, got) if got is not _UNKNOWN else _UNKNOWN

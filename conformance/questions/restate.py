@@ -31,7 +31,7 @@ from turub.variants import DECISIONS, Variant
 
 __all__ = ["RESTS_ON", "not_applicable", "restated"]
 
-_T, _P, _R, _D, _C = "trick_winner", "legal_plays", "deal_result", "next_dealer", "contest_step"
+_T, _P, _R, _D, _C, _S = "trick_winner", "legal_plays", "deal_result", "next_dealer", "contest_step", "may_signal"
 
 #: ``{property: (decisions it reads through the oracles, decisions it states itself)}``.
 RESTS_ON: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
@@ -58,13 +58,13 @@ RESTS_ON: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
         ("test_contest.test_a_first_win_of_36_can_only_be_ended_by_the_other_side", (_R,), (_C,)),
         ("test_contest.test_with_stakes_per_deal_the_first_win_settles_it", (_R,), (_C,)),
         ("test_referee.test_the_referee_accepts_exactly_the_legal_actions_and_scores_the_deal",
-         (_P, _T, _R), ()),
+         (_P, _T, _R, _S), ()),
         ("test_referee.test_a_void_player_may_discard_though_holding_trump", (_T, _R), (_P,)),
         ("test_referee.test_a_follower_may_play_low_under_a_higher_card", (_T, _R), (_P,)),
         # compares two answers of the program (a deal and its mirror image): house rules of
         # the cards alone (plays, tricks, counts) treat both alike
         ("test_referee.test_the_mirror_image_of_a_deal_played_the_other_way_round_ends_the_same",
-         (_P, _T, _R), ()),
+         (_P, _T, _R, _S), ()),
         ("test_options.test_the_presets_are_rule_options_the_interface_understands", (), (_D,)),
         ("test_options.test_each_option_changes_the_answer_it_governs", (), (_D, _C)),
     )}
@@ -148,7 +148,7 @@ def _patched(variant: Variant, O: Any) -> dict[str, Any]:
         out["contest_states"] = contest_states
         out["contest_decided_at"] = contest_decided_at
 
-    if variant.decides("legal_plays") or variant.decides("deal_result"):
+    if variant.decides("legal_plays") or variant.decides("deal_result") or variant.decides(_S):
         out["TableModel"] = _table_model(variant, std["TableModel"], parse_card, parse_suit)
     return out
 
@@ -182,11 +182,15 @@ def _short(side) -> str | None:
 
 
 def _table_model(variant: Variant, base: type, parse_card, parse_suit) -> type:
+    from turub import parse_seat
+
     """The oracles' table model with the variant's plays and deal results."""
 
     class VariantTableModel(base):  # type: ignore[misc, valid-type]
         def broken(self, action):
             broken = super().broken(action)
+            if action.get("act") == "signal":
+                return self._signal_broken(action, broken)
             if action.get("act") != "play" or self.phase != "playing" or \
                     broken & {"play.turn", "play.card-in-hand"}:
                 return broken
@@ -200,6 +204,17 @@ def _table_model(variant: Variant, base: type, parse_card, parse_suit) -> type:
             if parse_card(action["card"]) in legal:
                 return broken - {"play.follow-suit"}  # the house rule decides the play
             return broken | {vc.id}  # refused by the house clause (or follow-suit, if broken too)
+
+        def _signal_broken(self, action, broken):
+            """Who may signal as the house rule says, where it decides (``signal.kinds`` is
+            checked before the rule is asked)."""
+            if not variant.decides(_S) or self.phase != "playing" or "signal.kinds" in broken:
+                return broken
+            asked = variant.house(_S, parse_seat(action["seat"]), parse_seat(self.leader), action["signal"])
+            if asked is None:
+                return broken
+            allowed, vc = asked
+            return broken - {"signal.leader-only"} if allowed else broken - {"signal.leader-only"} | {vc.id}
 
         def apply(self, action):
             super().apply(action)

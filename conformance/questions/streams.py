@@ -88,8 +88,11 @@ def rules_broken(deal: Deal, action: Mapping[str, Any]) -> list[str]:
             return ["play.order-of-actions"] + (["signal.kinds"] if bad_kind else [])
         if bad_kind:
             broken.append("signal.kinds")
-        if seat != deal.leader:
-            broken.append("signal.leader-only")
+        if seat is None or bad_kind:  # a variant's rule is asked only of a well-formed signal
+            if seat != deal.leader:
+                broken.append("signal.leader-only")
+        elif (refused := deal.may_signal(seat, action["signal"])) is not None:
+            broken.append(refused)  # who may signal: the deal's hook (a variant's rule)
         if len(deal.current_trick) != 1:
             broken.append("signal.timing")
         if deal.view(deal.leader).signal is not None:

@@ -26,6 +26,7 @@ from typing import Any
 
 from turub import Contest, RuleError, Seat, parse_card, parse_seat, parse_suit
 from turub.cards import card_name
+from turub.deal import Phase
 from turub.options import OPTIONS, Rules
 from turub.variants import BUILTIN, Variant, resolve
 
@@ -144,6 +145,15 @@ def _referee_trace(args: Mapping[str, Any], v: Variant) -> list[Step]:
             clauses = ("trump.caller",)
         elif kind == "signal":
             clauses = ("signal.leader-only",)
+            kind_given = action.get("signal")
+            if v.decides("may_signal") and d.phase is Phase.PLAYING and isinstance(kind_given, str) \
+                    and kind_given.strip():  # who may signal: the house rule's, if it says
+                try:
+                    asked = v.house("may_signal", parse_seat(action["seat"]), d.leader, kind_given,
+                                    game=d.game(parse_seat(action["seat"])) if v.sees_game("may_signal") else None)
+                except (RuleError, KeyError):
+                    asked = None
+                clauses = (asked[1].id,) if asked is not None else clauses
         elif kind == "close":
             clauses = ("sheet.any-player-closes",)
         before = len(d.tricks)

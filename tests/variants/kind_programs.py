@@ -15,6 +15,8 @@ reference would.  ``python kind_programs.py NAME`` serves one over the JSON-line
 * ``lead-ace``, ``lead-ace-standard``, ``lead-ace-wrong``: the last forces the ace of trumps
   on a void player too, where the house rule is not asked (a standard bug: a void player
   need not trump).
+* ``partner-signals``, ``partner-signals-standard``, ``partner-signals-wrong``: the last
+  lets anyone signal (a standard bug, ``signal.leader-only``, where the house rule defers).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import kinds  # noqa: E402
 from club_programs import serve  # noqa: E402
 
-from turub import Contest, RuleError, parse_card, parse_seat  # noqa: E402
+from turub import Contest, Deal, RuleError, parse_card, parse_seat  # noqa: E402
 from turub.conformance.adapter import ReferenceImplementation, side_text  # noqa: E402
 from turub.options import rules_from_dict  # noqa: E402
 
@@ -127,6 +129,30 @@ class LeadAceWrongApp(LeadAceApp):
     AT = ("lead", "void")
 
 
+class PartnerDeal(Deal):
+    """The standard deal with the club's signalling written out by hand (the public hook)."""
+
+    def may_signal(self, seat, kind):
+        return None if seat in (self.leader, self.leader.partner) else "signal.leader-only"
+
+
+class AnyoneDeal(Deal):
+    def may_signal(self, seat, kind):
+        return None
+
+
+class PartnerSignalsApp(HouseApp):
+    VARIANT = kinds.PARTNER_SIGNALS
+    DEAL = PartnerDeal
+
+    def _deal(self, pack, dealer, rules, cut):
+        return self.DEAL([parse_card(c) for c in pack], parse_seat(dealer), rules_from_dict(rules), cut)
+
+
+class PartnerSignalsWrongApp(PartnerSignalsApp):
+    DEAL = AnyoneDeal
+
+
 def standard(variant):
     class StandardApp(ReferenceImplementation):
         name, version, variants = "standard-app", "1", [variant.name]
@@ -136,7 +162,9 @@ def standard(variant):
 PROGRAMS = {"nell": NellApp, "nell-wrong": NellWrongApp, "nell-standard": standard(kinds.NELL),
             "closed": ClosedApp, "closed-wrong": ClosedWrongApp, "closed-standard": standard(kinds.CLOSED),
             "passes": PassesApp, "passes-wrong": PassesWrongApp, "passes-standard": standard(kinds.PASSES),
-            "lead-ace": LeadAceApp, "lead-ace-wrong": LeadAceWrongApp, "lead-ace-standard": standard(kinds.LEAD_ACE)}
+            "lead-ace": LeadAceApp, "lead-ace-wrong": LeadAceWrongApp, "lead-ace-standard": standard(kinds.LEAD_ACE),
+            "partner-signals": PartnerSignalsApp, "partner-signals-wrong": PartnerSignalsWrongApp,
+            "partner-signals-standard": standard(kinds.PARTNER_SIGNALS)}
 
 if __name__ == "__main__":
     serve(PROGRAMS[sys.argv[1]]())

@@ -10,6 +10,7 @@
 * ``club-lead-ace`` (legal plays, at leads only): a player leading while holding the ace of
   trumps leads it.  Its rule does not look at the trick: its clause says it applies to
   leads (``applies_to``), and it is asked nowhere else.
+* ``club-partner-signals`` (may_signal): the leader's partner may signal too.
 """
 
 from turub.cards import Rank
@@ -64,3 +65,15 @@ LEAD_ACE = Variant("club-lead-ace", version="1", description="Lead the ace of tr
     VariantClause("club.lead-ace", "Lead the ace of trumps when you hold it",
                   text="Leading, if you hold the ace of trumps you lead it.",
                   decides="legal_plays", rule=lead_the_ace, applies_to="lead")])
+
+
+def partner_may_signal(seat, leader, kind):
+    """The leader's partner may signal too; anyone else as the standard rule says."""
+    return True if seat is leader.partner else None
+
+
+PARTNER_SIGNALS = Variant("club-partner-signals", version="1",
+                          description="The leader's partner may signal too.", clauses=[
+    VariantClause("club.partner-signals", "The leader's partner may signal too",
+                  text="After the lead, the leader's partner may give the trick's one signal instead of the leader.",
+                  amends=["signal.leader-only"], decides="may_signal", rule=partner_may_signal)])

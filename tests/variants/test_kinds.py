@@ -32,6 +32,10 @@ CASES = {
     # a rule asked at leads only (applies_to), which does not look at the trick itself
     "legal plays at leads": ("kinds.py:club-lead-ace", "kind_programs.py", "lead-ace", "lead-ace-standard",
                              "lead-ace-wrong", "club.lead-ace", {"play.no-forced-trump"}),
+    # who may signal: refereed deals only (no single question asks it)
+    "signals": ("kinds.py:club-partner-signals", "kind_programs.py", "partner-signals",
+                "partner-signals-standard", "partner-signals-wrong", "club.partner-signals",
+                {"signal.leader-only"}),
 }
 #: every kind of check on, with budgets small enough for the suite
 CHECK = ["--scale", "0.1", "--examples", "20", "--properties", "3", "--budget", "3"]

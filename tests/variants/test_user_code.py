@@ -142,6 +142,15 @@ def test_a_declarative_variant_names_its_file_and_variant_and_wants_a_text_versi
      V = Variant("riverside-once", "1", clauses=[VariantClause("riverside.once", "Once",
          decides="deal_result", rule=once)])
      """, "deal result"),
+    # who may signal, by turns
+    ("""
+     calls = []
+     def by_turns(seat, leader, kind):
+         calls.append(1)
+         return len(calls) % 2 == 0
+     V = Variant("riverside-turns", "1", clauses=[VariantClause("riverside.turns", "By turns",
+         decides="may_signal", rule=by_turns)])
+     """, "may signal"),
 ])
 def test_a_rule_that_answers_one_situation_two_ways_is_refused(body, decision, tmp_path):
     path = club_file(tmp_path, body)
