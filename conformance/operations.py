@@ -15,6 +15,13 @@ misread    ``diagnosis/misreadings``          ``(misreading id, **args) -> answe
 situation  ``diagnosis/situation``            ``(args, expected, got) -> lines``
 ========== ================================== ==========================================
 
+and, where an operation has one (:data:`OPTIONAL_ROLES`, read with :meth:`Operation.part_or`):
+
+========== ================================== ==========================================
+decisions  ``judging/decided``                ``(variant, args) -> {point: Decided}``
+decided_at ``judging/decided``                ``(got) -> answer``: its one decision's answer
+========== ================================== ==========================================
+
 Adding an operation is one :func:`declare` here and one function per role (the developers'
 guide shows it step by step).
 """
@@ -25,10 +32,12 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Final, TypeVar
 
-__all__ = ["Operation", "ROLES", "REGISTRY", "declare", "withdraw", "operation_part", "context_of"]
+__all__ = ["Operation", "ROLES", "OPTIONAL_ROLES", "REGISTRY", "declare", "withdraw", "operation_part", "context_of"]
 
 #: The parts every operation has, one per role (see the module's table).
 ROLES: Final = ("inputs", "judge", "misread", "situation")
+#: The parts only some operations have (see the module's second table).
+OPTIONAL_ROLES: Final = ("decisions", "decided_at")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -50,6 +59,10 @@ class Operation:
         except KeyError:
             raise LookupError(f"operation {self.name!r} has no {role!r} part: attach one with "
                               f"@operation_part({self.name!r}, {role!r})") from None
+
+    def part_or(self, role: str, default: Callable[..., Any]) -> Callable[..., Any]:
+        """Its part for the optional ``role``, or ``default`` if it has none."""
+        return self.parts.get(role, default)
 
     def needs(self) -> tuple[str, ...]:
         """The roles it must have a part for (drawn under rules: its inputs come from streams)."""
@@ -81,8 +94,8 @@ class _Registry(Mapping[str, Operation]):
         del self._records[name]
 
     def attach(self, name: str, role: str, fn: Callable[..., Any]) -> None:
-        if role not in ROLES:
-            raise ValueError(f"unknown role {role!r}: one of {', '.join(ROLES)}")
+        if role not in ROLES + OPTIONAL_ROLES:
+            raise ValueError(f"unknown role {role!r}: one of {', '.join(ROLES + OPTIONAL_ROLES)}")
         record = self._records[name]
         if role in record.parts:
             raise ValueError(f"operation {name!r} already has a {role!r} part")
