@@ -20,6 +20,7 @@ and, where an operation has one (:data:`OPTIONAL_ROLES`, read with :meth:`Operat
 ========== ================================== ==========================================
 decisions  ``judging/decided``                ``(variant, args) -> {point: Decided}``
 decided_at ``judging/decided``                ``(got) -> answer``: its one decision's answer
+why        ``questions/cases``                ``(args, rules, expected) -> (why, clauses)``
 ========== ================================== ==========================================
 
 Adding an operation is one :func:`declare` here and one function per role (the developers'
@@ -37,7 +38,7 @@ __all__ = ["Operation", "ROLES", "OPTIONAL_ROLES", "REGISTRY", "declare", "withd
 #: The parts every operation has, one per role (see the module's table).
 ROLES: Final = ("inputs", "judge", "misread", "situation")
 #: The parts only some operations have (see the module's second table).
-OPTIONAL_ROLES: Final = ("decisions", "decided_at")
+OPTIONAL_ROLES: Final = ("decisions", "decided_at", "why")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -50,6 +51,7 @@ class Operation:
     clauses: tuple[str, ...]
     context: str | None = None  # protocol 2's context argument (``trump``, ``dealer``), if any
     drawn_under_rules: bool = False  # its inputs are played under the check's rules (streams)
+    generated: int = 0  # how many cases ``turub check --seed`` generates (0: all are in the vectors)
     parts: Mapping[str, Callable[..., Any]] = field(default_factory=dict, compare=False, repr=False)
 
     def part(self, role: str) -> Callable[..., Any]:
@@ -130,23 +132,25 @@ def context_of(op: str) -> str | None:
     return record.context if record is not None else None
 
 
-declare(Operation("trick_winner", ("trick.highest-trump", "trick.highest-led", "trick.earliest-identical")))
+declare(Operation("trick_winner", ("trick.highest-trump", "trick.highest-led", "trick.earliest-identical"),
+                  generated=300))
 declare(Operation("legal_plays", ("play.follow-suit", "play.void-any-card", "play.no-forced-trump"),
-                  context="trump"))
+                  context="trump", generated=200))
 declare(Operation("deal", ("deal.cut", "deal.packets", "deal.pause-for-trump", "deal.full-hands",
-                           "trump.caller", "trump.three-cards", "table.left-of-dealer", "table.direction")))
-declare(Operation("check_packets", ("deal.dealer-check", "deal.redeal")))
+                           "trump.caller", "trump.three-cards", "table.left-of-dealer",
+                           "table.direction"), generated=8))
+declare(Operation("check_packets", ("deal.dealer-check", "deal.redeal"), generated=30))
 declare(Operation("referee", ("play.first-lead", "play.turn", "play.card-in-hand", "play.follow-suit",
                               "play.void-any-card", "play.winner-leads", "play.all-tricks", "trump.caller",
                               "trump.once", "trump.any-suit", "signal.leader-only", "signal.timing",
                               "signal.once-per-trick", "signal.kinds", "result.more-tricks-wins",
                               "result.draw-18", "result.closed-early", "sheet.any-player-closes",
-                              "play.order-of-actions"), drawn_under_rules=True))
+                              "play.order-of-actions"), drawn_under_rules=True, generated=40))
 declare(Operation("deal_result", ("result.more-tricks-wins", "result.draw-18", "result.closed-early",
                                   "result.tricks-add-up"), context="dealer"))
 declare(Operation("next_dealer", ("dealer.after-win", "dealer.after-loss", "dealer.after-draw")))
-declare(Operation("first_dealer", ("dealer.first-draw", "dealer.first-draw-ties", "pack.suits-equal")))
+declare(Operation("first_dealer", ("dealer.first-draw", "dealer.first-draw-ties", "pack.suits-equal"), generated=60))
 declare(Operation("contest", ("contest.first-win-sets-mark", "contest.second-win-beats-mark",
                               "contest.insufficient-win", "contest.draw-keeps-sequence",
                               "contest.other-side-resets", "contest.unbeatable-mark",
-                              "contest.decided-is-final", "stake.per-deal"), context="dealer"))
+                              "contest.decided-is-final", "stake.per-deal"), context="dealer", generated=150))
