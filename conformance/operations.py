@@ -21,6 +21,7 @@ and, where an operation has one (:data:`OPTIONAL_ROLES`, read with :meth:`Operat
 decisions  ``judging/decided``                ``(variant, args) -> {point: Decided}``
 decided_at ``judging/decided``                ``(got) -> answer``: its one decision's answer
 why        ``questions/cases``                ``(args, rules, expected) -> (why, clauses)``
+trace      ``reports/variants``               ``(args, variant) -> steps``: its decisions
 ========== ================================== ==========================================
 
 Adding an operation is one :func:`declare` here and one function per role (the developers'
@@ -38,7 +39,7 @@ __all__ = ["Operation", "ROLES", "OPTIONAL_ROLES", "REGISTRY", "declare", "withd
 #: The parts every operation has, one per role (see the module's table).
 ROLES: Final = ("inputs", "judge", "misread", "situation")
 #: The parts only some operations have (see the module's second table).
-OPTIONAL_ROLES: Final = ("decisions", "decided_at", "why")
+OPTIONAL_ROLES: Final = ("decisions", "decided_at", "why", "trace")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
