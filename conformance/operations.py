@@ -53,6 +53,7 @@ class Operation:
     context: str | None = None  # protocol 2's context argument (``trump``, ``dealer``), if any
     drawn_under_rules: bool = False  # its inputs are played under the check's rules (streams)
     generated: int = 0  # how many cases ``turub check --seed`` generates (0: all are in the vectors)
+    vectors: int = 0  # how many seeded cases the committed vectors hold (besides worked ones)
     parts: Mapping[str, Callable[..., Any]] = field(default_factory=dict, compare=False, repr=False)
 
     def part(self, role: str) -> Callable[..., Any]:
@@ -134,24 +135,26 @@ def context_of(op: str) -> str | None:
 
 
 declare(Operation("trick_winner", ("trick.highest-trump", "trick.highest-led", "trick.earliest-identical"),
-                  generated=300))
+                  generated=300, vectors=60))
 declare(Operation("legal_plays", ("play.follow-suit", "play.void-any-card", "play.no-forced-trump"),
-                  context="trump", generated=200))
+                  context="trump", generated=200, vectors=40))
 declare(Operation("deal", ("deal.cut", "deal.packets", "deal.pause-for-trump", "deal.full-hands",
                            "trump.caller", "trump.three-cards", "table.left-of-dealer",
-                           "table.direction"), generated=8))
-declare(Operation("check_packets", ("deal.dealer-check", "deal.redeal"), generated=30))
+                           "table.direction"), generated=8, vectors=4))
+declare(Operation("check_packets", ("deal.dealer-check", "deal.redeal"), generated=30, vectors=10))
 declare(Operation("referee", ("play.first-lead", "play.turn", "play.card-in-hand", "play.follow-suit",
                               "play.void-any-card", "play.winner-leads", "play.all-tricks", "trump.caller",
                               "trump.once", "trump.any-suit", "signal.leader-only", "signal.timing",
                               "signal.once-per-trick", "signal.kinds", "result.more-tricks-wins",
                               "result.draw-18", "result.closed-early", "sheet.any-player-closes",
-                              "play.order-of-actions"), drawn_under_rules=True, generated=40))
+                              "play.order-of-actions"), drawn_under_rules=True, generated=40, vectors=8))
 declare(Operation("deal_result", ("result.more-tricks-wins", "result.draw-18", "result.closed-early",
                                   "result.tricks-add-up"), context="dealer"))
 declare(Operation("next_dealer", ("dealer.after-win", "dealer.after-loss", "dealer.after-draw")))
-declare(Operation("first_dealer", ("dealer.first-draw", "dealer.first-draw-ties", "pack.suits-equal"), generated=60))
+declare(Operation("first_dealer", ("dealer.first-draw", "dealer.first-draw-ties", "pack.suits-equal"),
+                  generated=60, vectors=16))
 declare(Operation("contest", ("contest.first-win-sets-mark", "contest.second-win-beats-mark",
                               "contest.insufficient-win", "contest.draw-keeps-sequence",
                               "contest.other-side-resets", "contest.unbeatable-mark",
-                              "contest.decided-is-final", "stake.per-deal"), context="dealer", generated=150))
+                              "contest.decided-is-final", "stake.per-deal"), context="dealer",
+                  generated=150, vectors=30))
