@@ -54,6 +54,7 @@ class Operation:
     drawn_under_rules: bool = False  # its inputs are played under the check's rules (streams)
     generated: int = 0  # how many cases ``turub check --seed`` generates (0: all are in the vectors)
     vectors: int = 0  # how many seeded cases the committed vectors hold (besides worked ones)
+    dealt_by: str | None = None  # the operation dealing its case's pack: a wrong deal fails it too
     parts: Mapping[str, Callable[..., Any]] = field(default_factory=dict, compare=False, repr=False)
 
     def part(self, role: str) -> Callable[..., Any]:
@@ -147,7 +148,8 @@ declare(Operation("referee", ("play.first-lead", "play.turn", "play.card-in-hand
                               "trump.once", "trump.any-suit", "signal.leader-only", "signal.timing",
                               "signal.once-per-trick", "signal.kinds", "result.more-tricks-wins",
                               "result.draw-18", "result.closed-early", "sheet.any-player-closes",
-                              "play.order-of-actions"), drawn_under_rules=True, generated=40, vectors=8))
+                              "play.order-of-actions"), drawn_under_rules=True, generated=40, vectors=8,
+                  dealt_by="deal"))
 declare(Operation("deal_result", ("result.more-tricks-wins", "result.draw-18", "result.closed-early",
                                   "result.tricks-add-up"), context="dealer"))
 declare(Operation("next_dealer", ("dealer.after-win", "dealer.after-loss", "dealer.after-draw")))

@@ -144,7 +144,7 @@ NAME_BRANCHES_LEFT = {
     "diagnosis/probes.py": 26,
     "questions/differential.py": 5, "diagnosis/misreadings.py": 3,
     "commands/items.py": 2, "diagnosis/blame.py": 2, "questions/directed.py": 2,
-    "questions/properties.py": 2, "commands/case_stage.py": 1,
+    "commands/case_stage.py": 1,
     "diagnosis/situation.py": 1,
 }
 
