@@ -145,7 +145,6 @@ NAME_BRANCHES_LEFT = {
     "questions/differential.py": 3, "diagnosis/misreadings.py": 3,
     "commands/items.py": 2, "questions/directed.py": 2,
     "commands/case_stage.py": 1,
-    "diagnosis/situation.py": 1,
 }
 
 
