@@ -144,7 +144,6 @@ NAME_BRANCHES_LEFT = {
     "diagnosis/probes.py": 26,
     "questions/differential.py": 3, "diagnosis/misreadings.py": 3,
     "commands/items.py": 2, "questions/directed.py": 2,
-    "commands/case_stage.py": 1,
 }
 
 
