@@ -115,3 +115,13 @@ def test_an_operation_without_a_part_says_which_part_is_missing():
             REGISTRY["bare"].part("judge")
     finally:
         operations.withdraw("bare")
+
+
+def test_a_misreading_is_asked_under_the_rules_exactly_where_the_protocol_sends_them():
+    # The schema (spec/protocol.schema.json) says which operations' questions carry the rules;
+    # a misreading of those is asked under the check's rules, of the others without.
+    import json
+    from pathlib import Path
+    schema = json.loads((Path(__file__).parent.parent / "spec" / "protocol.schema.json").read_text())
+    carried = {n for n in NINE if "rules" in schema["$defs"][f"args_{n}"].get("properties", {})}
+    assert {n for n in NINE if misreadings.takes_rules(n)} == carried
