@@ -15,6 +15,15 @@ misread    ``diagnosis/misreadings``          ``(misreading id, **args) -> answe
 situation  ``diagnosis/situation``            ``(args, expected, got) -> lines``
 ========== ================================== ==========================================
 
+and, where an operation has one (:data:`OPTIONAL_ROLES`, read with :meth:`Operation.part_or`):
+
+========== ================================== ==========================================
+decisions  ``judging/decided``                ``(variant, args) -> {point: Decided}``
+decided_at ``judging/decided``                ``(got) -> answer``: its one decision's answer
+why        ``questions/cases``                ``(args, rules, expected) -> (why, clauses)``
+trace      ``reports/variants``               ``(args, variant) -> steps``: its decisions
+========== ================================== ==========================================
+
 Adding an operation is one :func:`declare` here and one function per role (the developers'
 guide shows it step by step).
 """
@@ -25,10 +34,12 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Final, TypeVar
 
-__all__ = ["Operation", "ROLES", "REGISTRY", "declare", "withdraw", "operation_part", "context_of"]
+__all__ = ["Operation", "ROLES", "OPTIONAL_ROLES", "REGISTRY", "declare", "withdraw", "operation_part", "context_of"]
 
 #: The parts every operation has, one per role (see the module's table).
 ROLES: Final = ("inputs", "judge", "misread", "situation")
+#: The parts only some operations have (see the module's second table).
+OPTIONAL_ROLES: Final = ("decisions", "decided_at", "why", "trace")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -41,6 +52,9 @@ class Operation:
     clauses: tuple[str, ...]
     context: str | None = None  # protocol 2's context argument (``trump``, ``dealer``), if any
     drawn_under_rules: bool = False  # its inputs are played under the check's rules (streams)
+    generated: int = 0  # how many cases ``turub check --seed`` generates (0: all are in the vectors)
+    vectors: int = 0  # how many seeded cases the committed vectors hold (besides worked ones)
+    dealt_by: str | None = None  # the operation dealing its case's pack: a wrong deal fails it too
     parts: Mapping[str, Callable[..., Any]] = field(default_factory=dict, compare=False, repr=False)
 
     def part(self, role: str) -> Callable[..., Any]:
@@ -50,6 +64,10 @@ class Operation:
         except KeyError:
             raise LookupError(f"operation {self.name!r} has no {role!r} part: attach one with "
                               f"@operation_part({self.name!r}, {role!r})") from None
+
+    def part_or(self, role: str, default: Callable[..., Any]) -> Callable[..., Any]:
+        """Its part for the optional ``role``, or ``default`` if it has none."""
+        return self.parts.get(role, default)
 
     def needs(self) -> tuple[str, ...]:
         """The roles it must have a part for (drawn under rules: its inputs come from streams)."""
@@ -81,8 +99,8 @@ class _Registry(Mapping[str, Operation]):
         del self._records[name]
 
     def attach(self, name: str, role: str, fn: Callable[..., Any]) -> None:
-        if role not in ROLES:
-            raise ValueError(f"unknown role {role!r}: one of {', '.join(ROLES)}")
+        if role not in ROLES + OPTIONAL_ROLES:
+            raise ValueError(f"unknown role {role!r}: one of {', '.join(ROLES + OPTIONAL_ROLES)}")
         record = self._records[name]
         if role in record.parts:
             raise ValueError(f"operation {name!r} already has a {role!r} part")
@@ -117,23 +135,28 @@ def context_of(op: str) -> str | None:
     return record.context if record is not None else None
 
 
-declare(Operation("trick_winner", ("trick.highest-trump", "trick.highest-led", "trick.earliest-identical")))
+declare(Operation("trick_winner", ("trick.highest-trump", "trick.highest-led", "trick.earliest-identical"),
+                  generated=300, vectors=60))
 declare(Operation("legal_plays", ("play.follow-suit", "play.void-any-card", "play.no-forced-trump"),
-                  context="trump"))
+                  context="trump", generated=200, vectors=40))
 declare(Operation("deal", ("deal.cut", "deal.packets", "deal.pause-for-trump", "deal.full-hands",
-                           "trump.caller", "trump.three-cards", "table.left-of-dealer", "table.direction")))
-declare(Operation("check_packets", ("deal.dealer-check", "deal.redeal")))
+                           "trump.caller", "trump.three-cards", "table.left-of-dealer",
+                           "table.direction"), generated=8, vectors=4))
+declare(Operation("check_packets", ("deal.dealer-check", "deal.redeal"), generated=30, vectors=10))
 declare(Operation("referee", ("play.first-lead", "play.turn", "play.card-in-hand", "play.follow-suit",
                               "play.void-any-card", "play.winner-leads", "play.all-tricks", "trump.caller",
                               "trump.once", "trump.any-suit", "signal.leader-only", "signal.timing",
                               "signal.once-per-trick", "signal.kinds", "result.more-tricks-wins",
                               "result.draw-18", "result.closed-early", "sheet.any-player-closes",
-                              "play.order-of-actions"), drawn_under_rules=True))
+                              "play.order-of-actions"), drawn_under_rules=True, generated=40, vectors=8,
+                  dealt_by="deal"))
 declare(Operation("deal_result", ("result.more-tricks-wins", "result.draw-18", "result.closed-early",
                                   "result.tricks-add-up"), context="dealer"))
 declare(Operation("next_dealer", ("dealer.after-win", "dealer.after-loss", "dealer.after-draw")))
-declare(Operation("first_dealer", ("dealer.first-draw", "dealer.first-draw-ties", "pack.suits-equal")))
+declare(Operation("first_dealer", ("dealer.first-draw", "dealer.first-draw-ties", "pack.suits-equal"),
+                  generated=60, vectors=16))
 declare(Operation("contest", ("contest.first-win-sets-mark", "contest.second-win-beats-mark",
                               "contest.insufficient-win", "contest.draw-keeps-sequence",
                               "contest.other-side-resets", "contest.unbeatable-mark",
-                              "contest.decided-is-final", "stake.per-deal"), context="dealer"))
+                              "contest.decided-is-final", "stake.per-deal"), context="dealer",
+                  generated=150, vectors=30))

@@ -141,11 +141,9 @@ OPERATION_NAMES = {"trick_winner", "legal_plays", "deal", "check_packets", "refe
 #: Modules still branching on an operation's name, with how many branches (issue 29, left to
 #: do: each is a part of the operation's record to be).  A count may only go down.
 NAME_BRANCHES_LEFT = {
-    "diagnosis/probes.py": 26, "questions/cases.py": 13, "reports/variants.py": 10,
-    "judging/decided.py": 8, "questions/differential.py": 5, "diagnosis/misreadings.py": 3,
-    "commands/items.py": 2, "diagnosis/blame.py": 2, "questions/directed.py": 2,
-    "questions/generators.py": 2, "questions/properties.py": 2, "commands/case_stage.py": 1,
-    "diagnosis/situation.py": 1,
+    "diagnosis/probes.py": 26,
+    "questions/differential.py": 3, "diagnosis/misreadings.py": 1,
+    "commands/items.py": 1,
 }
 
 

@@ -32,6 +32,18 @@ def test_every_operation_has_every_part(name):
     assert set(record.needs()) <= set(record.parts), f"{name} lacks {set(record.needs()) - set(record.parts)}"
 
 
+def test_an_operation_a_house_rule_can_decide_in_has_its_decisions_part():
+    # A house rule overrides one of the engine's decisions (turub.decisions.DECISIONS, by the
+    # standard clauses it replaces): each operation exercising one of those clauses walks its
+    # cases for where a variant decided; the others (the deal, the packets' check, the first
+    # dealer) have no such part.
+    from turub.conformance.judging import decided  # noqa: F401  (attaches the parts)
+    from turub.decisions import DECISIONS
+    overridable = {c for clauses in DECISIONS.values() for c in clauses}
+    assert {n for n, r in REGISTRY.items() if "decisions" in r.parts} == {
+        n for n, r in REGISTRY.items() if overridable & set(r.clauses)}
+
+
 def test_the_protocol_2_context_is_read_from_the_record():
     # Protocol version 2 adds the trump to legal_plays, the dealer to deal_result and contest.
     assert {o.name: o.context for o in REGISTRY.values() if o.context} == {
@@ -44,6 +56,8 @@ def test_the_protocol_2_context_is_read_from_the_record():
 def test_a_part_attached_twice_or_to_an_unknown_role_is_refused():
     with pytest.raises(ValueError, match="already has a 'judge' part"):
         operation_part("trick_winner", "judge")(lambda case, expected, got: PASS)
+    with pytest.raises(ValueError, match="already has a 'decisions' part"):
+        operation_part("referee", "decisions")(lambda variant, args: {})
     with pytest.raises(ValueError, match="unknown role 'blame'"):
         operation_part("trick_winner", "blame")(lambda: None)
     with pytest.raises(ValueError, match="already declared"):
@@ -101,3 +115,13 @@ def test_an_operation_without_a_part_says_which_part_is_missing():
             REGISTRY["bare"].part("judge")
     finally:
         operations.withdraw("bare")
+
+
+def test_a_misreading_is_asked_under_the_rules_exactly_where_the_protocol_sends_them():
+    # The schema (spec/protocol.schema.json) says which operations' questions carry the rules;
+    # a misreading of those is asked under the check's rules, of the others without.
+    import json
+    from pathlib import Path
+    schema = json.loads((Path(__file__).parent.parent / "spec" / "protocol.schema.json").read_text())
+    carried = {n for n in NINE if "rules" in schema["$defs"][f"args_{n}"].get("properties", {})}
+    assert {n for n in NINE if misreadings.takes_rules(n)} == carried

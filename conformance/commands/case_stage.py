@@ -19,6 +19,7 @@ from turub import Rules
 from turub.tools.progress import Progress
 
 from ..judging.judge import verdict_of
+from ..operations import REGISTRY
 from ..programs.targets import NOT_RUN, Answer, Interrupted, Request, Target
 from ..questions.cases import RULED_OPS, Case, ask_args
 from ..reports.baseline import digest, run_variant
@@ -64,7 +65,8 @@ def _case_result(case: dict, kind: str, answer: Answer | None, rules: Rules) -> 
                      args=ask_args(case["op"], case["args"], rules), expected=case["expected"])
     if answer.kind == "result" or answer.value is not None:  # a malformed answer's value too
         failed = replace(failed, got=answer.value)
-    if case["op"] == "referee" and answer.kind == "result":
+    record = REGISTRY.get(case["op"])
+    if record is not None and record.drawn_under_rules and answer.kind == "result":  # a refereed deal
         from ..questions.differential import describe_deal
         try:
             failed = replace(failed, minimal=describe_deal({**case, "rules": rules.to_dict()}, verdict, answer.value))

@@ -28,6 +28,7 @@ from turub.clauses import clause
 from turub.options import Rules
 
 from ..judging.judge import verdict_of
+from ..operations import REGISTRY
 from ..programs.targets import NOT_RUN, Answer, Target
 from ..questions.cases import RULED_OPS, Case, ask_args, generated_cases
 from ..questions.differential import describe_deal, differential_deals, differential_sittings
@@ -359,7 +360,8 @@ class CaseItem(KitItem):
                   "args": ask_args(case["op"], case["args"], rules), "expected": case["expected"]}
         if answer.kind == "result":
             result["got"] = answer.value
-            if case["op"] == "referee":
+            record = REGISTRY.get(case["op"])
+            if record is not None and record.drawn_under_rules:  # a refereed deal
                 try:
                     result["minimal"] = describe_deal({**case, "rules": rules.to_dict()}, verdict,
                                                       answer.value)

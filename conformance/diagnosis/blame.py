@@ -21,6 +21,8 @@ import json
 from collections import Counter
 from typing import AbstractSet, Any, Final
 
+from ..operations import REGISTRY
+
 __all__ = ["attribute", "render_diagnosis", "top_blamed", "failed_rows"]
 
 #: How many blamed clauses the terminal shows with their situations.
@@ -45,15 +47,17 @@ def _deal_key(args: dict) -> tuple | None:
 
 
 def _mark_consequences(cases: list[dict]) -> None:
+    dealers = {r.dealt_by for r in REGISTRY.values() if r.dealt_by is not None}
     wrong_deals: dict[Any, Any] = {}
     for c in cases:
-        if c["op"] == "deal" and c["status"] == "failed" and isinstance(c.get("args"), dict):
+        if c["op"] in dealers and c["status"] == "failed" and isinstance(c.get("args"), dict):
             wrong_deals.setdefault(_deal_key(c["args"]), c["id"])
     if not wrong_deals:
         return
     for c in cases:
-        if c["op"] == "referee" and c["status"] == "failed" and c.get("blamed") and \
-                isinstance(c.get("args"), dict):
+        record = REGISTRY.get(c["op"])
+        dealt = record is not None and record.dealt_by is not None  # its pack is dealt by another operation
+        if dealt and c["status"] == "failed" and c.get("blamed") and isinstance(c.get("args"), dict):
             args = dict(c["args"])
             args.setdefault("rules", c.get("rules") if isinstance(c.get("rules"), dict) else {})
             cause = wrong_deals.get(_deal_key(args))

@@ -18,6 +18,7 @@ of them differ from the rules.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import AbstractSet, Any, Final
@@ -377,6 +378,13 @@ def answer(misreading: Misreading, op: str, args: dict) -> Any:
         raise LookupError(op) from None
 
 
+def takes_rules(op: str) -> bool:
+    """Whether ``op``'s misreading answers under the rules of the check (its part takes ``rules``)."""
+    record = REGISTRY.get(op)
+    return record is not None and "misread" in record.parts and \
+        "rules" in inspect.signature(record.parts["misread"]).parameters
+
+
 # --- explaining a run's failures ------------------------------------------------------------------
 
 def _contradictions(m: Misreading, passed: set[str], rules: dict) -> int:
@@ -399,7 +407,7 @@ def _contradictions(m: Misreading, passed: set[str], rules: dict) -> int:
         if case["id"] not in passed or case["op"] not in m.ops or case["op"] == "referee":
             continue
         args = dict(case["args"])
-        if case["op"] in ("deal", "next_dealer", "contest"):
+        if takes_rules(case["op"]):
             args["rules"] = rules
         try:
             if answer(m, case["op"], args) != case["expected"]:
@@ -432,7 +440,7 @@ def explain(failed: Iterable[dict], rules: dict, passed: AbstractSet[str] = froz
             if q is None or q["op"] not in m.ops:
                 continue
             args = dict(q["args"])
-            if q["op"] in ("deal", "referee", "next_dealer", "contest"):
+            if takes_rules(q["op"]):
                 args.setdefault("rules", rules)
             try:
                 alt = answer(m, q["op"], args)

@@ -74,7 +74,9 @@ def question_of(result: dict) -> dict | None:
         return result["situation"]
     if "args" in result and "expected" in result and "got" in result:
         args = dict(result["args"])
-        if "rules" in result and isinstance(result["rules"], dict) and result["op"] == "referee":
+        record = REGISTRY.get(result["op"])
+        played = record is not None and record.drawn_under_rules  # its question is played under them
+        if "rules" in result and isinstance(result["rules"], dict) and played:
             args.setdefault("rules", result["rules"])
         return {"op": result["op"], "args": args, "expected": result["expected"], "got": result["got"]}
     if "args" in result and "expected" in result and result.get("outcome") in ("error-reported", "crash"):

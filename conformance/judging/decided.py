@@ -32,6 +32,7 @@ from turub.deal import SIGNALS, Phase
 from turub.variants import DECISIONS, Variant
 
 from ..adapter import winner_of
+from ..operations import REGISTRY, operation_part
 
 __all__ = ["Decided", "variant_decisions", "reblame"]
 
@@ -68,42 +69,53 @@ def _state(contest: Contest) -> dict[str, Any]:
 
 
 def variant_decisions(variant: Variant | None, op: str, args: Mapping[str, Any]) -> dict[str, str]:
-    """Where ``variant``'s clauses decided in the case ``(op, args)`` (empty: nowhere)."""
-    if variant is None:
+    """Where ``variant``'s clauses decided in the case ``(op, args)`` (empty: nowhere); each
+    operation's walk is its record's ``decisions`` part."""
+    record = REGISTRY.get(op)
+    if variant is None or record is None:
         return {}
     try:
-        if op == "referee":
-            return _referee(variant, args)
-        if op == "contest":
-            return _contest(variant, args)
-        return _single(variant, op, args)
+        return record.part_or("decisions", _nowhere)(variant, args)
     except RuleError:
         return {}
 
 
-def _single(variant: Variant, op: str, args: Mapping[str, Any]) -> dict[str, str]:
-    if op == "trick_winner":
-        cards, trump = [parse_card(x) for x in args["cards"]], parse_suit(args["trump"])
-        c = _own(variant, variant.trick_winner(cards, trump)[1])
-        return {"*": Decided(c, decide_trick(cards, trump, parse_seat("N")).position)} if c else {}
-    if op == "legal_plays":
-        named = args.get("trump")
-        hand, trick = [parse_card(x) for x in args["hand"]], [parse_card(x) for x in args["trick"]]
-        c = _own(variant, variant.legal_plays(hand, trick, parse_suit(named) if named else None)[1])
-        std = standard_legal_plays(hand, trick[0].suit if trick else None)
-        return {"*": Decided(c, frozenset(card_name(x, ascii=True) for x in std))} if c else {}
-    if op == "deal_result":
-        c = _own(variant, variant.deal_result(args["ns"], args["ew"], closed_early=args["closed_early"]).clauses)
-        standard = deal_result(args["ns"], args["ew"], closed_early=args["closed_early"])
-        return {"*": Decided(c, _side(standard.winner))} if c else {}
-    if op == "next_dealer":
-        side = winner_of(args["outcome"])
-        dealer = parse_seat(args["dealer"])
-        c = _own(variant, variant.next_dealer(dealer, side).clauses)
-        return {"*": Decided(c, next_dealer(dealer, side, variant.rules).seat.letter)} if c else {}
-    return {}
+def _nowhere(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
+    return {}  # an operation no house clause decides in
 
 
+@operation_part("trick_winner", "decisions")
+def _trick_winner(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
+    cards, trump = [parse_card(x) for x in args["cards"]], parse_suit(args["trump"])
+    c = _own(variant, variant.trick_winner(cards, trump)[1])
+    return {"*": Decided(c, decide_trick(cards, trump, parse_seat("N")).position)} if c else {}
+
+
+@operation_part("legal_plays", "decisions")
+def _legal_plays(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
+    named = args.get("trump")
+    hand, trick = [parse_card(x) for x in args["hand"]], [parse_card(x) for x in args["trick"]]
+    c = _own(variant, variant.legal_plays(hand, trick, parse_suit(named) if named else None)[1])
+    std = standard_legal_plays(hand, trick[0].suit if trick else None)
+    return {"*": Decided(c, frozenset(card_name(x, ascii=True) for x in std))} if c else {}
+
+
+@operation_part("deal_result", "decisions")
+def _deal_result(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
+    c = _own(variant, variant.deal_result(args["ns"], args["ew"], closed_early=args["closed_early"]).clauses)
+    standard = deal_result(args["ns"], args["ew"], closed_early=args["closed_early"])
+    return {"*": Decided(c, _side(standard.winner))} if c else {}
+
+
+@operation_part("next_dealer", "decisions")
+def _next_dealer(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
+    side = winner_of(args["outcome"])
+    dealer = parse_seat(args["dealer"])
+    c = _own(variant, variant.next_dealer(dealer, side).clauses)
+    return {"*": Decided(c, next_dealer(dealer, side, variant.rules).seat.letter)} if c else {}
+
+
+@operation_part("contest", "decisions")
 def _contest(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
     out: dict[str, str] = {}
     contest = Contest()
@@ -122,6 +134,7 @@ def _contest(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
+@operation_part("referee", "decisions")
 def _referee(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
     out: dict[str, str] = {}
     deal = variant.deal([parse_card(x) for x in args["pack"]], parse_seat(args["dealer"]), args["cut"])
@@ -216,16 +229,27 @@ def _point(where: Mapping[str, Any], extra: Mapping[str, Any]) -> str:
     return "*" if "*" in where else "result"
 
 
+def _as_given(got: Any) -> Any:
+    return got  # the answer is the decision's (a trick's position, a seat)
+
+
+@operation_part("legal_plays", "decided_at")
+def _legal_plays_at(got: Any) -> Any:
+    return frozenset(card_name(parse_card(c), ascii=True) for c in got)
+
+
+@operation_part("deal_result", "decided_at")
+def _deal_result_at(got: Any) -> Any:
+    return got.get("outcome") if "outcome" in got else _UNKNOWN
+
+
 def _answer_at(op: str, key: str, got: Any) -> Any:
     """The program's answer at decision point ``key`` of its answer ``got``, in the form the
     standard answer is kept in (or _UNKNOWN)."""
     try:
         if key == "*":
-            if op == "legal_plays":
-                return frozenset(card_name(parse_card(c), ascii=True) for c in got)
-            if op == "deal_result":
-                return got.get("outcome") if "outcome" in got else _UNKNOWN
-            return got
+            record = REGISTRY.get(op)
+            return got if record is None else record.part_or("decided_at", _as_given)(got)
         kind, _, n = key.partition(":")
         if kind == "trick":
             return got["winners"][int(n)]

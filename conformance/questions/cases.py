@@ -27,7 +27,7 @@ from turub import Contest, RuleError, Rules, Seat, decide_trick, deal_result, pa
 from turub.options import rules_from_dict
 
 from ..adapter import OPERATIONS, ReferenceImplementation
-from ..operations import context_of
+from ..operations import REGISTRY, context_of, operation_part
 from ..judging.variant_reference import new_deal, reference_for, variant_decisions
 from ..ruleset import Ruleset, name_of, options_of
 # The inputs and the referee's streams moved to .generators and .streams; their names are
@@ -97,7 +97,42 @@ def answer(op: str, args: Mapping[str, Any], rules: Rules) -> Any:
     return getattr(reference_for(rules), op)(**ask_args(op, args, rules))
 
 
-def _referee_why(args: Mapping[str, Any], rules: Rules) -> tuple[dict, list[str]]:
+def _why(op: str, args: Mapping[str, Any], rules: Rules, expected: Any) -> tuple[dict | None, list[str]]:
+    """What the judge needs to name clauses, and the clauses the case exercises (each
+    operation's ``why`` part; one without cites all its clauses)."""
+    record = REGISTRY.get(op)
+    if record is None:
+        return None, sorted(OPERATIONS[op])
+    return record.part_or("why", lambda args, rules, expected: (None, sorted(record.clauses)))(args, rules, expected)
+
+
+@operation_part("trick_winner", "why")
+def _trick_winner_why(args: Mapping[str, Any], rules: Rules, expected: Any) -> tuple[dict | None, list[str]]:
+    from turub import parse_suit
+    d = decide_trick([parse_card(c) for c in args["cards"]], parse_suit(args["trump"]), Seat.NORTH)
+    clauses = list(d.clauses) + ["pack.rank-order"]
+    if any("♠♥♦♣".find(c[-1]) >= 0 for c in args["cards"]):
+        clauses.append("pack.card-notation")
+    return None, sorted(clauses)
+
+
+@operation_part("legal_plays", "why")
+def _legal_plays_why(args: Mapping[str, Any], rules: Rules, expected: Any) -> tuple[dict | None, list[str]]:
+    hand = [parse_card(c) for c in args["hand"]]
+    led = parse_card(args["trick"][0]).suit if args["trick"] else None
+    if led is None:
+        clauses = ["play.follow-suit"]
+    elif any(c.suit is led for c in hand):
+        clauses = ["play.follow-suit"]
+    else:
+        clauses = ["play.void-any-card", "play.no-forced-trump"]
+    if any("♠♥♦♣".find(c[-1]) >= 0 for c in args["hand"] + args["trick"]):
+        clauses.append("pack.card-notation")
+    return None, sorted(clauses)
+
+
+@operation_part("referee", "why")
+def _referee_why(args: Mapping[str, Any], rules: Rules, expected: Any) -> tuple[dict, list[str]]:
     deal = new_deal(rules, [parse_card(c) for c in args["pack"]], Seat("NESW".index(args["dealer"])),
                     args["cut"])
     trace = RefereeTrace(deal)
@@ -106,60 +141,49 @@ def _referee_why(args: Mapping[str, Any], rules: Rules) -> tuple[dict, list[str]
     return trace.why()
 
 
-def _why(op: str, args: Mapping[str, Any], rules: Rules, expected: Any) -> tuple[dict | None, list[str]]:
-    """What the judge needs to name clauses, and the clauses the case exercises."""
-    if op == "trick_winner":
-        from turub import parse_suit
-        d = decide_trick([parse_card(c) for c in args["cards"]], parse_suit(args["trump"]), Seat.NORTH)
-        clauses = list(d.clauses) + ["pack.rank-order"]
-        if any("♠♥♦♣".find(c[-1]) >= 0 for c in args["cards"]):
-            clauses.append("pack.card-notation")
-        return None, sorted(clauses)
-    if op == "legal_plays":
-        hand = [parse_card(c) for c in args["hand"]]
-        led = parse_card(args["trick"][0]).suit if args["trick"] else None
-        if led is None:
-            clauses = ["play.follow-suit"]
-        elif any(c.suit is led for c in hand):
-            clauses = ["play.follow-suit"]
-        else:
-            clauses = ["play.void-any-card", "play.no-forced-trump"]
-        if any("♠♥♦♣".find(c[-1]) >= 0 for c in args["hand"] + args["trick"]):
-            clauses.append("pack.card-notation")
-        return None, sorted(clauses)
-    if op == "referee":
-        return _referee_why(args, rules)
-    if op == "deal_result":
-        if "refused" in expected:
-            return None, [expected["refused"]]
-        r = deal_result(args["ns"], args["ew"], closed_early=args["closed_early"])
-        return None, sorted(set(r.clauses) | {"result.tricks-add-up"})
-    if op == "first_dealer":
-        if "refused" in expected:
-            return None, [expected["refused"], "dealer.first-draw"]
-        return None, ["dealer.first-draw", "dealer.first-draw-ties", "pack.suits-equal"] if len(
-            args["rounds"]) > 1 else ["dealer.first-draw"]
-    if op == "next_dealer":
-        from turub import next_dealer, parse_seat
-        from ..adapter import winner_of
-        nd = next_dealer(parse_seat(args["dealer"]), winner_of(args["outcome"]), rules)
-        return None, list(nd.clauses)
-    if op == "contest":
-        c = Contest()
-        steps: list[list[str]] = []
-        for ns, ew, closed in args["results"]:
-            try:
-                result = deal_result(ns, ew, closed_early=closed, rules=options_of(rules))
-            except RuleError as e:
-                steps.append([e.clause])
-                continue
-            fresh = ["contest.decided-is-final"] if c.is_decided else []
-            c = (Contest() if c.is_decided else c).record(result, rules)
-            steps.append(list(c.clauses) + fresh)
-        return {"steps": steps}, sorted({x for s in steps for x in s})
-    if op == "check_packets":
-        return None, ["deal.dealer-check"] + ([] if expected["stands"] else ["deal.redeal"])
-    return None, sorted(OPERATIONS[op])
+@operation_part("deal_result", "why")
+def _deal_result_why(args: Mapping[str, Any], rules: Rules, expected: Any) -> tuple[dict | None, list[str]]:
+    if "refused" in expected:
+        return None, [expected["refused"]]
+    r = deal_result(args["ns"], args["ew"], closed_early=args["closed_early"])
+    return None, sorted(set(r.clauses) | {"result.tricks-add-up"})
+
+
+@operation_part("first_dealer", "why")
+def _first_dealer_why(args: Mapping[str, Any], rules: Rules, expected: Any) -> tuple[dict | None, list[str]]:
+    if "refused" in expected:
+        return None, [expected["refused"], "dealer.first-draw"]
+    return None, ["dealer.first-draw", "dealer.first-draw-ties", "pack.suits-equal"] if len(
+        args["rounds"]) > 1 else ["dealer.first-draw"]
+
+
+@operation_part("next_dealer", "why")
+def _next_dealer_why(args: Mapping[str, Any], rules: Rules, expected: Any) -> tuple[dict | None, list[str]]:
+    from turub import next_dealer, parse_seat
+    from ..adapter import winner_of
+    nd = next_dealer(parse_seat(args["dealer"]), winner_of(args["outcome"]), rules)
+    return None, list(nd.clauses)
+
+
+@operation_part("contest", "why")
+def _contest_why(args: Mapping[str, Any], rules: Rules, expected: Any) -> tuple[dict | None, list[str]]:
+    c = Contest()
+    steps: list[list[str]] = []
+    for ns, ew, closed in args["results"]:
+        try:
+            result = deal_result(ns, ew, closed_early=closed, rules=options_of(rules))
+        except RuleError as e:
+            steps.append([e.clause])
+            continue
+        fresh = ["contest.decided-is-final"] if c.is_decided else []
+        c = (Contest() if c.is_decided else c).record(result, rules)
+        steps.append(list(c.clauses) + fresh)
+    return {"steps": steps}, sorted({x for s in steps for x in s})
+
+
+@operation_part("check_packets", "why")
+def _check_packets_why(args: Mapping[str, Any], rules: Rules, expected: Any) -> tuple[dict | None, list[str]]:
+    return None, ["deal.dealer-check"] + ([] if expected["stands"] else ["deal.redeal"])
 
 
 def expected_case(case_id: str, op: str, args: Mapping[str, Any], rules: Rules,
@@ -207,7 +231,7 @@ def build_vectors(sets: Mapping[str, Rules] = OPTION_SETS, seed: int = VECTOR_SE
     does.  A case whose answer depends on an option also cites that option's clause.
     """
     out: dict[str, list[Case]] = {name: [] for name in sets}
-    plain = [x for x in inputs(seed, {k: v for k, v in counts.items() if k != "referee"})]
+    plain = [x for x in inputs(seed, counts)]  # without rules: no stream played under them
     streams: list[tuple[str, str, dict, str]] = []
     seen_streams: dict[tuple[str, ...], str] = {}
     for name, rules in sets.items():
@@ -217,10 +241,10 @@ def build_vectors(sets: Mapping[str, Rules] = OPTION_SETS, seed: int = VECTOR_SE
         seen_streams[key] = name
         only_signals = key[1] != "any" and (key[0], "any") in seen_streams
         suffix = "".join("-" + k for k, default in zip(key, _stream_key(Rules())) if k != default)
-        for case_id, op, args in inputs(seed, {"referee": counts.get("referee", 0),
-                                               "eighteen-all": counts.get("eighteen-all", 2)}, rules):
+        played = {n: counts.get(n, 0) for n, r in REGISTRY.items() if r.drawn_under_rules}
+        for case_id, op, args in inputs(seed, {**played, "eighteen-all": counts.get("eighteen-all", 2)}, rules):
             if only_signals and not (
-                    op == "referee" and any(w in case_id for w in ("signal", "kinds"))):
+                    REGISTRY[op].drawn_under_rules and any(w in case_id for w in ("signal", "kinds"))):
                 continue  # only the signal kinds differ: only the streams whose signals are in question
             streams.append((case_id + suffix, op, args, name))
     standard = next(iter(sets.values()))
@@ -248,10 +272,9 @@ def build_vectors(sets: Mapping[str, Rules] = OPTION_SETS, seed: int = VECTOR_SE
     return out
 
 
-#: How many cases of each operation ``turub check --seed`` generates by default.
-GENERATED_COUNTS: Final = {"eighteen-all": 2, "trick_winner": 300, "legal_plays": 200, "deal": 8, "check_packets": 30,
-                           "deal_result": 0, "next_dealer": 0, "first_dealer": 60, "contest": 150,
-                           "referee": 40}
+#: How many cases of each operation ``turub check --seed`` generates by default (each
+#: record's ``generated``), and how many of the refereed streams end in an eighteen-all draw.
+GENERATED_COUNTS: Final = {"eighteen-all": 2, **{n: r.generated for n, r in REGISTRY.items()}}
 
 
 def generated_counts(scale: float) -> dict[str, int]:
@@ -262,7 +285,7 @@ def generated_counts(scale: float) -> dict[str, int]:
 def iter_generated_cases(seed: int, rules: Rules, scale: float = 1.0) -> Iterator[Case]:
     """Cases generated from ``seed`` under ``rules``, answered by the reference one at a time."""
     for case_id, op, args, trace in traced_inputs(seed, generated_counts(scale), rules):
-        if "/worked-" in case_id or op in ("deal_result", "next_dealer"):
+        if "/worked-" in case_id or not REGISTRY[op].generated:
             continue  # the worked and exhaustive cases are in the vectors already
         yield expected_case(f"generated/{seed}/{case_id}", op, args, rules, trace=trace)
 

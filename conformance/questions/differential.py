@@ -36,6 +36,7 @@ from turub.cards import card_name
 from turub.decisions import HouseRuleError
 
 from ..adapter import OPERATIONS
+from ..operations import REGISTRY
 from ..text import options_text, show
 from .cases import INJECTIONS, PAIRS, ask_args, expected_case, play_stream
 from ..judging.judge import Verdict, verdict_of
@@ -189,6 +190,7 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
                        budget: float = 10.0, database: Any = None) -> dict:
     """Referee drawn deals with both; the smallest disagreement, or a pass."""
     clauses = OPERATIONS["referee"]
+    dealt_by = REGISTRY["referee"].dealt_by  # the deal of the same pack
     if "referee" not in target.operations or not target.supports_rules(rules.to_dict()):
         return _result("differential/deal", "referee", clauses, "unsupported")
     best: dict[str, Any] = {}
@@ -207,11 +209,11 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
         verdict = verdict_of(case, answer)
         if verdict.passed:
             return
-        if answer.kind == RESULT and "deal" in target.operations:
+        if answer.kind == RESULT and dealt_by is not None and dealt_by in target.operations:
             # a wrong deal makes every later trick differ: then the deal is the failure
             deal_args = {k: args[k] for k in ("pack", "dealer", "cut")}
-            deal_case = expected_case("differential/deal", "deal", deal_args, rules)
-            dealt = target.call("deal", ask_args("deal", deal_args, rules))
+            deal_case = expected_case("differential/deal", dealt_by, deal_args, rules)
+            dealt = target.call(dealt_by, ask_args(dealt_by, deal_args, rules))
             deal_verdict = verdict_of(deal_case, dealt)
             if not deal_verdict.passed:
                 case, answer, verdict = deal_case, dealt, deal_verdict
@@ -231,7 +233,7 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
         return _result("differential/deal", "referee", clauses, "passed",
                        detail=f"{ran[0]} drawn deals refereed alike")
     case, verdict = best["case"], best["verdict"]
-    if case["op"] == "deal":  # the drawn deal's dealing was wrong
+    if case["op"] == dealt_by:  # the drawn deal's dealing was wrong
         return {**_result("differential/deal", "deal", clauses, "failed", verdict, detail=verdict.detail,
                           args=ask_args("deal", case["args"], rules), expected=case["expected"],
                           got=best["got"], rules=rules.to_dict()), "op": "deal"}

@@ -32,6 +32,7 @@ from typing import Final
 from turub import Rules, Seat, parse_card
 
 from ..judging.variant_reference import deal_from_seed
+from ..operations import REGISTRY
 from .cases import Case, expected_case
 # The refusals and the notation tables moved to .offences; their names are still importable here.
 from .offences import (OFFENCE_SEEDS, ACCEPTED_NOTATIONS, ACCEPTED_SEATS, NON_SUITS, REFUSED_NOTATIONS, Offence,
@@ -81,8 +82,9 @@ def _spec_cells() -> frozenset[tuple[str, str, str]]:
     from ..adapter import OPERATIONS
     cells = set()
     for op, clauses in OPERATIONS.items():
+        refereed = REGISTRY[op].drawn_under_rules  # answered action by action
         for clause in clauses:
-            if op != "referee":
+            if not refereed:
                 cells.add((clause, op, "value"))
             elif clause in REFUSAL_ORDER:
                 cells.add((clause, op, "refused"))
@@ -386,7 +388,8 @@ def coverage_matrix(cases: list[Case]) -> dict[tuple[str, str, str], int]:
         d = case.get("directed")
         if d:
             add((d["clause"], case["op"], d["cell"]))
-        if case["op"] != "referee":
+        record = REGISTRY.get(case["op"])
+        if record is None or not record.drawn_under_rules:  # one answer, not one per action
             for clause in case.get("clauses", ()):
                 if not d or clause != d["clause"]:
                     add((clause, case["op"], "value"))

@@ -246,10 +246,9 @@ def _contest_inputs(rng: random.Random, n: int) -> Iterator[tuple[str, dict]]:
         yield f"r{i:03d}", args
 
 
-#: How many seeded cases of each operation the committed vectors hold (besides worked ones).
-VECTOR_COUNTS: Final = {"eighteen-all": 20, "trick_winner": 60, "legal_plays": 40, "deal": 4, "check_packets": 10,
-                        "deal_result": 0, "next_dealer": 0, "first_dealer": 16, "contest": 30,
-                        "referee": 8}
+#: How many seeded cases of each operation the committed vectors hold (besides worked ones:
+#: each record's ``vectors``), and how many of the refereed streams end in an eighteen-all draw.
+VECTOR_COUNTS: Final = {"eighteen-all": 20, **{n: r.vectors for n, r in REGISTRY.items()}}
 
 
 def inputs(seed: int, counts: Mapping[str, int], rules: Rules | None = None
@@ -271,10 +270,12 @@ def traced_inputs(seed: int, counts: Mapping[str, int], rules: Rules | None = No
         rng = random.Random(f"{seed}/{op}")
         for slug, args in make(rng, counts[op]):
             yield f"{op}/{slug}", op, args, None
-    if rules is not None and "referee" in counts:
-        rng = random.Random(f"{seed}/referee/{rules.direction}")
-        for slug, (args, trace) in referee_inputs(rng, counts["referee"], rules, counts.get("eighteen-all", 2)):
-            yield f"referee/{slug}", "referee", args, trace
+    if rules is None:
+        return  # no rules to play the streams under
+    for op in [n for n, r in REGISTRY.items() if r.drawn_under_rules and n in counts]:
+        rng = random.Random(f"{seed}/{op}/{rules.direction}")
+        for slug, (args, trace) in referee_inputs(rng, counts[op], rules, counts.get("eighteen-all", 2)):
+            yield f"{op}/{slug}", op, args, trace
             # the deal of the same pack: when the implementation deals it wrong, the refereed
             # deal fails as a consequence of that, not of a rule of play
             yield f"deal/of-{slug}", "deal", {k: args[k] for k in ("pack", "dealer", "cut")}, None

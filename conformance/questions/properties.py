@@ -20,6 +20,7 @@ from typing import Any
 from turub.decisions import HouseRuleError
 
 from ..adapter import OPERATIONS, Implementation
+from ..operations import REGISTRY
 from .restate import not_applicable, restated
 from ..programs.targets import NOT_RUN, RESULT, UNSUPPORTED, Answer, Interrupted, Target
 from ..text import readable
@@ -129,13 +130,15 @@ def blame_of_calls(calls: Iterable[tuple[str, dict, Answer]], target: Target | N
         except Exception:  # noqa: BLE001 - a call the reference cannot answer names nothing
             continue
         verdict = judge(case, answer.value)
-        if not verdict.passed and op == "referee" and target is not None and "deal" in target.operations:
+        record = REGISTRY.get(op)
+        dealer = record.dealt_by if record is not None else None  # a wrong deal fails it too
+        if not verdict.passed and dealer is not None and target is not None and dealer in target.operations:
             deal_args = {k: args[k] for k in ("pack", "dealer", "cut")}
             deal_params = {**deal_args, "rules": params.get("rules") or {}}
-            dealt = target.call("deal", deal_params)
-            deal_case = expected_case("property-call", "deal", deal_args, rules)
+            dealt = target.call(dealer, deal_params)
+            deal_case = expected_case("property-call", dealer, deal_args, rules)
             if dealt.kind == RESULT and not (v := judge(deal_case, dealt.value)).passed:
-                return v.blame, f"deal: {v.detail}", {"op": "deal", "args": deal_params,
+                return v.blame, f"{dealer}: {v.detail}", {"op": dealer, "args": deal_params,
                                                      "expected": deal_case["expected"], "got": dealt.value}
         if not verdict.passed:
             return verdict.blame, f"{op}: {verdict.detail}", {

@@ -31,6 +31,7 @@ from turub.options import OPTIONS, Rules
 from turub.variants import BUILTIN, Variant, resolve
 
 from ..adapter import outcome_text, side_text, winner_of
+from ..operations import REGISTRY, operation_part
 from ..option_checks import PLAYED_DEALS
 
 __all__ = ["variant_report", "render_report", "trace", "changes_between", "variants_diff"]
@@ -78,53 +79,77 @@ def _legal_clauses(v: Variant, hand, trick, trump) -> tuple[tuple[str, ...], Any
 
 def trace(op: str, args: Mapping[str, Any], v: Variant) -> list[Step]:
     """The decisions ``v`` makes answering ``(op, args)``, in order, each ``(where, clauses,
-    value)``."""
-    if op == "trick_winner":
-        pos, clauses = v.trick_winner([parse_card(c) for c in args["cards"]], parse_suit(args["trump"]))
-        return [("the trick's winner", clauses, pos)]
-    if op == "legal_plays":
-        trump = args.get("trump")
-        clauses, value = _legal_clauses(v, [parse_card(c) for c in args["hand"]],
-                                        [parse_card(c) for c in args["trick"]],
-                                        parse_suit(trump) if trump else None)
-        return [("the legal plays", clauses, value)]
-    if op == "deal":
-        d = v.deal([parse_card(c) for c in args["pack"]], parse_seat(args["dealer"]), args["cut"])
-        caller = d.caller.letter
-        d.name_trump(d.caller, "S")
-        return [("the caller", ("table.left-of-dealer", "trump.caller"), caller),
-                ("the hands", ("deal.packets",),
-                 {s.letter: [card_name(c, ascii=True) for c in d.hand(s)] for s in Seat})]
-    if op == "deal_result":
-        try:
-            r = v.deal_result(args["ns"], args["ew"], closed_early=args["closed_early"])
-        except RuleError as e:
-            return [("the result", (e.clause,), {"refused": e.clause})]
-        return [("the result", r.clauses, outcome_text(r.winner))]
-    if op == "next_dealer":
-        nd = v.next_dealer(parse_seat(args["dealer"]), winner_of(args["outcome"]))
-        return [("the next dealer", nd.clauses, nd.seat.letter)]
-    if op == "contest":
-        steps: list[Step] = []
-        c = Contest()
-        for i, (ns, ew, closed) in enumerate(args["results"]):
-            where = f"after result {i + 1} ({ns}-{ew}{' closed' if closed else ''})"
-            try:
-                r = v.deal_result(ns, ew, closed_early=bool(closed))
-            except RuleError as e:
-                steps.append((where, (e.clause,), {"refused": e.clause}))
-                continue
-            c = v.contest_step(Contest() if c.is_decided else c, r)
-            steps.append((where, tuple(r.clauses) + tuple(c.clauses),
-                          [side_text(c.holder), c.mark, side_text(c.winner)]))
-        return steps
-    if op == "referee":
-        return _referee_trace(args, v)
+    value)`` (each operation's ``trace`` part; one without is traced by its answer)."""
+    def by_its_answer(args: Mapping[str, Any], v: Variant) -> list[Step]:
+        return _answer_trace(op, args, v)
+    record = REGISTRY.get(op)
+    return (by_its_answer if record is None else record.part_or("trace", by_its_answer))(args, v)
+
+
+def _answer_trace(op: str, args: Mapping[str, Any], v: Variant) -> list[Step]:
     from ..questions.cases import answer, expected_case  # no overridable decision: the answer itself
     case = expected_case("trace", op, args, v)  # type: ignore[arg-type]  # a Variant stands for its rules
     return [("the answer", tuple(case["clauses"]), answer(op, args, v))]  # type: ignore[arg-type]  # a Variant stands for its rules
 
 
+@operation_part("trick_winner", "trace")
+def _trick_winner_trace(args: Mapping[str, Any], v: Variant) -> list[Step]:
+    pos, clauses = v.trick_winner([parse_card(c) for c in args["cards"]], parse_suit(args["trump"]))
+    return [("the trick's winner", clauses, pos)]
+
+
+@operation_part("legal_plays", "trace")
+def _legal_plays_trace(args: Mapping[str, Any], v: Variant) -> list[Step]:
+    trump = args.get("trump")
+    clauses, value = _legal_clauses(v, [parse_card(c) for c in args["hand"]],
+                                    [parse_card(c) for c in args["trick"]],
+                                    parse_suit(trump) if trump else None)
+    return [("the legal plays", clauses, value)]
+
+
+@operation_part("deal", "trace")
+def _deal_trace(args: Mapping[str, Any], v: Variant) -> list[Step]:
+    d = v.deal([parse_card(c) for c in args["pack"]], parse_seat(args["dealer"]), args["cut"])
+    caller = d.caller.letter
+    d.name_trump(d.caller, "S")
+    return [("the caller", ("table.left-of-dealer", "trump.caller"), caller),
+            ("the hands", ("deal.packets",),
+             {s.letter: [card_name(c, ascii=True) for c in d.hand(s)] for s in Seat})]
+
+
+@operation_part("deal_result", "trace")
+def _deal_result_trace(args: Mapping[str, Any], v: Variant) -> list[Step]:
+    try:
+        r = v.deal_result(args["ns"], args["ew"], closed_early=args["closed_early"])
+    except RuleError as e:
+        return [("the result", (e.clause,), {"refused": e.clause})]
+    return [("the result", r.clauses, outcome_text(r.winner))]
+
+
+@operation_part("next_dealer", "trace")
+def _next_dealer_trace(args: Mapping[str, Any], v: Variant) -> list[Step]:
+    nd = v.next_dealer(parse_seat(args["dealer"]), winner_of(args["outcome"]))
+    return [("the next dealer", nd.clauses, nd.seat.letter)]
+
+
+@operation_part("contest", "trace")
+def _contest_trace(args: Mapping[str, Any], v: Variant) -> list[Step]:
+    steps: list[Step] = []
+    c = Contest()
+    for i, (ns, ew, closed) in enumerate(args["results"]):
+        where = f"after result {i + 1} ({ns}-{ew}{' closed' if closed else ''})"
+        try:
+            r = v.deal_result(ns, ew, closed_early=bool(closed))
+        except RuleError as e:
+            steps.append((where, (e.clause,), {"refused": e.clause}))
+            continue
+        c = v.contest_step(Contest() if c.is_decided else c, r)
+        steps.append((where, tuple(r.clauses) + tuple(c.clauses),
+                      [side_text(c.holder), c.mark, side_text(c.winner)]))
+    return steps
+
+
+@operation_part("referee", "trace")
 def _referee_trace(args: Mapping[str, Any], v: Variant) -> list[Step]:
     d = v.deal([parse_card(c) for c in args["pack"]], parse_seat(args["dealer"]), args["cut"])
     steps: list[Step] = []
@@ -185,11 +210,11 @@ def first_difference(ta: list[Step], tb: list[Step]) -> tuple[int, Step | None, 
 
 def _questions(a: Variant, b: Variant, deals: int) -> list[tuple[str, str, dict]]:
     from ..questions.cases import VECTOR_COUNTS, VECTOR_SEED, inputs, play_stream
-    counts = {k: v for k, v in VECTOR_COUNTS.items() if k != "referee"}
-    out = [(cid, op, args) for cid, op, args in inputs(VECTOR_SEED, counts)]
+    out = [(cid, op, args) for cid, op, args in inputs(VECTOR_SEED, VECTOR_COUNTS)]  # no streams without rules
+    played = {n: VECTOR_COUNTS[n] for n, r in REGISTRY.items() if r.drawn_under_rules}
     for v in (a, b) if a.rules.direction == b.rules.direction else (a,):  # the vectors' deals
         out += [(f"{cid}@{v.name}" if v is b else cid, op, args)
-                for cid, op, args in inputs(VECTOR_SEED, {"referee": VECTOR_COUNTS["referee"]}, v)]  # type: ignore[arg-type]  # a Variant stands for its rules
+                for cid, op, args in inputs(VECTOR_SEED, played, v)]  # type: ignore[arg-type]  # a Variant stands for its rules
     for v in (a, b):
         rng = random.Random(f"{VECTOR_SEED}/played/{v.name}")
         for k in range(deals):
@@ -207,7 +232,7 @@ def _side_text(step: Step | None) -> str:
 
 def _what(op: str, args: Mapping[str, Any], where: str) -> str:
     """What was done at ``where`` in a refereed deal ("action 69" -> " (N plays 7H)")."""
-    if op != "referee" or not where.startswith("action "):
+    if not where.startswith("action "):  # only a refereed deal's trace stands at its actions
         return ""
     try:
         a = args["actions"][int(where.split()[1]) - 1]
