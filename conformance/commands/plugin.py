@@ -46,6 +46,7 @@ import pytest
 
 from turub.errors import RuleError
 from turub.options import PRESETS, parse_rules
+from turub.tools.limits import seconds
 
 # The session and the items moved to .items; their names are still importable from here.
 from .items import (RUN_KEY, DATABASE_VARIABLE, CaseItem, Conformance, ConformanceFailure,
@@ -53,18 +54,6 @@ from .items import (RUN_KEY, DATABASE_VARIABLE, CaseItem, Conformance, Conforman
                     reproduce_command)
 
 __all__ = ["ConformanceFailure", "item_seed", "reproduce_command"]
-
-
-def _positive_seconds(text: str) -> float:
-    """A finite, positive number of seconds (``nan`` and ``inf`` pass ``float``: refused)."""
-    import argparse
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a finite, positive number of seconds, not {text}")
-    return value
 
 
 def _share(text: str) -> float:
@@ -102,7 +91,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      "--turub-seed on, so -n spreads them over cores (default: %(default)s)")
     g.addoption("--turub-properties", type=int, default=25, metavar="N",
                 help="examples per property of the project's suites, 0 to skip (default: %(default)s)")
-    g.addoption("--turub-timeout", type=_positive_seconds, default=5.0, metavar="SECONDS",
+    g.addoption("--turub-timeout", type=seconds, default=5.0, metavar="SECONDS",
                 help="seconds per request (default: %(default)s)")
     g.addoption("--turub-database", metavar="DB", default=None,
                 help="keep what the searches find in this Hypothesis example database and replay "
