@@ -15,6 +15,12 @@ once per request (and again, to amend it, for a request answered twice).  Each t
 
 How a line is read (:func:`answer_of`): the published schema decides its shape
 (:func:`~turub.conformance.programs.messages.malformed`); the rest is routing by id.
+
+:func:`ask_one` is the lock-step case (one request, wait for its answer: differential play
+and the property suites): the first turn written out, sending the request and waiting for
+the pipes at once, and when that turn brings exactly the one line that answers it, that
+answer.  Anything else (nothing yet, several lines, noise, an exit) goes on as an
+:class:`Exchange` in the state that turn left, so every line is judged the same way.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from ..text import safe_text
 if TYPE_CHECKING:
     from .protocol import ProtocolTarget
 
-__all__ = ["Exchange", "Feed", "answer_of", "CRASH", "TIMEOUT", "PROTOCOL", "ERROR"]
+__all__ = ["Exchange", "Feed", "answer_of", "ask_one", "CRASH", "TIMEOUT", "PROTOCOL", "ERROR"]
 
 CRASH, TIMEOUT, PROTOCOL, ERROR = "crash", "timeout", "protocol-violation", "error-reported"
 #: Answered ids remembered, to blame a duplicate on its request.
@@ -62,6 +68,10 @@ class Feed:
 
     def popleft(self) -> Request:
         return self.back.popleft() if self.back else next(self.source)
+
+    def next(self) -> Request | None:
+        """The next request, or None when there is none left."""
+        return self.back.popleft() if self.back else next(self.source, None)
 
     def appendleft(self, request: Request) -> None:
         self.back.appendleft(request)
@@ -95,6 +105,54 @@ def answer_of(msg: dict, op: str, trusted: bool = False) -> Answer:
     if trusted and err.get("kind") in (CRASH, PROTOCOL, TIMEOUT):
         return Answer(err["kind"], None, message)
     return Answer(ERROR, None, message or "(no message)")
+
+
+def remember(target: ProtocolTarget, rid: int, key: Any, report: Report, serial: int) -> None:
+    """Keep whose answer ``rid`` was (the last :data:`RING` of them), to blame a second one."""
+    ring = target.ring
+    ring[rid] = (key, report, serial)
+    if len(ring) > RING:
+        ring.popitem(False)
+
+
+def ask_one(target: ProtocolTarget, op: str, args: dict, report: Report) -> None:
+    """Ask one request (key None) and report its answer: what ``Exchange(target, Feed([it]),
+    report).run()`` does, its first turn written out (the module's description).  The run is
+    counted (``target.serial``) by the caller."""
+    pipes = target.proc
+    deadline = target.deadline
+    if (pipes is None or target.fatal is not None or op not in target.operations or pipes.held
+            or pipes.writing or pipes.eof or pipes.overflow or pipes.stdin_closed
+            or (deadline is not None and time.monotonic() >= deadline)):
+        Exchange(target, Feed((Request(None, op, args),)), report).run()
+        return
+    # the first turn of :meth:`Exchange.run`: send (the window is empty), read, take, health
+    now = time.monotonic()
+    target.next_id += 1  # :meth:`ProtocolTarget.new_id`
+    rid = target.next_id
+    variant = target.variant
+    pipes.send(request_line(rid, op, {**args, "variant": variant} if variant else args))
+    at = time.monotonic()  # :meth:`Exchange.read`
+    wait = clock_start(now) + target.timeout - at
+    if deadline is not None and deadline - at < wait:
+        wait = deadline - at
+    lines = pipes.wait(wait)  # just asked: wait first (what is there already, poll says at once)
+    if len(lines) == 1 and not pipes.overflow and not pipes.eof:
+        try:
+            msg = decode(lines[0])
+        except (ValueError, RecursionError):
+            msg = None
+        if msg.__class__ is dict and msg.get("id") == rid and msg["id"].__class__ is int:  # type: ignore[union-attr]
+            remember(target, rid, None, report, target.serial)
+            report(None, answer_of(msg, op, target.trusted))  # type: ignore[arg-type]
+            return  # and the run is over: nothing in flight, nothing left to ask
+    exchange = Exchange(target, Feed(()), report)
+    exchange.inflight[rid] = Request(None, op, args)
+    exchange.sent[rid] = exchange.anchor = now
+    for line in lines:
+        exchange.take(line)
+    exchange.check_health(pipes)
+    exchange.run()
 
 
 def _what_is_wrong(line: bytes, msg: Any) -> str:
@@ -167,18 +225,25 @@ class Exchange:
     def send(self, pipes: Pipes) -> None:
         """Fill the window: each request the program supports, as one write."""
         target, chunk = self.target, []
+        inflight, sent, queue = self.inflight, self.sent, self.queue
+        operations, variant = target.operations, target.variant
         now = time.monotonic()
-        if not self.inflight:
+        if not inflight:
             self.anchor = now
-        while self.queue and len(self.inflight) < target.window:
-            r = self.queue.popleft()
-            if r.op not in target.operations:
+        room = target.window - len(inflight)
+        while room > 0:
+            r = queue.next()
+            if r is None:
+                break
+            if r.op not in operations:
                 self.report(r.key, Answer(UNSUPPORTED))
                 continue
-            rid = target.new_id()
-            self.inflight[rid] = r
-            self.sent[rid] = now
-            chunk.append(request_line(rid, r.op, target.with_variant(r.args)))
+            target.next_id += 1  # :meth:`ProtocolTarget.new_id`
+            rid = target.next_id
+            inflight[rid] = r
+            sent[rid] = now
+            chunk.append(request_line(rid, r.op, {**r.args, "variant": variant} if variant else r.args))
+            room -= 1
         if chunk:
             pipes.send(b"".join(chunk))
 
@@ -218,14 +283,11 @@ class Exchange:
 
     def answered(self, rid: int, request: Request, msg: dict) -> None:
         """The first answer to request ``rid``: judged by its shape, then reported."""
-        oldest = next(iter(self.sent))
-        del self.sent[rid]
-        if rid == oldest:
+        sent = self.sent
+        if rid == next(iter(sent)):
             self.anchor = time.monotonic()
-        ring = self.target.ring
-        ring[rid] = (request.key, self.report, self.serial)
-        if len(ring) > RING:
-            ring.popitem(False)
+        del sent[rid]
+        remember(self.target, rid, request.key, self.report, self.serial)
         self.report(request.key, answer_of(msg, request.op, self.target.trusted))
 
     def again(self, rid: int, line: bytes) -> None:

@@ -72,7 +72,40 @@ def _reject_constant(name: str) -> Any:
 
 
 _DECODER: Final = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_number)
+_SCAN: Final = _DECODER.scan_once  # one value from an index: what ``_DECODER.decode`` runs
 _ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+def _c_encoder() -> Callable[[Any, int], Any] | None:
+    """The C encoder ``_ENCODER.encode`` builds on every call, built once, or None where it is
+    missing or takes other arguments (the same text or nothing: it is checked on a sample)."""
+    try:
+        from json.encoder import c_make_encoder, encode_basestring
+        encoder = c_make_encoder({}, _ENCODER.default, encode_basestring, None, _ENCODER.key_separator,
+                                 _ENCODER.item_separator, False, False, True)
+    except (ImportError, TypeError):
+        return None
+    sample = {"a": [1, "é\u2028", 2.5, None, True], "b": {}}
+    return encoder if encoder is not None and "".join(encoder(sample, 0)) == _ENCODER.encode(sample) else None
+
+
+_ENCODERS = threading.local()  # one C encoder a thread: its cycle check keeps a table as it goes
+
+
+def _encode(value: Any) -> str:
+    """``value`` as the JSON text ``_ENCODER.encode`` writes (a table of what is being written
+    is kept for its cycle check: one encoder a thread, the table emptied after a failure)."""
+    try:
+        encoder = _ENCODERS.encoder
+    except AttributeError:
+        encoder = _ENCODERS.encoder = _c_encoder()
+    if encoder is None:
+        return _ENCODER.encode(value)
+    try:
+        return "".join(encoder(value, 0))
+    except BaseException:
+        encoder.markers.clear()
+        raise
 
 
 def plain(value: Any) -> Any:
@@ -99,7 +132,18 @@ def loads(text: str, raw: bytes | None = None) -> Any:
 def decode(line: bytes) -> Any:
     """A line from a program as JSON (strict UTF-8; see :func:`loads`)."""
     _SEEN.value = False
-    return loads(line.decode("utf-8"), line)
+    text = line.decode("utf-8")
+    # the usual line, an object and nothing around it, is one scan (what ``loads`` runs
+    # first); anything else (white space around it, more after it, not JSON) is read by
+    # ``loads``, which accepts or refuses it exactly as before
+    if text[:1] == "{":
+        try:
+            value, end = _SCAN(text, 0)
+        except StopIteration:
+            end = -1
+        if end == len(text):
+            return safe_value(value) if needs_cleaning(line) else value
+    return loads(text, line)
 
 
 def overflowed() -> bool:
@@ -151,13 +195,21 @@ def _quoted(value: Any, limit: int = 80) -> str:
     return safe_text(text, limit)
 
 
+_CHECKS: dict[str, Callable[[Any], Any]] = {}  # each definition's compiled check, once asked for
+
+
 def malformed(definition: str, value: Any, name: str = "result") -> str | None:
     """Why ``value`` does not fit ``#/$defs/<definition>`` of the published schema (one line,
     naming the place by ``name``), or None when it fits."""
-    import fastjsonschema
+    check = _CHECKS.get(definition)
+    if check is None:
+        check = _CHECKS[definition] = _validator(definition)
     try:
-        _validator(definition)(value)
-    except fastjsonschema.JsonSchemaValueException as e:
+        check(value)
+    except Exception as e:
+        import fastjsonschema
+        if not isinstance(e, fastjsonschema.JsonSchemaValueException):
+            raise
         where = e.name.replace("data", name, 1) if e.name else name
         rule = e.message.split(" must ", 1)[-1] if " must " in e.message else e.message
         return safe_text(f"{where} must {rule}, not {_quoted(e.value)}", 300)
@@ -190,6 +242,15 @@ def promised(args: Mapping[str, Any]) -> Mapping[str, Any]:
     return {**args, "rules": {k: v for k, v in rules.items() if quiet.get(k, _ABSENT) != v}}
 
 
+@cache
+def _after_id(op: str) -> str:
+    """What follows the id in a request for ``op``, up to its arguments."""
+    return ',"op":' + _ENCODER.encode(op) + ',"args":'
+
+
 def request_line(rid: int, op: str, args: Mapping[str, Any]) -> bytes:
-    """One request as the line the kit writes."""
-    return (_ENCODER.encode({"id": rid, "op": op, "args": promised(args)}) + "\n").encode()
+    """One request as the line the kit writes: ``{"id":RID,"op":OP,"args":ARGS}``, compact,
+    UTF-8 (the text of ``_ENCODER.encode`` of that object, its parts made once where they can be)."""
+    if rid.__class__ is not int or op.__class__ is not str:
+        return (_ENCODER.encode({"id": rid, "op": op, "args": promised(args)}) + "\n").encode()
+    return ('{"id":' + str(rid) + _after_id(op) + _encode(promised(args)) + "}\n").encode()

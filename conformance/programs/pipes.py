@@ -10,7 +10,7 @@ reads what a line means (:mod:`~turub.conformance.programs.messages`) or judges 
 from __future__ import annotations
 
 import os
-import selectors
+import select
 import signal
 from collections.abc import Sequence
 from typing import Final
@@ -22,6 +22,8 @@ __all__ = ["Pipes", "snippet", "stderr_lines", "exit_text", "STDERR_KEEP"]
 
 #: Bytes of a program's stderr kept (the last part).
 STDERR_KEEP: Final = 16_384
+#: The most read from a pipe at once.
+CHUNK: Final = 1 << 16
 
 
 def snippet(data: bytes | bytearray | str, limit: int = 80) -> str:
@@ -45,11 +47,15 @@ class Pipes:
         self.line_limit = line_limit
         self.stdin, self.stdout, self.stderr = self.popen.stdin, self.popen.stdout, self.popen.stderr
         self.fd_in, self.fd_out = self.stdin.fileno(), self.stdout.fileno()
+        self.fd_err = self.stderr.fileno()
         for f in (self.stdin, self.stdout, self.stderr):
             os.set_blocking(f.fileno(), False)
-        self.sel = selectors.DefaultSelector()
-        self.sel.register(self.stdout, selectors.EVENT_READ, "out")
-        self.sel.register(self.stderr, selectors.EVENT_READ, "err")
+        # one poll object for the program's life (a selector's bookkeeping costs more than
+        # the system call on the protocol's hot path): stdout and stderr, stdin while writing
+        self.poller = select.poll()
+        self.poller.register(self.fd_out, select.POLLIN | select.POLLPRI)
+        self.poller.register(self.fd_err, select.POLLIN | select.POLLPRI)
+        self.reading_err = True
         self.writing = False
         self.out = bytearray()  # to write
         self.buf = bytearray()  # read, not yet a whole line
@@ -81,7 +87,7 @@ class Pipes:
     def _write(self) -> None:
         while self.out and not self.stdin_closed:
             try:
-                n = os.write(self.stdin.fileno(), self.out[:1 << 16])
+                n = os.write(self.fd_in, self.out[:CHUNK])
             except BlockingIOError:
                 break
             except OSError:
@@ -92,14 +98,14 @@ class Pipes:
         want = bool(self.out) and not self.stdin_closed
         if want != self.writing:
             if want:
-                self.sel.register(self.stdin, selectors.EVENT_WRITE, "in")
+                self.poller.register(self.fd_in, select.POLLOUT)
             else:
-                self.sel.unregister(self.stdin)
+                self.poller.unregister(self.fd_in)
             self.writing = want
 
     def close_stdin(self) -> None:
         if self.writing:
-            self.sel.unregister(self.stdin)
+            self.poller.unregister(self.fd_in)
             self.writing = False
         self.stdin_closed = True
         try:
@@ -117,12 +123,12 @@ class Pipes:
         if self.held:
             lines, self.held = self.held, []
             return lines
-        lines = []
+        lines: list[bytes] = []
         if self.eof or self.overflow:
             return lines
-        if not self.writing:  # answers already waiting: no need to ask the selector
+        if not self.writing:  # answers already waiting: no need to wait
             try:
-                chunk = os.read(self.fd_out, 1 << 16)
+                chunk = os.read(self.fd_out, CHUNK)
             except BlockingIOError:
                 chunk = None
             except OSError:
@@ -130,20 +136,33 @@ class Pipes:
             if chunk is not None:
                 self._take(chunk, lines)
                 return lines
-        for key, _ in self.sel.select(max(0.0, timeout)):
-            data = key.data
-            if data == "in":
-                self._write()
-            elif data == "err":
-                self._read_err()
-            else:
+        return self.wait(timeout)
+
+    def wait(self, timeout: float) -> list[bytes]:
+        """Whole lines read within ``timeout`` seconds, waiting for the pipes to be ready (what
+        :meth:`pump` does when nothing is waiting; a caller that knows nothing can be waiting yet,
+        having just asked, may call it first).  It returns when any pipe is ready: what was
+        written to stdin, what came on stderr, and the lines that came on stdout, if any."""
+        if self.held:
+            lines, self.held = self.held, []
+            return lines
+        lines = []
+        if self.eof or self.overflow:
+            return lines
+        # poll counts milliseconds, rounding up (a negative time would be forever)
+        for fd, _ in self.poller.poll(timeout * 1000.0 if timeout > 0.0 else 0.0):
+            if fd == self.fd_out:
                 try:
-                    chunk = os.read(self.fd_out, 1 << 16)
+                    chunk = os.read(fd, CHUNK)
                 except BlockingIOError:
                     continue
                 except OSError:
                     chunk = b""
                 self._take(chunk, lines)
+            elif fd == self.fd_err:
+                self._read_err()
+            else:
+                self._write()
         return lines
 
     def _take(self, chunk: bytes, lines: list) -> None:
@@ -174,14 +193,13 @@ class Pipes:
     def _read_err(self) -> None:
         while True:
             try:
-                chunk = os.read(self.stderr.fileno(), 1 << 16)
+                chunk = os.read(self.fd_err, CHUNK)
             except (BlockingIOError, OSError):
                 return
             if not chunk:
-                try:
-                    self.sel.unregister(self.stderr)
-                except (KeyError, ValueError):
-                    pass
+                if self.reading_err:
+                    self.poller.unregister(self.fd_err)
+                    self.reading_err = False
                 return
             self.err_total += len(chunk)
             self.err += chunk
@@ -192,7 +210,6 @@ class Pipes:
         """Stop the program's whole process group; its exit status."""
         self.status = process.stop(self.popen, gentle=gentle)
         self._read_err()
-        self.sel.close()
         for f in (self.stdin, self.stdout, self.stderr):
             try:
                 f.close()

@@ -53,7 +53,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 from ..option_checks import DEFAULT_LINE_LIMIT
-from .exchange import CRASH, PROTOCOL, TIMEOUT, Feed, Exchange
+from .exchange import CRASH, PROTOCOL, TIMEOUT, Exchange, Feed, ask_one
 from .handshake import PROTOCOL_VERSION, PROTOCOLS, BadHandshake, hello_args, read_hello
 from .messages import decode, request_line
 from .pipes import STDERR_KEEP, Pipes, exit_text, snippet, stderr_lines
@@ -297,8 +297,11 @@ class ProtocolTarget(Target):
     # --- requests ---------------------------------------------------------------------------------
 
     def call(self, op: str, args: dict) -> Answer:
+        """One request, lock-step (:func:`~.exchange.ask_one`): its answer (the last one
+        reported, should it be amended)."""
         out: list[Answer] = []
-        self.run([Request(None, op, args)], lambda k, a: out.append(a))
+        self.serial += 1  # a run, as :meth:`run` counts them
+        ask_one(self, op, args, lambda k, a: out.append(a))
         return out[-1]
 
     def run(self, requests: Iterable[Request], report: Callable[[Any, Answer], None]) -> None:
