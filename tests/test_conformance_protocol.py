@@ -16,6 +16,7 @@ import pytest
 from turub.conformance.questions.cases import OPTION_SETS
 from turub.conformance.commands.check import CheckOptions, run_check
 from turub.conformance.programs.protocol import ProtocolTarget
+from turub.conformance.programs.targets import Request
 from turub.conformance.reports.report import finish
 from turub.properties.tags import verifies
 from pace import generous
@@ -64,6 +65,42 @@ def test_one_bad_answer_fails_one_case_and_the_run_goes_on(mode, tmp_path):
     # a version-1 program: the questions that need version 2 are not applicable (unsupported)
     assert report["summary"]["passed"] == report["summary"]["cases"] - 1 - report["summary"]["unsupported"]
     assert report["exit_status"] == 1
+
+
+# mode → what a lock-step request it strikes gets (each program misbehaves at its 10th request)
+ONE_BAD_CALL = {**ONE_BAD_ANSWER, "hang": ("timeout", "no answer within"),
+                "crash-mid-run": ("crash", "the implementation exited")}
+
+
+def asked_one_at_a_time(mode, ask):
+    """The answers to 12 requests asked one at a time by ``ask(target, op, args)``, as
+    (kind, value, detail), and the noise the kit counted."""
+    target = ProtocolTarget([sys.executable, str(IMPL), mode], timeout=0.5, max_restarts=1)
+    args = {"cards": ["AS", "6S", "7S", "8S"], "trump": "H"}
+    try:
+        assert target.start() is None
+        answers = [tuple(ask(target, "trick_winner", args)) for _ in range(12)]
+    finally:
+        target.close()
+    return answers, target.noise["lines"]
+
+
+def one_request_run(target, op, args):
+    got = []
+    target.run([Request(None, op, args)], lambda key, answer: got.append(answer))
+    return got[-1]  # the last word on it (a second answer amends the first)
+
+
+@pytest.mark.parametrize("mode", sorted(ONE_BAD_CALL))
+def test_a_lock_step_call_judges_a_bad_answer_as_a_run_of_one_request_does(mode):
+    outcome, words = ONE_BAD_CALL[mode]
+    by_call, noise = asked_one_at_a_time(mode, lambda target, op, args: target.call(op, args))
+    bad = [a for a in by_call if a[0] != "result"]
+    # exactly one request is struck, and it is reported as what happened to it
+    assert [a[0] for a in bad] == [outcome] and words in bad[0][2], bad
+    assert all(a == ("result", 0, "") for a in by_call if a[0] == "result")
+    # the same answers, word for word, and the same noise as one-request runs
+    assert (by_call, noise) == asked_one_at_a_time(mode, one_request_run)
 
 
 def test_a_crash_mid_run_is_restarted_and_the_run_goes_on(tmp_path):
