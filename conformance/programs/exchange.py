@@ -287,8 +287,12 @@ class Exchange:
         if rid == next(iter(sent)):
             self.anchor = time.monotonic()
         del sent[rid]
-        remember(self.target, rid, request.key, self.report, self.serial)
-        self.report(request.key, answer_of(msg, request.op, self.target.trusted))
+        target, key = self.target, request.key
+        ring = target.ring  # :func:`remember`, written out
+        ring[rid] = (key, self.report, self.serial)
+        if len(ring) > RING:
+            ring.popitem(False)
+        self.report(key, answer_of(msg, request.op, target.trusted))
 
     def again(self, rid: int, line: bytes) -> None:
         """An answer with an id no request in flight has."""

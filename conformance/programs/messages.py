@@ -237,9 +237,10 @@ def promised(args: Mapping[str, Any]) -> Mapping[str, Any]:
     if not isinstance(rules, dict):
         return args
     quiet = _defaults_a_program_may_not_know()
-    if not any(quiet.get(k, _ABSENT) == v for k, v in rules.items()):
-        return args
-    return {**args, "rules": {k: v for k, v in rules.items() if quiet.get(k, _ABSENT) != v}}
+    for k, v in rules.items():
+        if quiet.get(k, _ABSENT) == v:
+            return {**args, "rules": {k: v for k, v in rules.items() if quiet.get(k, _ABSENT) != v}}
+    return args
 
 
 @cache

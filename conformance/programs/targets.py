@@ -64,10 +64,10 @@ def as_json_data(value: Any) -> Answer:
 def result_answer(op: str, value: Any) -> Answer:
     """A result to ``op`` as an answer, if it has the shape the published schema gives the
     results of ``op`` (``#/$defs/result_<op>``); else a protocol violation saying where not."""
-    why = malformed(f"result_{op}", value)
+    why = malformed("result_" + op, value)
     if why is not None:  # the value is kept for the report (``got``)
         return Answer("protocol-violation", value, f"malformed answer: {why}")
-    return Answer(RESULT, value)
+    return _new_answer(Answer, (RESULT, value, ""))
 
 
 class Answer(NamedTuple):
@@ -79,8 +79,13 @@ class Answer(NamedTuple):
     detail: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Request:
+_new_answer = tuple.__new__  # ``Answer(RESULT, value)`` on the hot path: the tuple made at once
+
+
+class Request(NamedTuple):
+    """One request of a run: ``key`` (the caller's, handed back with its answer), the
+    operation and its arguments (an immutable value; a tuple, as :class:`Answer` is)."""
+
     key: Any
     op: str
     args: dict
