@@ -110,6 +110,10 @@ def safe_text(text: Any, limit: int | None = None, *, keep_lines: bool = False) 
 
 def needs_cleaning(raw: bytes) -> bool:
     """Whether a raw JSON line may decode to a string holding an unsafe character."""
+    # the usual line, ASCII with no escape and no DEL (the only unsafe character above the C0
+    # controls in ASCII), cannot: three scans of the bytes answer what the pattern would
+    if raw.isascii() and b"\\" not in raw and b"\x7f" not in raw:
+        return False
     return _RAW_SUSPECT.search(raw) is not None
 
 

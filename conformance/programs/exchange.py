@@ -115,17 +115,23 @@ def remember(target: ProtocolTarget, rid: int, key: Any, report: Report, serial:
         ring.popitem(False)
 
 
-def ask_one(target: ProtocolTarget, op: str, args: dict, report: Report) -> None:
-    """Ask one request (key None) and report its answer: what ``Exchange(target, Feed([it]),
-    report).run()`` does, its first turn written out (the module's description).  The run is
-    counted (``target.serial``) by the caller."""
+def _run_over(key: Any, answer: Answer) -> None:
+    """Whose answers a lock-step request's id was, in the ring: a run already over, so never
+    called (a second answer is noise once its run is over: :meth:`Exchange.again`)."""
+
+
+def ask_one(target: ProtocolTarget, op: str, args: dict) -> Answer:
+    """Ask one request (key None) and return its answer (the last word on it): what
+    ``Exchange(target, Feed([it]), report).run()`` reports, its first turn written out (the
+    module's description).  The run is counted (``target.serial``) by the caller."""
     pipes = target.proc
     deadline = target.deadline
     if (pipes is None or target.fatal is not None or op not in target.operations or pipes.held
             or pipes.writing or pipes.eof or pipes.overflow or pipes.stdin_closed
             or (deadline is not None and time.monotonic() >= deadline)):
-        Exchange(target, Feed((Request(None, op, args),)), report).run()
-        return
+        out: list[Answer] = []
+        Exchange(target, Feed((Request(None, op, args),)), lambda key, answer: out.append(answer)).run()
+        return out[-1]
     # the first turn of :meth:`Exchange.run`: send (the window is empty), read, take, health
     now = time.monotonic()
     target.next_id += 1  # :meth:`ProtocolTarget.new_id`
@@ -143,16 +149,18 @@ def ask_one(target: ProtocolTarget, op: str, args: dict, report: Report) -> None
         except (ValueError, RecursionError):
             msg = None
         if msg.__class__ is dict and msg.get("id") == rid and msg["id"].__class__ is int:  # type: ignore[union-attr]
-            remember(target, rid, None, report, target.serial)
-            report(None, answer_of(msg, op, target.trusted))  # type: ignore[arg-type]
-            return  # and the run is over: nothing in flight, nothing left to ask
-    exchange = Exchange(target, Feed(()), report)
+            # answered, and the run is over: nothing in flight, nothing left to ask
+            remember(target, rid, None, _run_over, target.serial)
+            return answer_of(msg, op, target.trusted)  # type: ignore[arg-type]
+    got: list[Answer] = []
+    exchange = Exchange(target, Feed(()), lambda key, answer: got.append(answer))
     exchange.inflight[rid] = Request(None, op, args)
     exchange.sent[rid] = exchange.anchor = now
     for line in lines:
         exchange.take(line)
     exchange.check_health(pipes)
     exchange.run()
+    return got[-1]
 
 
 def _what_is_wrong(line: bytes, msg: Any) -> str:

@@ -299,10 +299,8 @@ class ProtocolTarget(Target):
     def call(self, op: str, args: dict) -> Answer:
         """One request, lock-step (:func:`~.exchange.ask_one`): its answer (the last one
         reported, should it be amended)."""
-        out: list[Answer] = []
         self.serial += 1  # a run, as :meth:`run` counts them
-        ask_one(self, op, args, lambda k, a: out.append(a))
-        return out[-1]
+        return ask_one(self, op, args)
 
     def run(self, requests: Iterable[Request], report: Callable[[Any, Answer], None]) -> None:
         """Ask every request, calling ``report(key, answer)`` once per request (and again, to
