@@ -284,13 +284,10 @@ class Exchange:
             self.stray(line, _what_is_wrong(line, msg))
             return
         request = self.inflight.pop(rid, None)
-        if request is not None:
-            self.answered(rid, request, msg)  # type: ignore[arg-type]
-        else:
+        if request is None:
             self.again(rid, line)
-
-    def answered(self, rid: int, request: Request, msg: dict) -> None:
-        """The first answer to request ``rid``: judged by its shape, then reported."""
+            return
+        # the first answer to request ``rid``: judged by its shape, then reported
         sent = self.sent
         if rid == next(iter(sent)):
             self.anchor = time.monotonic()
@@ -300,7 +297,7 @@ class Exchange:
         ring[rid] = (key, self.report, self.serial)
         if len(ring) > RING:
             ring.popitem(False)
-        self.report(key, answer_of(msg, request.op, target.trusted))
+        self.report(key, answer_of(msg, request.op, target.trusted))  # type: ignore[arg-type]
 
     def again(self, rid: int, line: bytes) -> None:
         """An answer with an id no request in flight has."""
