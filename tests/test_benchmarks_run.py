@@ -36,6 +36,11 @@ def test_bench_protocol_prints_the_ratio() -> None:
     assert "ratio kit/minimal:" in out and "calls/s" in out
 
 
+def test_bench_client_cpu_prints_the_ratios() -> None:
+    out = run("bench_client_cpu.py", "--requests", "128", "--rounds", "1", "--window", "16")
+    assert out.count("kit/bare") == 2 and "lock-step" in out and "windowed" in out
+
+
 def test_bench_load_prints_the_peak_memory() -> None:
     out = run("bench_load.py", "--cases", "1200", *ONCE)
     assert "peak memory of the kit" in out
