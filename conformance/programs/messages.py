@@ -72,7 +72,8 @@ def _reject_constant(name: str) -> Any:
 
 
 _DECODER: Final = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_number)
-_SCAN: Final = _DECODER.scan_once  # one value from an index: what ``_DECODER.decode`` runs
+# one value from an index: what ``_DECODER.decode`` runs (set by JSONDecoder, not in its stubs)
+_SCAN: Final = _DECODER.scan_once  # type: ignore[attr-defined]
 _ENCODER: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
@@ -80,7 +81,7 @@ def _c_encoder() -> Callable[[Any, int], Any] | None:
     """The C encoder ``_ENCODER.encode`` builds on every call, built once, or None where it is
     missing or takes other arguments (the same text or nothing: it is checked on a sample)."""
     try:
-        from json.encoder import c_make_encoder, encode_basestring
+        from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
         encoder = c_make_encoder({}, _ENCODER.default, encode_basestring, None, _ENCODER.key_separator,
                                  _ENCODER.item_separator, False, False, True)
     except (ImportError, TypeError):

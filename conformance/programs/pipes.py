@@ -123,7 +123,7 @@ class Pipes:
         if self.held:
             lines, self.held = self.held, []
             return lines
-        lines: list[bytes] = []
+        lines = []
         if self.eof or self.overflow:
             return lines
         if not self.writing:  # answers already waiting: no need to wait
