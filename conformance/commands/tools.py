@@ -57,6 +57,7 @@ def cmd_vectors(args: argparse.Namespace, out: TextIO) -> int:
     try:
         checks.output_path("-o/--output", args.output)
         if args.regenerate:
+            checks.output_dir("--dir", args.dir)  # a folder planted as a link is never followed
             for path in write_vectors(Path(args.dir) if args.dir else VECTOR_DIR):
                 out.write(f"wrote {path}\n")
             return 0
