@@ -139,3 +139,40 @@ def test_signals_until_the_kit_has_ended_are_one_interruption(tmp_path):
         time.sleep(0.01)
     out, err = kit.communicate(timeout=generous(15))
     assert_interrupted(kit.returncode, err.decode(errors="replace"), js, xml, marker, signal.SIGTERM)
+
+
+#: ``turub check`` started as its console script does, with the signals sent to itself while
+#: the kit's commands are being imported (before the run takes the signals over).
+SIGNALLED_WHILE_LOADING = """
+import importlib, os, signal, sys
+real, signals = importlib.import_module, sys.argv[1].split(",")
+def import_module(name, *args):
+    if name == "turub.conformance.commands.cli":
+        for s in signals:
+            os.kill(os.getpid(), getattr(signal, s))
+    return real(name, *args)
+importlib.import_module = import_module
+from turub.tools.cli import main
+sys.argv = ["turub", *sys.argv[2:]]
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("signals", ["SIGINT", "SIGTERM", "SIGTERM,SIGINT,SIGTERM"])
+def test_a_signal_while_turub_loads_is_an_interruption_with_its_reports(signals, tmp_path):
+    js, xml, jsonl = tmp_path / "r.json", tmp_path / "r.xml", tmp_path / "r.jsonl"
+    run = subprocess.run([sys.executable, "-c", SIGNALLED_WHILE_LOADING, signals, "check", "--json", str(js),
+                          "--junit", str(xml), "--jsonl", str(jsonl), "--quiet"],
+                         capture_output=True, text=True, timeout=generous(60))
+    first = getattr(signal, signals.split(",")[0])
+    assert_interrupted(run.returncode, run.stderr, js, xml, "no-such-marker", first)
+
+
+@pytest.mark.parametrize("argv, status", [(["check", "--help"], 143), (["check", "--timeout", "nan"], 143)])
+def test_a_signal_while_turub_loads_is_never_lost(argv, status):
+    """A command that ends before the run takes the signals (its help, a usage error) still
+    exits with the signal's status."""
+    run = subprocess.run([sys.executable, "-c", SIGNALLED_WHILE_LOADING, "SIGTERM", *argv],
+                         capture_output=True, text=True, timeout=generous(60))
+    assert run.returncode == status, run.stderr[-600:]
+    assert "Traceback" not in run.stderr

@@ -50,19 +50,22 @@ _SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 @contextmanager
-def _signals_interrupt() -> Iterator[None]:
+def _signals_interrupt() -> Iterator[int | None]:
     """While the run lasts, SIGINT, SIGTERM and SIGHUP raise :class:`Interrupted` (the run
     stops its program and keeps what it has); afterwards, while the reports are written,
     a further signal is held off; then the previous handlers come back, unless a signal
     interrupted the run: the process is ending with that signal's status, and a later signal
     of the same burst (three within 60 ms) stays ignored rather than end it by the signal
-    (no report status, or a KeyboardInterrupt traceback) after the reports were written."""
+    (no report status, or a KeyboardInterrupt traceback) after the reports were written.
+    Gives the signal ``turub`` held while the command loaded (:func:`turub.tools.cli.
+    release_signals`), if one came: the run is then interrupted before it starts."""
     import threading
 
     from ..programs.targets import Interrupted
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield None
         return
+    held = _cli.release_signals()
     previous = {s: signal.getsignal(s) for s in _SIGNALS}
 
     interrupted: list[int] = []
@@ -74,9 +77,11 @@ def _signals_interrupt() -> Iterator[None]:
         raise Interrupted(signum)
 
     for s in _SIGNALS:
-        signal.signal(s, interrupt)
+        signal.signal(s, interrupt if held is None else signal.SIG_IGN)
+    if held is not None:
+        interrupted.append(held)
     try:
-        yield
+        yield held
     finally:
         if not interrupted:
             for s, h in previous.items():
@@ -103,8 +108,17 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     started = time.monotonic()  # --time-limit covers loading a variant too
     from ..programs.targets import Interrupted
     early = _Early()
-    with _signals_interrupt():
+    with _signals_interrupt() as held:
         try:  # a signal while the variant loads or the program starts: its status, the reports
+            if held is not None:  # it came while turub loaded
+                early.stage = "starting"
+                try:
+                    _validate(args)  # (the output paths, as for any run)
+                except OptionError as e:  # the signal came first: its status, the error said
+                    sys.stderr.write(f"turub check: error: {e}\n"
+                                     f"turub check: interrupted by {signal.Signals(held).name}\n")
+                    return 128 + held
+                raise Interrupted(held)
             options, xfail = _plan(args, early)
             if args.list:
                 from .listing import planned_checks, render_list
