@@ -306,3 +306,14 @@ def test_a_frozen_release_and_its_digests_are_written_atomically(tmp_path):
     rel.write_release("1.0.0", sets, tmp_path, digests)
     assert [h.read_bytes() for h in held.values()] == [b"{}\n", b"old"]
     assert "1.0.0" in json.loads(digests.read_text())
+
+
+def test_a_variant_file_that_turns_into_a_fifo_as_it_loads_is_read_once(tmp_path):
+    """A ``.py`` variant that replaces itself with a FIFO, then fails: the kit names the
+    failure from the text it read, never opening the file again (which would wait forever
+    on the FIFO)."""
+    rule = tmp_path / "shifty.py"
+    rule.write_text("import os\nfrom turub.variants import VariantError\n"
+                    "os.unlink(__file__)\nos.mkfifo(__file__)\nraise VariantError('bad clause')\n")
+    r = turub("variants", "show", str(rule))
+    assert r.returncode == 2 and "shifty.py" in one_line(r), (r.returncode, r.stderr[-600:])
