@@ -421,11 +421,16 @@ def _write_reports(args: argparse.Namespace, report: dict, lines: Any, out: Text
         write_junit(r, f)
     writers = {"json": write_json, "junit": junit,
                "write_xfail": lambda r, f: f.write(as_json(xfail_document(r)))}
+    stdout_gone = lines is not None and lines.stdout_gone  # its reader left: no other report lost
     for option, writer in writers.items():
         path = getattr(args, option)
         try:
             if path == "-":
-                writer(report, out)
+                try:
+                    writer(report, out)
+                    out.flush()
+                except BrokenPipeError:
+                    stdout_gone = True
             elif path:
                 write_atomically(path, lambda f: writer(report, f), f"--{option.replace('_', '-')} report")
         except ReportWriteError as e:
@@ -440,6 +445,8 @@ def _write_reports(args: argparse.Namespace, report: dict, lines: Any, out: Text
             lost.append(f"cannot write the --html report to {args.html}: {e.strerror or e}")
     if not args.quiet and "-" not in (args.json, args.jsonl, args.junit, args.write_xfail):
         write_text(report, out)
+    if stdout_gone:  # every file written: now SIGPIPE's status (turub.tools.cli)
+        raise BrokenPipeError(32, "standard output closed")
     return lost
 
 

@@ -229,6 +229,8 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
             write_html(d, args.html, base_url=args.spec_url)
         if args.json:
             _write(args.json, as_json(as_data(d)), out, "comparison")
+    except BrokenPipeError:
+        raise  # standard output closed (--json -): SIGPIPE's status (turub.tools.cli), not a lost file
     except (ReportWriteError, OSError) as e:
         sys.stderr.write(f"turub report: error: {e}\n")
         return EXIT_REPORT_LOST

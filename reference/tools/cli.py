@@ -514,7 +514,18 @@ def _main(argv: list[str], out: TextIO | None) -> int:
         parser = build_parser()
         if completing:
             _complete(parser)
-        args = parser.parse_args(argv)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as e:  # --help, --version: printed; a usage error: said on stderr
+            if e.code in (0, None):
+                try:
+                    out.flush()
+                    sys.stdout.flush()  # (where argparse prints)
+                except BrokenPipeError:
+                    return _stdout_gone()
+                if to_stdout and _output_lost(sys.stdout):
+                    return _stdout_gone()
+            raise
         try:
             try:
                 with time_limit(getattr(args, "command_time_limit", None)):
