@@ -317,3 +317,15 @@ def test_a_variant_file_that_turns_into_a_fifo_as_it_loads_is_read_once(tmp_path
                     "os.unlink(__file__)\nos.mkfifo(__file__)\nraise VariantError('bad clause')\n")
     r = turub("variants", "show", str(rule))
     assert r.returncode == 2 and "shifty.py" in one_line(r), (r.returncode, r.stderr[-600:])
+
+
+@pytest.mark.parametrize("field", ["cases"])
+def test_a_report_whose_optional_list_is_null_is_compared_without_a_traceback(field, tmp_path):
+    """``--diff`` reads any report object: a field it may lack (the cases), given as
+    ``null``, is none (a needed one, the clauses, is refused as null: exit 2)."""
+    doc = json.loads(a_report(tmp_path).read_text(encoding="utf-8"))
+    doc[field] = None
+    odd = tmp_path / "null-field.json"
+    odd.write_text(json.dumps(doc), encoding="utf-8")
+    r = turub("check", "--diff", str(a_report(tmp_path)), str(odd))
+    assert r.returncode in (0, 1) and "Traceback" not in r.stderr, (r.returncode, r.stderr[-800:])
