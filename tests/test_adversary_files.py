@@ -329,3 +329,14 @@ def test_a_report_whose_optional_list_is_null_is_compared_without_a_traceback(fi
     odd.write_text(json.dumps(doc), encoding="utf-8")
     r = turub("check", "--diff", str(a_report(tmp_path)), str(odd))
     assert r.returncode in (0, 1) and "Traceback" not in r.stderr, (r.returncode, r.stderr[-800:])
+
+
+def test_the_badges_folder_planted_as_a_link_in_a_shared_html_folder_is_never_followed(tmp_path):
+    """``turub report --html /tmp``: its ``badges`` folder there may be another user's link."""
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    shared = sticky_world_writable(tmp_path)
+    (shared / "badges").symlink_to(victim)
+    r = turub("report", str(a_report(tmp_path)), "--html", str(shared))
+    assert r.returncode != 0 and "symbolic link" in one_line(r), (r.returncode, r.stderr[-600:])
+    assert list(victim.iterdir()) == []
