@@ -9,6 +9,7 @@ in memory and compares with the committed files.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Mapping
@@ -45,6 +46,10 @@ def render_vectors(vectors: Mapping[str, list[Case]]) -> dict[str, str]:
     return files
 
 
+def _write(text: str, f: Any) -> None:
+    f.write(text)
+
+
 def write_vectors(directory: Path = VECTOR_DIR) -> list[Path]:
     """Regenerate the vectors from the reference into ``directory``, each file written
     atomically (:func:`turub.user_files.write_atomically`: a failed write keeps the old
@@ -57,7 +62,7 @@ def write_vectors(directory: Path = VECTOR_DIR) -> list[Path]:
     written = []
     for name, text in render_vectors(build_vectors()).items():
         path = directory / name
-        write_atomically(path, lambda f, text=text: f.write(text), "vectors")
+        write_atomically(path, functools.partial(_write, text), "vectors")
         written.append(path)
     return written
 

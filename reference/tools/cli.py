@@ -485,10 +485,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     128 + N when signal N came while it loaded)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if out is not None or _command_of(argv) not in HOLDS_SIGNALS:
-        return _main(argv, out)
+        return _run_command(argv, out)
     _hold_signals()
     try:
-        status = _main(argv, out)
+        status = _run_command(argv, out)
     except SystemExit:  # argparse: --help, a usage error
         if not _HELD_SIGNALS:
             release_signals()
@@ -502,7 +502,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     return status
 
 
-def _main(argv: list[str], out: TextIO | None) -> int:
+def _run_command(argv: list[str], out: TextIO | None) -> int:
     to_stdout = out is None
     if to_stdout:
         _closed_streams_to_null()
