@@ -14,21 +14,26 @@ Traceback (most recent call last):
 ...
 turub.user_files.InputFileError: /dev/zero: a character device, not a regular file
 
-Writing: :func:`planted_link` says why a path may not be written when it is a symbolic link
-in a sticky world-writable folder (``/tmp``), which another user could have planted (the
-kernel's ``protected_symlinks`` guard does not cover a rename onto it); :func:`no_follow_flag`
-gives ``O_NOFOLLOW`` for an ``os.open`` in such a folder.  The kit's atomic writer
-(:func:`turub.conformance.reports.files.write_atomically`) and its checks of output paths use both.
+Writing: every file the kit or the ``turub`` command writes (a report, a page, a badge, the
+vectors, a release's cases and their digests) goes through :func:`write_atomically`, the one
+writer: a temporary file beside the final name, then renamed over it, so that a failed write
+(a full disk) keeps the old file whole.  :func:`planted_link` says why a path may not be
+written when it is a symbolic link in a sticky world-writable folder (``/tmp``), which another
+user could have planted (the kernel's ``protected_symlinks`` guard does not cover a rename onto
+it); :func:`no_follow_flag` gives ``O_NOFOLLOW`` for an ``os.open`` in such a folder.  The
+writer and the kit's checks of output paths use both.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-from typing import Final
+import tempfile
+from collections.abc import Callable
+from typing import IO, Any, Final
 
 __all__ = ["InputFileError", "MAX_INPUT_BYTES", "read_input", "read_input_text", "is_open_to_others",
-           "no_follow_flag", "planted_link"]
+           "no_follow_flag", "planted_link", "ReportWriteError", "write_atomically"]
 
 #: The largest input file read (a report of the deepest run is a few MB).
 MAX_INPUT_BYTES: Final = 16 * 2**20
@@ -116,3 +121,62 @@ def planted_link(path: str) -> str | None:
         return None
     return (f"a symbolic link in {folder}, a folder anyone may write: another user could have "
             "planted it, so it is never followed (remove it, or write elsewhere)")
+
+
+class ReportWriteError(OSError):
+    """A report (or any output) could not be written; the message is one line naming the file."""
+
+
+def write_atomically(path: str | os.PathLike[str], write: Callable[[IO[Any]], object], what: str = "report",
+                     *, binary: bool = False) -> None:
+    """Write ``path`` with ``write(stream)`` (a text stream in UTF-8, or a binary one if
+    ``binary``): into a temporary file beside it, then renamed over it, so a failed write
+    keeps the old file.  :class:`ReportWriteError` says why.
+
+    A name in a sticky world-writable folder is never followed: a symbolic link there is
+    refused, and the file is renamed onto the name itself (a link planted after the check is
+    replaced, not followed); a device there is opened with ``O_NOFOLLOW``."""
+    path = os.fspath(path)
+    mode, encoding = ("wb", None) if binary else ("w", "utf-8")
+    if (why := planted_link(path)) is not None:
+        raise ReportWriteError(f"cannot write the {what} to {path}: {why}")
+    shared = bool(no_follow_flag(path))
+    try:
+        regular = not os.path.exists(path) or stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        regular = True
+    if not regular:  # a device or a pipe: written in place
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_TRUNC | no_follow_flag(path))
+            with open(fd, mode, encoding=encoding) as f:
+                write(f)
+        except OSError as e:
+            raise ReportWriteError(f"cannot write the {what} to {path}: {e.strerror or e}") from None
+        return
+    # a link to a file (in a folder only its owners write): the file it names is replaced
+    target = os.path.abspath(path) if shared else os.path.realpath(path)
+    folder = os.path.dirname(target) or "."
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)[:40]}.", suffix=".tmp", dir=folder)
+        with os.fdopen(fd, mode, encoding=encoding) as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        if os.path.exists(target) and not os.path.islink(target):
+            os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+        tmp = None
+    except OSError as e:
+        kept = "the old file is kept" if os.path.exists(target) else "nothing was written"
+        raise ReportWriteError(f"cannot write the {what} to {path}: {e.strerror or e} ({kept})") from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass

@@ -631,7 +631,7 @@ def load_file(path: str | Path, name: str | None = None) -> Variant:
         try:
             exec(compile(source, str(p), "exec"), vars(module))  # noqa: S102 - the user's own variant file
         except VariantError as e:
-            raise e.in_file(str(p), _variant_at(p, e.__traceback__)) from None
+            raise e.in_file(str(p), _variant_at(p, source, e.__traceback__)) from None
         except RuleError:
             raise
         except SystemExit as e:  # the user's file ended the interpreter: say which file
@@ -693,10 +693,11 @@ def _typed(source: str, where: str, table: Mapping[str, Any], fields: Mapping[st
             raise VariantError(f"{source}: {where}'{key}' must be {kind}, not {shown} {table[key]!r:.60}")
 
 
-def _variant_at(path: Path, tb: Any) -> str | None:
-    """The name of the variant whose definition in the file ``path`` was running when the
-    traceback ``tb`` was raised: the ``Variant("NAME", ...)`` call spanning the file's last
-    line in it, else the file's only one (``None``: not known)."""
+def _variant_at(path: Path, source: bytes, tb: Any) -> str | None:
+    """The name of the variant whose definition in the file ``path`` (its text as it was
+    read, ``source``: the file is never read again, for it may have changed since) was
+    running when the traceback ``tb`` was raised: the ``Variant("NAME", ...)`` call spanning
+    the file's last line in it, else the file's only one (``None``: not known)."""
     import ast
     line = None
     while tb is not None:
@@ -704,8 +705,8 @@ def _variant_at(path: Path, tb: Any) -> str | None:
             line = tb.tb_lineno
         tb = tb.tb_next
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError):
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
         return None
     calls = [(node.lineno, node.end_lineno or node.lineno, node.args[0].value) for node in ast.walk(tree)
              if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "Variant"

@@ -254,3 +254,89 @@ def test_a_source_file_too_large_is_a_citation_that_does_not_resolve(tmp_path):
     r = turub("clause", "play.follow-suit", "--sources", str(folder))
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-600:]
     assert "does not resolve" in r.stdout and "larger than" in r.stdout
+
+
+def test_the_regenerated_vectors_are_written_atomically_never_through_a_planted_link(tmp_path):
+    """``turub vectors --regenerate --dir D``: each file is a new file renamed over the old
+    (a reader holding the old one, here a hard link, still reads it whole: nothing was
+    truncated in place); a file of D that is a link planted in a sticky world-writable
+    folder is refused, and the file it points to is left alone."""
+    from turub.conformance.questions.vectors import VECTOR_DIR
+    folder = sticky_world_writable(tmp_path)
+    shutil.copytree(VECTOR_DIR, folder, dirs_exist_ok=True)
+    folder.chmod(0o1777)  # (copytree copied the folder's mode too)
+    old = (folder / "standard.json").read_bytes()
+    (folder / "standard.json").write_bytes(b"[]\n")
+    held = tmp_path / "held.json"
+    os.link(folder / "standard.json", held)
+    r = turub("vectors", "--regenerate", "--dir", str(folder))
+    assert r.returncode == 0, r.stderr[-600:]
+    assert (folder / "standard.json").read_bytes() == old
+    assert held.read_bytes() == b"[]\n", "the old file was rewritten in place, not replaced"
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (folder / "index.json").unlink()
+    (folder / "index.json").symlink_to(victim)
+    r = turub("vectors", "--regenerate", "--dir", str(folder))
+    assert r.returncode != 0 and "symbolic link" in one_line(r), (r.returncode, r.stderr[-600:])
+    assert victim.read_text() == "precious\n"
+
+
+def test_a_vectors_folder_planted_as_a_link_is_never_followed(tmp_path):
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    planted = sticky_world_writable(tmp_path) / "vectors"
+    planted.symlink_to(victim)
+    r = turub("vectors", "--regenerate", "--dir", str(planted))
+    assert r.returncode == 2 and "symbolic link" in one_line(r), (r.returncode, r.stderr[-600:])
+    assert list(victim.iterdir()) == []
+
+
+def test_a_frozen_release_and_its_digests_are_written_atomically(tmp_path):
+    """A release's case file and the digests file are replaced, never rewritten in place."""
+    from turub.conformance.questions import releases as rel
+    sets = {"standard": rel.ReleaseCases({"direction": "counterclockwise"}, [{"id": "x", "op": "o"}])}
+    digests = tmp_path / "digests.json"
+    digests.write_text("{}\n")
+    rel.release_path("1.0.0", tmp_path).write_bytes(b"old")
+    held = {p: tmp_path / f"held-{p.name}" for p in (digests, rel.release_path("1.0.0", tmp_path))}
+    for p, h in held.items():
+        os.link(p, h)
+    rel.write_release("1.0.0", sets, tmp_path, digests)
+    assert [h.read_bytes() for h in held.values()] == [b"{}\n", b"old"]
+    assert "1.0.0" in json.loads(digests.read_text())
+
+
+def test_a_variant_file_that_turns_into_a_fifo_as_it_loads_is_read_once(tmp_path):
+    """A ``.py`` variant that replaces itself with a FIFO, then fails: the kit names the
+    failure from the text it read, never opening the file again (which would wait forever
+    on the FIFO)."""
+    rule = tmp_path / "shifty.py"
+    rule.write_text("import os\nfrom turub.variants import VariantError\n"
+                    "os.unlink(__file__)\nos.mkfifo(__file__)\nraise VariantError('bad clause')\n")
+    r = turub("variants", "show", str(rule))
+    assert r.returncode == 2 and "shifty.py" in one_line(r), (r.returncode, r.stderr[-600:])
+
+
+@pytest.mark.parametrize("field", ["cases"])
+def test_a_report_whose_optional_list_is_null_is_compared_without_a_traceback(field, tmp_path):
+    """``--diff`` reads any report object: a field it may lack (the cases), given as
+    ``null``, is none (a needed one, the clauses, is refused as null: exit 2)."""
+    doc = json.loads(a_report(tmp_path).read_text(encoding="utf-8"))
+    doc[field] = None
+    odd = tmp_path / "null-field.json"
+    odd.write_text(json.dumps(doc), encoding="utf-8")
+    r = turub("check", "--diff", str(a_report(tmp_path)), str(odd))
+    assert r.returncode in (0, 1) and "Traceback" not in r.stderr, (r.returncode, r.stderr[-800:])
+
+
+def test_the_badges_folder_planted_as_a_link_in_a_shared_html_folder_is_never_followed(tmp_path):
+    """``turub report --html /tmp``: its ``badges`` folder there may be another user's link."""
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    shared = sticky_world_writable(tmp_path)
+    (shared / "badges").symlink_to(victim)
+    r = turub("report", str(a_report(tmp_path)), "--html", str(shared))
+    assert r.returncode != 0 and "symbolic link" in one_line(r), (r.returncode, r.stderr[-600:])
+    assert list(victim.iterdir()) == []

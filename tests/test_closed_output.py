@@ -98,3 +98,39 @@ def test_closed_standard_streams_are_no_traceback(argv):
     run = subprocess.run([TURUB, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                          timeout=120, preexec_fn=lambda: os.close(1))
     assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+
+
+def with_reader_gone(argv: list[str], **kwargs) -> subprocess.CompletedProcess:
+    """``argv`` with standard output a pipe whose reader left before the command began."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return subprocess.run([TURUB, *argv], stdout=write_end, stderr=subprocess.PIPE, text=True,
+                              timeout=300, **kwargs)
+    finally:
+        os.close(write_end)
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["check", "--help"], ["--version"], ["schema"],
+                                  ["report", "--json", "-", "REPORT"]], ids=" ".join)
+def test_help_version_and_every_output_to_a_gone_reader_are_141(argv, tmp_path):
+    if "REPORT" in argv:
+        report = tmp_path / "r.json"
+        assert main(["check", *QUICK, "--quiet", "--json", str(report)], io.StringIO()) == 0
+        argv = [a if a != "REPORT" else str(report) for a in argv]
+    run = with_reader_gone(argv)
+    assert run.returncode == 141, (run.returncode, run.stderr[-600:])
+    assert run.stderr == "", "a closed pipe is said by the status, not by an error line"
+
+
+@pytest.mark.parametrize("streamed", ["--json", "--jsonl"])
+def test_a_report_to_a_gone_reader_loses_no_other_report(streamed, tmp_path):
+    """``turub check --json - --junit r.xml ... | head -c 100``: standard output's reader
+    left, so that report is incomplete (141); every report to a file is still written."""
+    files = {"--junit": tmp_path / "r.xml", "--write-xfail": tmp_path / "x.json", "--html": tmp_path / "site"}
+    if streamed == "--jsonl":
+        files["--json"] = tmp_path / "r.json"
+    run = with_reader_gone(["check", *QUICK, streamed, "-", *(a for o, p in files.items() for a in (o, str(p)))])
+    assert run.returncode == 141 and "Traceback" not in run.stderr, (run.returncode, run.stderr[-600:])
+    written = {o: (p / "index.html" if o == "--html" else p).is_file() for o, p in files.items()}
+    assert written == dict.fromkeys(files, True)

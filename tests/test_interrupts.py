@@ -1,10 +1,13 @@
 """Signals as documented, at every stage of a run (issue 30, item 5).
 
 The implementers' guide's exit-status table: 130 for SIGINT, 143 for SIGTERM (129 for SIGHUP),
-the verdict ``INTERRUPTED``, the reports written and marked, nothing left running: during the
-handshake, while the cases are asked, during the property suites, and when several signals
-come in a burst (three within 60 ms). Each stage is reached by a real adapter that blocks at it
-(tests/faults/gated.py) and says so in a file: the test waits for that file, never for a time.
+the verdict ``INTERRUPTED``, the reports written and marked, nothing left running: while the
+variant file loads (in the kit's own process, before any program), while an adapter is
+imported, while a program starts, during the handshake, while the cases are asked, during the
+property suites, and when several signals come in a burst (three within 60 ms). Each stage is
+reached by a real adapter, program or file that blocks at it (tests/faults/gated.py,
+gated_load.py, gated_program.py) and says so in a file: the test waits for that file, never
+for a time.
 """
 from __future__ import annotations
 
@@ -25,9 +28,14 @@ TURUB = shutil.which("turub", path=str(Path(sys.executable).parent)) or "turub"
 GATED = Path(__file__).resolve().parent / "faults" / "gated.py"
 ONLY_PROPERTIES = ["--no-vectors", "--no-generated", "--examples", "0", "--properties", "3"]
 GATED_RULE = GATED.with_name("gated_rule.py")
-#: Each stage: the arguments of a run that stops there (an adapter, or a house rule the
-#: reference plays in the kit's own processes).
+GATED_LOAD = GATED.with_name("gated_load.py")
+GATED_PROGRAM = GATED.with_name("gated_program.py")
+#: Each stage: the arguments of a run that stops there (an adapter, a program, or a house
+#: rule the reference plays in the kit's own processes).
 STAGES = {
+    "loading-the-variant": ["--variant", str(GATED_LOAD)],  # in the kit's process, before any program
+    "importing-the-adapter": ["--python", f"{GATED_LOAD}:Adapter"],  # in the shim, before the hello
+    "program-start": ["--", sys.executable, str(GATED_PROGRAM)],  # a program that blocks before its hello
     "handshake": ["--python", f"{GATED}:StopsInTheHandshake"],
     "cases": ["--python", f"{GATED}:StopsAtTheTenthCase", "--no-generated", "--examples", "0", "--properties", "0"],
     "properties": ["--python", f"{GATED}:StopsAtTheFirstProperty", *ONLY_PROPERTIES],
@@ -60,7 +68,9 @@ def interrupt_at(stage: str, signals: list[signal.Signals], tmp_path: Path, *, g
     marker = f"turub-interrupt-{uuid.uuid4().hex}"
     js, xml = tmp_path / "r.json", tmp_path / "r.xml"
     env = {**os.environ, "TURUB_GATE": f"{ready}{os.pathsep}{fifo}", "TURUB_TEST_MARKER": marker}
-    kit = subprocess.Popen([TURUB, "check", *run, "--json", str(js), "--junit", str(xml), "--quiet"],
+    options = ["--json", str(js), "--junit", str(xml), "--jsonl", str(js.with_suffix(".jsonl")), "--quiet"]
+    program = run[run.index("--"):] if "--" in run else []
+    kit = subprocess.Popen([TURUB, "check", *run[:len(run) - len(program)], *options, *program],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     try:
         end = time.monotonic() + generous(30)
@@ -82,10 +92,13 @@ def interrupt_at(stage: str, signals: list[signal.Signals], tmp_path: Path, *, g
 def assert_interrupted(status, err, js, xml, marker, sig):
     assert status == DOCUMENTED[sig], (status, err[-1500:])
     assert "Traceback" not in err, err
+    assert js.exists(), "no JSON report"
     report = json.loads(js.read_text(encoding="utf-8"))
     assert report["verdict"] == "INTERRUPTED" and report["interrupted"] == sig, report["verdict"]
     assert report["exit_status"] == DOCUMENTED[sig]
     assert xml.exists()
+    last = json.loads(js.with_suffix(".jsonl").read_text(encoding="utf-8").splitlines()[-1])  # streamed
+    assert last["type"] == "summary" and last["verdict"] == "INTERRUPTED", last
     assert running_with(marker) == []
 
 
@@ -116,8 +129,8 @@ def test_signals_until_the_kit_has_ended_are_one_interruption(tmp_path):
     marker = f"turub-interrupt-{uuid.uuid4().hex}"
     js, xml = tmp_path / "r.json", tmp_path / "r.xml"
     env = {**os.environ, "TURUB_GATE": f"{ready}{os.pathsep}{fifo}", "TURUB_TEST_MARKER": marker}
-    kit = subprocess.Popen([TURUB, "check", *STAGES["cases"], "--json", str(js),
-                            "--junit", str(xml), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    kit = subprocess.Popen([TURUB, "check", *STAGES["cases"], "--json", str(js), "--junit", str(xml),
+                            "--jsonl", str(js.with_suffix(".jsonl")), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     end = time.monotonic() + generous(30)
     while not ready.exists() and kit.poll() is None and time.monotonic() < end:
         time.sleep(0.02)
@@ -126,3 +139,40 @@ def test_signals_until_the_kit_has_ended_are_one_interruption(tmp_path):
         time.sleep(0.01)
     out, err = kit.communicate(timeout=generous(15))
     assert_interrupted(kit.returncode, err.decode(errors="replace"), js, xml, marker, signal.SIGTERM)
+
+
+#: ``turub check`` started as its console script does, with the signals sent to itself while
+#: the kit's commands are being imported (before the run takes the signals over).
+SIGNALLED_WHILE_LOADING = """
+import importlib, os, signal, sys
+real, signals = importlib.import_module, sys.argv[1].split(",")
+def import_module(name, *args):
+    if name == "turub.conformance.commands.cli":
+        for s in signals:
+            os.kill(os.getpid(), getattr(signal, s))
+    return real(name, *args)
+importlib.import_module = import_module
+from turub.tools.cli import main
+sys.argv = ["turub", *sys.argv[2:]]
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("signals", ["SIGINT", "SIGTERM", "SIGTERM,SIGINT,SIGTERM"])
+def test_a_signal_while_turub_loads_is_an_interruption_with_its_reports(signals, tmp_path):
+    js, xml, jsonl = tmp_path / "r.json", tmp_path / "r.xml", tmp_path / "r.jsonl"
+    run = subprocess.run([sys.executable, "-c", SIGNALLED_WHILE_LOADING, signals, "check", "--json", str(js),
+                          "--junit", str(xml), "--jsonl", str(jsonl), "--quiet"],
+                         capture_output=True, text=True, timeout=generous(60))
+    first = getattr(signal, signals.split(",")[0])
+    assert_interrupted(run.returncode, run.stderr, js, xml, "no-such-marker", first)
+
+
+@pytest.mark.parametrize("argv, status", [(["check", "--help"], 143), (["check", "--timeout", "nan"], 143)])
+def test_a_signal_while_turub_loads_is_never_lost(argv, status):
+    """A command that ends before the run takes the signals (its help, a usage error) still
+    exits with the signal's status."""
+    run = subprocess.run([sys.executable, "-c", SIGNALLED_WHILE_LOADING, "SIGTERM", *argv],
+                         capture_output=True, text=True, timeout=generous(60))
+    assert run.returncode == status, run.stderr[-600:]
+    assert "Traceback" not in run.stderr

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import gc
 import math
+import signal
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -49,7 +50,8 @@ from ..text import safe_text
 from .case_stage import DETAIL_LIMIT, VALUE_LIMIT, CaseStage, not_run_if_unjudged, kit_failure, stray_output
 from .usercode import run_out_of_time
 
-__all__ = ["CheckOptions", "run_check", "vector_cases", "DETAIL_LIMIT", "VALUE_LIMIT"]
+__all__ = ["CheckOptions", "run_check", "interrupted_before_the_run", "vector_cases", "DETAIL_LIMIT",
+           "VALUE_LIMIT"]
 
 KIT_VERSION = "1"
 #: Seconds the property suites' second process may run past their budget (its last property
@@ -231,6 +233,19 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
         finally:
             _close(target, run)
     return _assemble(target, options, run, failure, describe, started)
+
+
+def interrupted_before_the_run(signum: int, options: CheckOptions, describe: dict, stage: str,
+                               started: float) -> dict:
+    """The raw report of a run a signal stopped before anything was asked (while the variant
+    loaded, the expected failures or the vectors were read, the program was made ready):
+    nothing checked, marked ``interrupted`` by ``signum``, with a line saying at which
+    ``stage``; the reports are then written as for any interrupted run."""
+    run = _Run(None, None, interrupted=signum)
+    target = Target()  # nothing started: no hello, no name
+    target.diagnostics.append(f"interrupted by {signal.Signals(signum).name} while {stage}: "
+                              "nothing was asked")
+    return _assemble(target, options, run, None, describe, started)
 
 
 def _start(target: Target, options: CheckOptions, run: _Run) -> tuple[Any, bool]:

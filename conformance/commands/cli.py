@@ -50,19 +50,22 @@ _SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 @contextmanager
-def _signals_interrupt() -> Iterator[None]:
+def _signals_interrupt() -> Iterator[int | None]:
     """While the run lasts, SIGINT, SIGTERM and SIGHUP raise :class:`Interrupted` (the run
     stops its program and keeps what it has); afterwards, while the reports are written,
     a further signal is held off; then the previous handlers come back, unless a signal
     interrupted the run: the process is ending with that signal's status, and a later signal
     of the same burst (three within 60 ms) stays ignored rather than end it by the signal
-    (no report status, or a KeyboardInterrupt traceback) after the reports were written."""
+    (no report status, or a KeyboardInterrupt traceback) after the reports were written.
+    Gives the signal ``turub`` held while the command loaded (:func:`turub.tools.cli.
+    release_signals`), if one came: the run is then interrupted before it starts."""
     import threading
 
     from ..programs.targets import Interrupted
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield None
         return
+    held = _cli.release_signals()
     previous = {s: signal.getsignal(s) for s in _SIGNALS}
 
     interrupted: list[int] = []
@@ -74,9 +77,11 @@ def _signals_interrupt() -> Iterator[None]:
         raise Interrupted(signum)
 
     for s in _SIGNALS:
-        signal.signal(s, interrupt)
+        signal.signal(s, interrupt if held is None else signal.SIG_IGN)
+    if held is not None:
+        interrupted.append(held)
     try:
-        yield
+        yield held
     finally:
         if not interrupted:
             for s, h in previous.items():
@@ -102,9 +107,19 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         return _diff(args, out)
     started = time.monotonic()  # --time-limit covers loading a variant too
     from ..programs.targets import Interrupted
-    with _signals_interrupt():
-        try:  # a signal while the variant loads or the program starts: its status, nothing run
-            options, xfail = _plan(args)
+    early = _Early()
+    with _signals_interrupt() as held:
+        try:  # a signal while the variant loads or the program starts: its status, the reports
+            if held is not None:  # it came while turub loaded
+                early.stage = "starting"
+                try:
+                    _validate(args)  # (the output paths, as for any run)
+                except OptionError as e:  # the signal came first: its status, the error said
+                    sys.stderr.write(f"turub check: error: {e}\n"
+                                     f"turub check: interrupted by {signal.Signals(held).name}\n")
+                    return 128 + held
+                raise Interrupted(held)
+            options, xfail = _plan(args, early)
             if args.list:
                 from .listing import planned_checks, render_list
                 out.write(render_list(planned_checks(options)))
@@ -113,35 +128,56 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
             deadline = started + args.time_limit
             # what the checks may use, leaving time to stop the program and write the reports
             checks_deadline = deadline - min(2.0, 0.1 * args.time_limit)
+            early.stage = "making the program ready"
             target, describe = _target(args, options.rules, checks_deadline)
+            early.describe = describe
         except Interrupted as e:
-            return _interrupted_early(e.signum, None)
+            return _interrupted_early(args, e.signum, early, None, started, out)
         lines = None
         try:
+            early.stage = "opening the --jsonl stream"
             lines = _open_jsonl(args, options, describe, out)
             # nothing user code prints reaches a report on stdout; nothing it runs outlasts the limit
             with stdout_to_stderr(), whole_run_limit(deadline):
                 raw = _run(target, options, describe, checks_deadline, lines, quiet=args.quiet)
         except Interrupted as e:  # before the run had anything to keep
-            return _interrupted_early(e.signum, lines)
+            return _interrupted_early(args, e.signum, early, lines, started, out)
         for s in _SIGNALS:
             signal.signal(s, signal.SIG_IGN)  # the reports are written whatever comes now
         return _conclude(args, raw, xfail, lines, out)
 
 
-def _plan(args: argparse.Namespace) -> tuple[Any, list[dict]]:
+class _Early:
+    """How far a run got before it asked anything: the stage it is at, and what it knows
+    (the options once planned, how the report describes the program), for the reports of a
+    run a signal stops there."""
+
+    def __init__(self) -> None:
+        self.stage = "checking the options"
+        self.options: Any = None
+        self.xfail: list[dict] = []
+        self.describe: dict = {}
+
+
+def _plan(args: argparse.Namespace, early: _Early | None = None) -> tuple[Any, list[dict]]:
     """Every option, file and output path checked, the variant loaded: what to run
-    (a :class:`~.check.CheckOptions`) and the expected failures.  Raises UsageError."""
+    (a :class:`~.check.CheckOptions`) and the expected failures.  Raises UsageError.
+    ``early`` is told each stage as it starts (what a signal there reports)."""
+    early = early if early is not None else _Early()
     from ..questions.select import Selection, SelectionError
     from ..reports.report import XfailError, load_xfail
     from .check import CheckOptions
     if sum(bool(x) for x in (checks.program_command(args.command), args.python, args.sample)) > 1:
         raise UsageError("give one of: -- CMD ARG..., --python module:Object, --sample")
     _validate(args)
+    early.stage = f"loading the rules ({_loading(args)})"
     rules = _rules(args.rules, args.variant, args.time_limit)  # first: its clauses may be listed below
+    early.options = CheckOptions(rules=rules)
+    early.stage = "reading the committed cases"
     example = _example(args, rules)
     xfail: list[dict] = []
     if args.xfail:
+        early.stage = "reading the expected failures (--xfail)"
         try:
             xfail = load_xfail(checks.input_text("--xfail", args.xfail))
         except (XfailError, RecursionError) as e:
@@ -152,6 +188,7 @@ def _plan(args: argparse.Namespace) -> tuple[Any, list[dict]]:
             split_spec(args.python)
         except AdapterLoadError as e:
             raise UsageError(str(e)) from None
+    early.stage = "reading the committed cases"
     try:
         selection = Selection(args.keyword, tuple(args.clause or ()), tuple(args.op or ()),
                               tuple(args.case or ()))
@@ -165,6 +202,8 @@ def _plan(args: argparse.Namespace) -> tuple[Any, list[dict]]:
                            properties_budget=math.inf if args.properties_budget is None else args.properties_budget,
                            selection=selection, exitfirst=args.exitfirst,
                            second_process=not args.one_process, spec=_pinned(args.spec, rules))
+    early.options, early.xfail = options, xfail
+    early.stage = "reading the committed cases"
     if example is not None:  # --example N: its case alone, under its option set
         options.rules, options.example_ids = example[0], frozenset({example[1]})
         options.seed, options.examples, options.properties = None, 0, 0
@@ -314,13 +353,33 @@ def _run(target: Any, options: Any, describe: dict, deadline: float, lines: Any,
                      log=log, on_result=lines.case if lines is not None else None)
 
 
-def _interrupted_early(signum: int, lines: Any) -> int:
+def _loading(args: argparse.Namespace) -> str:
+    if args.variant:
+        return f"--variant {safe_text(args.variant, 200)}"
+    return f"--rules {safe_text(' '.join(args.rules), 200)}" if args.rules else "the standard rules"
+
+
+def _interrupted_early(args: argparse.Namespace, signum: int, early: _Early, lines: Any, started: float,
+                       out: TextIO) -> int:
+    """A signal before anything was asked: the program's group stopped, and the reports
+    written as for any interrupted run (nothing checked, marked ``interrupted``, a line
+    saying at which stage), with the signal's status."""
     from ..programs.process import stop_all
-    if lines is not None:
-        lines.close()
+    from .check import CheckOptions, interrupted_before_the_run
+    for s in _SIGNALS:
+        signal.signal(s, signal.SIG_IGN)  # the reports are written whatever comes now
     stop_all()
-    sys.stderr.write(f"turub check: interrupted by {signal.Signals(signum).name}\n")
-    return 128 + signum
+    stage, options = early.stage, early.options
+    if options is None:
+        options = CheckOptions()
+        stage += " (the rules were not read: the report names the standard ones)"
+    if lines is None:
+        try:
+            lines = _open_jsonl(args, options, early.describe, out)
+        except (OptionError, OSError):  # another run writes it, or it cannot be opened
+            lines = None
+    raw = interrupted_before_the_run(signum, options, early.describe, stage, started)
+    return _conclude(args, raw, early.xfail, lines, out)
 
 
 def _conclude(args: argparse.Namespace, raw: dict, xfail: list[dict], lines: Any, out: TextIO) -> int:
@@ -362,11 +421,16 @@ def _write_reports(args: argparse.Namespace, report: dict, lines: Any, out: Text
         write_junit(r, f)
     writers = {"json": write_json, "junit": junit,
                "write_xfail": lambda r, f: f.write(as_json(xfail_document(r)))}
+    stdout_gone = lines is not None and lines.stdout_gone  # its reader left: no other report lost
     for option, writer in writers.items():
         path = getattr(args, option)
         try:
             if path == "-":
-                writer(report, out)
+                try:
+                    writer(report, out)
+                    out.flush()
+                except BrokenPipeError:
+                    stdout_gone = True
             elif path:
                 write_atomically(path, lambda f: writer(report, f), f"--{option.replace('_', '-')} report")
         except ReportWriteError as e:
@@ -381,6 +445,8 @@ def _write_reports(args: argparse.Namespace, report: dict, lines: Any, out: Text
             lost.append(f"cannot write the --html report to {args.html}: {e.strerror or e}")
     if not args.quiet and "-" not in (args.json, args.jsonl, args.junit, args.write_xfail):
         write_text(report, out)
+    if stdout_gone:  # every file written: now SIGPIPE's status (turub.tools.cli)
+        raise BrokenPipeError(32, "standard output closed")
     return lost
 
 

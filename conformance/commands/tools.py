@@ -57,6 +57,7 @@ def cmd_vectors(args: argparse.Namespace, out: TextIO) -> int:
     try:
         checks.output_path("-o/--output", args.output)
         if args.regenerate:
+            checks.output_dir("--dir", args.dir)  # a folder planted as a link is never followed
             for path in write_vectors(Path(args.dir) if args.dir else VECTOR_DIR):
                 out.write(f"wrote {path}\n")
             return 0
@@ -228,6 +229,8 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
             write_html(d, args.html, base_url=args.spec_url)
         if args.json:
             _write(args.json, as_json(as_data(d)), out, "comparison")
+    except BrokenPipeError:
+        raise  # standard output closed (--json -): SIGPIPE's status (turub.tools.cli), not a lost file
     except (ReportWriteError, OSError) as e:
         sys.stderr.write(f"turub report: error: {e}\n")
         return EXIT_REPORT_LOST

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from turub.releases import FROZEN_RELEASES, RELEASES, Release, release_named, releases_after
+from turub.user_files import write_atomically
 
 from .cases import Case
 from .vectors import VECTOR_DIR, vector_sets
@@ -98,13 +99,13 @@ def write_release(version: str, sets: Sets, directory: Path = RELEASE_DIR,
         f.write(text)
     directory.mkdir(parents=True, exist_ok=True)
     path = release_path(version, directory)
-    path.write_bytes(buffer.getvalue())
+    write_atomically(path, lambda f: f.write(buffer.getvalue()), "release cases", binary=True)
     recorded = json.loads(digests.read_text(encoding="utf-8")) if digests.is_file() else {}
     recorded[version] = {"sha256": case_digest(text),
                          "cases": {name: len(s.cases) for name, s in sets.items()}}
     digests.parent.mkdir(parents=True, exist_ok=True)
-    digests.write_text(json.dumps(dict(sorted(recorded.items())), indent=1) + "\n",
-                       encoding="utf-8")
+    text_of_digests = json.dumps(dict(sorted(recorded.items())), indent=1) + "\n"
+    write_atomically(digests, lambda f: f.write(text_of_digests), "release digests")
     return path
 
 

@@ -9,6 +9,7 @@ in memory and compares with the committed files.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Mapping
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from turub import Rules
+from turub.user_files import ReportWriteError, write_atomically
 
 from .cases import OPTION_SETS, VECTOR_FORMAT, VECTOR_SEED, Case, build_vectors
 
@@ -44,13 +46,23 @@ def render_vectors(vectors: Mapping[str, list[Case]]) -> dict[str, str]:
     return files
 
 
+def _write(text: str, f: Any) -> None:
+    f.write(text)
+
+
 def write_vectors(directory: Path = VECTOR_DIR) -> list[Path]:
-    """Regenerate the vectors from the reference into ``directory``."""
-    directory.mkdir(parents=True, exist_ok=True)
+    """Regenerate the vectors from the reference into ``directory``, each file written
+    atomically (:func:`turub.user_files.write_atomically`: a failed write keeps the old
+    file whole, a link planted in a sticky folder is never followed); a file that cannot be
+    written is a :class:`~turub.user_files.ReportWriteError`."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ReportWriteError(f"cannot write the vectors to {directory}: {e.strerror or e}") from None
     written = []
     for name, text in render_vectors(build_vectors()).items():
         path = directory / name
-        path.write_text(text, encoding="utf-8")
+        write_atomically(path, functools.partial(_write, text), "vectors")
         written.append(path)
     return written
 

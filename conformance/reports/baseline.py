@@ -73,8 +73,8 @@ def compare_reports(old: dict, new: dict) -> dict:
     options or spec versions."""
     from .report import FAILING, diff_reports
     d = diff_reports(old, new)
-    o = {c["id"]: c for c in old.get("cases", [])}
-    n = {c["id"]: c for c in new.get("cases", [])}
+    o = {c["id"]: c for c in old.get("cases") or []}
+    n = {c["id"]: c for c in new.get("cases") or []}
     counts = {"program": 0, "spec": 0, "both": 0, "unknown": 0}
     for change in d["cases"]:
         a, b = o.get(change["id"], {}), n.get(change["id"], {})

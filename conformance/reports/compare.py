@@ -227,8 +227,9 @@ def write_html(d: dict, out_dir: str | Path, base_url: str | None = None) -> Pat
 
     from .files import ReportWriteError, write_atomically
     folder = Path(out_dir)
-    if (why := planted_link(str(folder))) is not None:
-        raise ReportWriteError(f"cannot write the --html report to {folder}: {why}")
+    for inside in (folder, folder / "badges"):  # (--html /tmp: its badges folder may be planted)
+        if (why := planted_link(str(inside))) is not None:
+            raise ReportWriteError(f"cannot write the --html report to {inside}: {why}")
     (folder / "badges").mkdir(parents=True, exist_ok=True)
     for i in d["implementations"]:
         write_atomically(str(folder / i["badge"]), functools.partial(_write_text, i["svg"]), "badge")

@@ -45,6 +45,9 @@ class JsonlWriter:
         self.path = path
         self._own = path != "-"
         self.lost: str | None = None
+        #: standard output's reader went away (``| head``): no more lines go there, the run and
+        #: its other reports go on, and the command ends with SIGPIPE's status
+        self.stdout_gone = False
         if self._own:
             try:  # not truncated before the lock is held; never through a planted link
                 fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | no_follow_flag(path), 0o666)
@@ -70,7 +73,9 @@ class JsonlWriter:
             self.file.write(strict_json(data, ensure_ascii=False, default=as_list) + "\n")
             self.file.flush()
         except BrokenPipeError:
-            raise  # stdout closed: the command line's exit status says so
+            if self._own:
+                raise
+            self.stdout_gone, self.file = True, None  # (said by the exit status, 141)
         except (OSError, ValueError) as e:
             self.lost = f"--jsonl {self.path}: cannot write ({getattr(e, 'strerror', None) or e}); " \
                         "no more lines go to it"

@@ -452,8 +452,8 @@ def diff_reports(old: dict, new: dict) -> dict:
     """What changed from ``old`` to ``new``: cases and clauses whose status changed."""
     def key(c: dict) -> tuple:
         return (c["id"], json.dumps(c.get("rules"), sort_keys=True) if c.get("rules") != "any" else "any")
-    o = {c["id"]: c for c in old.get("cases", [])}
-    n = {c["id"]: c for c in new.get("cases", [])}
+    o = {c["id"]: c for c in old.get("cases") or []}  # (null, as a report may hold: none)
+    n = {c["id"]: c for c in new.get("cases") or []}
     changed = []
     for cid in sorted(set(o) | set(n)):
         a = o.get(cid, {}).get("status", "absent")
@@ -463,7 +463,7 @@ def diff_reports(old: dict, new: dict) -> dict:
             changed.append({"id": cid, "old": a, "new": b, "old_outcome": oa, "new_outcome": ob,
                             "detail": n.get(cid, {}).get("detail", "")})
     clauses = []
-    oc, nc = old.get("clauses", {}), new.get("clauses", {})
+    oc, nc = old.get("clauses") or {}, new.get("clauses") or {}
     for cid in sorted(set(oc) | set(nc)):
         a = oc.get(cid, {}).get("status", "absent")
         b = nc.get(cid, {}).get("status", "absent")

@@ -34,7 +34,7 @@ from .progress import Progress
 from ..seats import Seat, Side, parse_seat
 from ..sitting import draw_first_dealer
 
-__all__ = ["main", "register", "LAZY_COMMANDS"]
+__all__ = ["main", "register", "LAZY_COMMANDS", "HOLDS_SIGNALS", "release_signals"]
 
 _EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = []
 
@@ -442,13 +442,70 @@ def _output_lost(stream: TextIO) -> bool:
         return False
 
 
+#: The commands that report an interruption themselves (``turub check`` writes its reports,
+#: marked interrupted, and exits with the signal's status): a SIGINT, SIGTERM or SIGHUP that
+#: comes while such a command loads and reads its arguments is held, and handed to it when it
+#: takes over the signals (:func:`release_signals`); one it never takes still ends ``turub``
+#: with the signal's status (128 + its number), never as if nothing came.
+HOLDS_SIGNALS: frozenset[str] = frozenset({"check"})
+
+_HELD_SIGNALS: list[int] = []  # the first signal held (a later one of a burst is the same interruption)
+_HOLDERS: dict[int, object] = {}  # each signal's handler from before the hold, while it lasts
+
+
+def _hold_signals() -> None:
+    import signal
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def hold(signum: int, frame: object) -> None:
+        if not _HELD_SIGNALS:
+            _HELD_SIGNALS.append(signum)
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        previous = signal.getsignal(s)
+        if previous is not signal.SIG_IGN:  # (a signal ignored when turub started stays ignored)
+            _HOLDERS[s] = previous
+            signal.signal(s, hold)
+
+
+def release_signals() -> int | None:
+    """End the hold of :data:`HOLDS_SIGNALS`: each signal's handler from before it back, and
+    the first signal that came meanwhile (None if none did, or nothing was held)."""
+    import signal
+    for s, previous in _HOLDERS.items():
+        signal.signal(s, previous if previous is not None else signal.SIG_DFL)  # type: ignore[arg-type]
+    _HOLDERS.clear()
+    return _HELD_SIGNALS.pop() if _HELD_SIGNALS else None
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run ``turub``; returns the exit status (0 ok, 1 failure reported, 2 usage error, 4
-    past ``--time-limit``, 141 standard output closed early, the kit's own for ``turub check``)."""
+    past ``--time-limit``, 141 standard output closed early, the kit's own for ``turub check``,
+    128 + N when signal N came while it loaded)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if out is not None or _command_of(argv) not in HOLDS_SIGNALS:
+        return _run_command(argv, out)
+    _hold_signals()
+    try:
+        status = _run_command(argv, out)
+    except SystemExit:  # argparse: --help, a usage error
+        if not _HELD_SIGNALS:
+            release_signals()
+            raise
+        status = 0
+    held = release_signals()  # None once the command took the signals over
+    if held is not None:
+        import signal
+        sys.stderr.write(f"turub: interrupted by {signal.Signals(held).name}\n")
+        return 128 + held
+    return status
+
+
+def _run_command(argv: list[str], out: TextIO | None) -> int:
     to_stdout = out is None
     if to_stdout:
         _closed_streams_to_null()
-    argv = list(sys.argv[1:] if argv is None else argv)
     completing = "_ARGCOMPLETE" in os.environ  # the shell asks for completions (argcomplete)
     _load_extensions("every command" if completing else _command_of(argv))
     out = printable(out or sys.stdout)
@@ -457,7 +514,18 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         parser = build_parser()
         if completing:
             _complete(parser)
-        args = parser.parse_args(argv)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as e:  # --help, --version: printed; a usage error: said on stderr
+            if e.code in (0, None):
+                try:
+                    out.flush()
+                    sys.stdout.flush()  # (where argparse prints)
+                except BrokenPipeError:
+                    return _stdout_gone()
+                if to_stdout and _output_lost(sys.stdout):
+                    return _stdout_gone()
+            raise
         try:
             try:
                 with time_limit(getattr(args, "command_time_limit", None)):
