@@ -142,8 +142,6 @@ OPERATION_NAMES = {"trick_winner", "legal_plays", "deal", "check_packets", "refe
 #: do: each is a part of the operation's record to be).  A count may only go down.
 NAME_BRANCHES_LEFT = {
     "diagnosis/probes.py": 26,
-    "questions/differential.py": 3,
-    "commands/items.py": 1,
 }
 
 
