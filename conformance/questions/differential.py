@@ -42,6 +42,7 @@ from .cases import INJECTIONS, PAIRS, ask_args, expected_case, play_stream
 from ..judging.judge import Verdict, verdict_of
 from ..ruleset import variant_of
 from ..programs.targets import RESULT, Request, Target
+from ..results import CaseResult, Status
 
 __all__ = ["differential_deals", "differential_sittings", "describe_deal"]
 
@@ -120,16 +121,14 @@ def deal_plans(draw) -> dict:
     }
 
 
-def _result(case_id: str, op: str, clauses, status: str, verdict: Verdict | None = None,
+def _result(case_id: str, op: str, clauses, status: Status, verdict: Verdict | None = None,
             detail: str = "", **extra: Any) -> dict:
-    out: dict[str, Any] = {"id": case_id, "kind": "differential", "op": op, "clauses": sorted(clauses),
-           "status": status, "detail": detail}
+    """The search's row of the report (``extra``: more fields of :class:`CaseResult`)."""
+    failed: dict[str, Any] = {}
     if verdict is not None and not verdict.passed:
-        out["outcome"] = verdict.outcome
-        out["failing_clauses"] = list(verdict.clauses)
-        out["blamed"] = verdict.blame
-    out.update(extra)
-    return out
+        failed = {"outcome": verdict.outcome, "failing_clauses": list(verdict.clauses), "blamed": verdict.blame}
+    return CaseResult(case_id, "differential", op, tuple(sorted(clauses)), status, detail=detail,
+                      **failed, **extra).to_json()
 
 
 def _search(test, plans, examples: int, seed: int, database: Any = None) -> HouseRuleError | None:
@@ -168,7 +167,7 @@ def _search(test, plans, examples: int, seed: int, database: Any = None) -> Hous
 
 
 def _not_judged(case_id: str, op: str, clauses, error: HouseRuleError) -> dict:
-    return _result(case_id, op, clauses, "not-run", detail=f"not judged: {error}",
+    return _result(case_id, op, clauses, Status.NOT_RUN, detail=f"not judged: {error}",
                    house_rule_failed=error.clause)
 
 
@@ -192,7 +191,7 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
     check_id, op, clauses = DIFFERENTIAL_CHECKS["deals"]  # the referee's question, drawn
     dealt_by = REGISTRY[op].dealt_by  # the deal of the same pack
     if op not in target.operations or not target.supports_rules(rules.to_dict()):
-        return _result(check_id, op, clauses, "unsupported")
+        return _result(check_id, op, clauses, Status.UNSUPPORTED)
     best: dict[str, Any] = {}
     ran = [0]
     stop_at = time.monotonic() + budget
@@ -229,16 +228,16 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
         return _not_judged(check_id, op, clauses, broken)
     if "case" not in best:
         if best.get("unsupported"):
-            return _result(check_id, op, clauses, "unsupported")
-        return _result(check_id, op, clauses, "passed",
+            return _result(check_id, op, clauses, Status.UNSUPPORTED)
+        return _result(check_id, op, clauses, Status.PASSED,
                        detail=f"{ran[0]} drawn deals refereed alike")
     case, verdict = best["case"], best["verdict"]
     if case["op"] == dealt_by:  # the drawn deal's dealing was wrong
-        return _result(check_id, dealt_by, clauses, "failed", verdict, detail=verdict.detail,
+        return _result(check_id, dealt_by, clauses, Status.FAILED, verdict, detail=verdict.detail,
                        args=ask_args(dealt_by, case["args"], rules), expected=case["expected"],
                        got=best["got"], rules=rules.to_dict())
     text = describe_deal(case, verdict, best["got"])
-    return _result(check_id, op, clauses, "failed", verdict,
+    return _result(check_id, op, clauses, Status.FAILED, verdict,
                    detail=verdict.detail, minimal=text, args=case["args"],
                    expected=case["expected"], got=best["got"], rules=rules.to_dict())
 
@@ -300,7 +299,7 @@ def differential_sittings(target: Target, rules: Rules, examples: int, seed: int
     asked = [REGISTRY[n].part("in_sitting") for n, r in REGISTRY.items()
              if r.searched_in == "sittings" and n in target.operations]
     if not asked or not target.supports_rules(rules.to_dict()):
-        return _result(check_id, op, clauses, "unsupported")
+        return _result(check_id, op, clauses, Status.UNSUPPORTED)
     best: dict[str, Any] = {}
     ran = [0]
     stop_at = time.monotonic() + budget
@@ -329,14 +328,14 @@ def differential_sittings(target: Target, rules: Rules, examples: int, seed: int
     if broken is not None:
         return _not_judged(check_id, op, clauses, broken)
     if "case" not in best:
-        return _result(check_id, op, clauses, "passed",
+        return _result(check_id, op, clauses, Status.PASSED,
                        detail=f"{ran[0]} drawn sittings answered alike")
     case, verdict, plan = best["case"], best["verdict"], best["plan"]
     results = ", ".join(f"{ns}–{ew}{' closed' if c else ''}" for ns, ew, c in plan["results"])
     text = (f"first dealer {plan['first']}; deal results in order: {results}\n"
             f"asked {case['op']} {show(case['args'])}: expected {show(case['expected'])}, got {show(best['got'])}\n"
             f"{verdict.detail}")
-    return _result(check_id, op, clauses, "failed", verdict, detail=verdict.detail,
+    return _result(check_id, op, clauses, Status.FAILED, verdict, detail=verdict.detail,
                    minimal=text, args=case["args"], expected=case["expected"], got=best["got"],
                    rules=rules.to_dict(), plan=plan)
 
