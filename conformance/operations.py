@@ -22,6 +22,11 @@ decisions  ``judging/decided``                ``(variant, args) -> {point: Decid
 decided_at ``judging/decided``                ``(got) -> answer``: its one decision's answer
 why        ``questions/cases``                ``(args, rules, expected) -> (why, clauses)``
 trace      ``reports/variants``               ``(args, variant) -> steps``: its decisions
+in_sitting ``questions/differential``         ``(plan, rules) -> cases``: asked in a drawn sitting
+cards      ``diagnosis/probes``               ``(args) -> card texts``: the cards it writes
+by_ranks   ``diagnosis/probes``               ``(case, heights) -> bool``: a rank order explains it
+probe      ``diagnosis/probes``               ``(case, rules) -> (clause, why)``: its own probe
+evidence   ``diagnosis/probes``               ``(case) -> (clause, why)``: what its answer shows
 ========== ================================== ==========================================
 
 Adding an operation is one :func:`declare` here and one function per role (the developers'
@@ -39,7 +44,8 @@ __all__ = ["Operation", "ROLES", "OPTIONAL_ROLES", "REGISTRY", "declare", "withd
 #: The parts every operation has, one per role (see the module's table).
 ROLES: Final = ("inputs", "judge", "misread", "situation")
 #: The parts only some operations have (see the module's second table).
-OPTIONAL_ROLES: Final = ("decisions", "decided_at", "why", "trace")
+OPTIONAL_ROLES: Final = ("decisions", "decided_at", "why", "trace", "in_sitting", "cards", "by_ranks", "probe",
+                         "evidence")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -55,6 +61,9 @@ class Operation:
     generated: int = 0  # how many cases ``turub check --seed`` generates (0: all are in the vectors)
     vectors: int = 0  # how many seeded cases the committed vectors hold (besides worked ones)
     dealt_by: str | None = None  # the operation dealing its case's pack: a wrong deal fails it too
+    searched_in: str | None = None  # the differential search asking it ("deals", "sittings"), if any
+    results_by: str | None = None  # the operation deciding each deal result its case carries
+    goes_round: bool = False  # the direction of play decides its answer outside play (packets, next dealer)
     parts: Mapping[str, Callable[..., Any]] = field(default_factory=dict, compare=False, repr=False)
 
     def part(self, role: str) -> Callable[..., Any]:
@@ -141,7 +150,7 @@ declare(Operation("legal_plays", ("play.follow-suit", "play.void-any-card", "pla
                   context="trump", generated=200, vectors=40))
 declare(Operation("deal", ("deal.cut", "deal.packets", "deal.pause-for-trump", "deal.full-hands",
                            "trump.caller", "trump.three-cards", "table.left-of-dealer",
-                           "table.direction"), generated=8, vectors=4))
+                           "table.direction"), generated=8, vectors=4, goes_round=True))
 declare(Operation("check_packets", ("deal.dealer-check", "deal.redeal"), generated=30, vectors=10))
 declare(Operation("referee", ("play.first-lead", "play.turn", "play.card-in-hand", "play.follow-suit",
                               "play.void-any-card", "play.winner-leads", "play.all-tricks", "trump.caller",
@@ -149,14 +158,15 @@ declare(Operation("referee", ("play.first-lead", "play.turn", "play.card-in-hand
                               "signal.once-per-trick", "signal.kinds", "result.more-tricks-wins",
                               "result.draw-18", "result.closed-early", "sheet.any-player-closes",
                               "play.order-of-actions"), drawn_under_rules=True, generated=40, vectors=8,
-                  dealt_by="deal"))
+                  dealt_by="deal", searched_in="deals"))
 declare(Operation("deal_result", ("result.more-tricks-wins", "result.draw-18", "result.closed-early",
                                   "result.tricks-add-up"), context="dealer"))
-declare(Operation("next_dealer", ("dealer.after-win", "dealer.after-loss", "dealer.after-draw")))
+declare(Operation("next_dealer", ("dealer.after-win", "dealer.after-loss", "dealer.after-draw"),
+                  searched_in="sittings", goes_round=True))
 declare(Operation("first_dealer", ("dealer.first-draw", "dealer.first-draw-ties", "pack.suits-equal"),
                   generated=60, vectors=16))
 declare(Operation("contest", ("contest.first-win-sets-mark", "contest.second-win-beats-mark",
                               "contest.insufficient-win", "contest.draw-keeps-sequence",
                               "contest.other-side-resets", "contest.unbeatable-mark",
                               "contest.decided-is-final", "stake.per-deal"), context="dealer",
-                  generated=150, vectors=30))
+                  generated=150, vectors=30, searched_in="sittings", results_by="deal_result"))

@@ -52,16 +52,25 @@ class CaseResult:
     args: Any = UNSET
     expected: Any = UNSET
     got: Any = UNSET
-    minimal: Any = UNSET
+    minimal: Any = UNSET  # the smallest failing example, as text
+    situation: Any = UNSET  # a property's first wrong answer, as a question ({op, args, expected, got})
+    house_rule_failed: Any = UNSET  # the clause of the variant's house rule that broke (not judged)
+    plan: Any = UNSET  # a differential sitting's smallest drawn plan
 
     #: The report's key order (each construction site once wrote it; now here, once).
     _ORDER: ClassVar[tuple[str, ...]] = ("id", "kind", "op", "clauses", "rules", "expected_digest", "answer_digest", "status",
-              "outcome", "failing_clauses", "blamed", "detail", "args", "expected", "got", "minimal")
+              "outcome", "failing_clauses", "blamed", "detail", "args", "expected", "got", "minimal",
+              "situation", "house_rule_failed", "plan")
+    #: A differential search's row, in the order reports have written it: the detail just after
+    #: the status, the rules of the drawn question after the answers, then the drawn plan.
+    _SEARCH_ORDER: ClassVar[tuple[str, ...]] = ("id", "kind", "op", "clauses", "status", "detail", "outcome",
+              "failing_clauses", "blamed", "minimal", "args", "expected", "got", "rules", "plan",
+              "house_rule_failed", "expected_digest", "answer_digest", "situation")
 
     def to_json(self) -> dict[str, Any]:
         """The case as the report's ``cases`` rows hold it (unset fields left out)."""
         out: dict[str, Any] = {}
-        for name in self._ORDER:
+        for name in self._SEARCH_ORDER if self.kind == "differential" else self._ORDER:
             value = getattr(self, name)
             if value is not UNSET:
                 out[name] = list(value) if name == "clauses" else \

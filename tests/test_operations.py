@@ -44,6 +44,15 @@ def test_an_operation_a_house_rule_can_decide_in_has_its_decisions_part():
         n for n, r in REGISTRY.items() if overridable & set(r.clauses)}
 
 
+def test_differential_play_asks_the_operations_whose_records_say_so():
+    # A drawn deal is refereed; a drawn sitting asks each deal's next dealer and the
+    # contest over its results (the guide's "differential play"), each through its part.
+    from turub.conformance.questions import differential  # noqa: F401  (attaches the parts)
+    assert {n for n, r in REGISTRY.items() if r.searched_in == "deals"} == {"referee"}
+    assert {n for n, r in REGISTRY.items() if r.searched_in == "sittings"} == {"next_dealer", "contest"}
+    assert {n for n, r in REGISTRY.items() if "in_sitting" in r.parts} == {"next_dealer", "contest"}
+
+
 def test_the_protocol_2_context_is_read_from_the_record():
     # Protocol version 2 adds the trump to legal_plays, the dealer to deal_result and contest.
     assert {o.name: o.context for o in REGISTRY.values() if o.context} == {

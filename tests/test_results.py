@@ -56,3 +56,20 @@ def test_the_rules_of_a_check_are_read_the_same_way_from_options_or_a_variant():
     assert options_of(counter) == counter.rules and options_of(Rules()) == Rules()
     assert name_of(counter) == "counterclockwise" and name_of(Rules()) == "custom"
     assert variant_of(Rules()) is None
+
+
+def test_every_field_of_a_case_has_its_place_in_each_key_order():
+    # No field set on a result is left out of the report, whatever its kind.
+    from dataclasses import fields
+    names = sorted(f.name for f in fields(CaseResult))
+    assert sorted(CaseResult._ORDER) == names and sorted(CaseResult._SEARCH_ORDER) == names
+
+
+def test_a_differential_search_is_written_in_the_order_its_reports_have():
+    row = CaseResult("differential/sitting", "differential", "sitting", ("dealer.after-win",), Status.FAILED,
+                     detail="d", outcome="wrong-answer", failing_clauses=["dealer.after-win"],
+                     blamed="dealer.after-win", minimal="m", args={}, expected="N", got="E",
+                     rules={}, plan={"first": "N", "results": []}).to_json()
+    # The order of a report written before differential rows were CaseResults (seed 1).
+    assert list(row) == ["id", "kind", "op", "clauses", "status", "detail", "outcome", "failing_clauses",
+                         "blamed", "minimal", "args", "expected", "got", "rules", "plan"]

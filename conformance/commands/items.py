@@ -27,6 +27,7 @@ from turub.properties.databases import example_database
 from turub.clauses import clause
 from turub.options import Rules
 
+from ..adapter import DIFFERENTIAL_CHECKS
 from ..judging.judge import verdict_of
 from ..operations import REGISTRY
 from ..programs.targets import NOT_RUN, Answer, Target
@@ -253,11 +254,12 @@ class Conformance(pytest.Collector):
                                             case=case, kind=kind, clauses=case["clauses"]))
         if run.option("examples") > 0:
             searches, seed = run.option("searches"), run.option("seed")
-            for what, search in (("deal", differential_deals), ("sitting", differential_sittings)):
+            for what, search in (("deals", differential_deals), ("sittings", differential_sittings)):
+                check_id, _, clauses = DIFFERENTIAL_CHECKS[what]
                 for s in range(seed, seed + searches):
-                    name = f"differential/{what}" + (f"/seed-{s}" if searches > 1 else "")
+                    name = check_id + (f"/seed-{s}" if searches > 1 else "")
                     out.append(SearchItem.from_parent(self, name=name, search=search, seed=s,
-                                                      clauses=_differential_clauses(what)))
+                                                      clauses=list(clauses)))
         if run.option("properties") > 0:
             from turub.properties.checks import interface_properties
             for name, test in interface_properties().items():
@@ -270,12 +272,6 @@ def _item_name(op: str, case_id: str) -> str:
     """``legal_plays/worked-void-any-card``, ``trick_winner/generated-1-r000``."""
     rest = case_id.replace(f"{op}/", "", 1) if f"{op}/" in case_id else case_id
     return f"{op}/{rest.replace('/', '-')}"
-
-
-def _differential_clauses(what: str) -> list[str]:
-    from ..adapter import OPERATIONS
-    ops = ("referee",) if what == "deal" else ("next_dealer", "contest")
-    return sorted({c for op in ops for c in OPERATIONS[op]})
 
 
 class KitItem(pytest.Item):

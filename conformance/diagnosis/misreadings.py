@@ -404,8 +404,8 @@ def _contradictions(m: Misreading, passed: set[str], rules: dict) -> int:
         return 0
     n = 0
     for case in cases:
-        if case["id"] not in passed or case["op"] not in m.ops or case["op"] == "referee":
-            continue
+        if case["id"] not in passed or case["op"] not in m.ops or REGISTRY[case["op"]].drawn_under_rules:
+            continue  # a stream played under the rules (the referee's) is not weighed against it
         args = dict(case["args"])
         if takes_rules(case["op"]):
             args["rules"] = rules

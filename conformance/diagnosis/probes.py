@@ -26,6 +26,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import AbstractSet, Any, Final
 
+from ..adapter import DIFFERENTIAL_CHECKS
+from ..operations import REGISTRY, operation_part
+
 __all__ = ["reblame", "reblame_by_evidence", "implementation_ranks"]
 
 _RANKS: Final = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")
@@ -38,20 +41,47 @@ def _is_canonical(text: Any) -> bool:
 
 
 def _cards_in(op: str, args: Any) -> list[Any]:
-    if not isinstance(args, dict):
+    """The card texts a question of ``op`` writes (its record's ``cards`` part; none: none)."""
+    record = REGISTRY.get(op)
+    if not isinstance(args, dict) or record is None:
         return []
-    if op == "trick_winner":
-        return list(args.get("cards") or [])
-    if op == "legal_plays":
-        return list(args.get("hand") or []) + list(args.get("trick") or [])
-    if op in ("deal", "referee"):
-        cards = list(args.get("pack") or [])
-        cards += [a.get("card") for a in args.get("actions") or [] if isinstance(a, dict) and "card" in a
-                  and a.get("act") == "play"]
-        return cards
-    if op == "first_dealer":
-        return [c for r in args.get("rounds") or [] if isinstance(r, dict) for c in r.values()]
+    return record.part_or("cards", _no_cards)(args)
+
+
+def _no_cards(args: dict) -> list[Any]:
     return []
+
+
+@operation_part("trick_winner", "cards")
+def _trick_cards(args: dict) -> list[Any]:
+    return list(args.get("cards") or [])
+
+
+@operation_part("legal_plays", "cards")
+def _hand_and_trick(args: dict) -> list[Any]:
+    return list(args.get("hand") or []) + list(args.get("trick") or [])
+
+
+@operation_part("deal", "cards")
+def _pack_and_plays(args: dict) -> list[Any]:
+    cards = list(args.get("pack") or [])
+    cards += [a.get("card") for a in args.get("actions") or [] if isinstance(a, dict) and "card" in a
+              and a.get("act") == "play"]
+    return cards
+
+
+operation_part("referee", "cards")(_pack_and_plays)  # the same pack, and the cards played
+
+
+@operation_part("first_dealer", "cards")
+def _drawn_cards(args: dict) -> list[Any]:
+    return [c for r in args.get("rounds") or [] if isinstance(r, dict) for c in r.values()]
+
+
+def _is_stream(c: dict) -> bool:
+    """A question answered action by action, a refereed deal (its record's ``drawn_under_rules``)."""
+    record = REGISTRY.get(c.get("op"))
+    return record is not None and record.drawn_under_rules
 
 
 def about(case_id: str, rules: dict) -> str | None:
@@ -137,6 +167,7 @@ def _winner(cards: list[str], trump: str, height: dict[str, int]) -> int:
     return best
 
 
+@operation_part("referee", "by_ranks")
 def _refereed_trick_explained(c: dict, height: dict[str, int]) -> bool:
     """The first trick of a refereed deal whose winner differs is won, by the program's
     rank heights, by the seat the program named."""
@@ -171,26 +202,43 @@ def _refereed_trick_explained(c: dict, height: dict[str, int]) -> bool:
 
 
 def _rank_explains(c: dict, height: dict[str, int]) -> bool:
-    from ..judging.judge import card_text
-    args = c.get("args") or {}
+    """Whether the program's heights of the ranks explain its answer (its record's ``by_ranks``
+    part; an operation with none: no)."""
+    record = REGISTRY.get(c.get("op"))
+    if record is None:
+        return False
     try:
-        if c.get("op") == "referee":
-            return _refereed_trick_explained(c, height)
-        if c.get("op") == "trick_winner":
-            cards = [card_text(x) for x in args["cards"]]
-            trump = card_text("A" + str(args["trump"]))[-1]
-            return _winner(cards, trump, height) == c.get("got")
-        if c.get("op") == "first_dealer" and isinstance(c.get("got"), dict):
-            first = args["rounds"][0]
-            top = max(height[card_text(x)[:-1]] for x in first.values())
-            highest = [s for s, x in first.items() if height[card_text(x)[:-1]] == top]
-            if "dealer" in c["got"]:
-                return c["got"]["dealer"] in highest
-            # refused as a tie: by the program's order the first round is tied at the top
-            return c["got"].get("refused") == "dealer.first-draw-ties" and len(highest) > 1
+        return record.part_or("by_ranks", _explains_nothing)(c, height)
     except Exception:  # noqa: BLE001 - a question it cannot read explains nothing
         return False
+
+
+def _explains_nothing(c: dict, height: dict[str, int]) -> bool:
     return False
+
+
+@operation_part("trick_winner", "by_ranks")
+def _trick_explained(c: dict, height: dict[str, int]) -> bool:
+    from ..judging.judge import card_text
+    args = c.get("args") or {}
+    cards = [card_text(x) for x in args["cards"]]
+    trump = card_text("A" + str(args["trump"]))[-1]
+    return _winner(cards, trump, height) == c.get("got")
+
+
+@operation_part("first_dealer", "by_ranks")
+def _draw_explained(c: dict, height: dict[str, int]) -> bool:
+    from ..judging.judge import card_text
+    args = c.get("args") or {}
+    if not isinstance(c.get("got"), dict):
+        return False
+    first = args["rounds"][0]
+    top = max(height[card_text(x)[:-1]] for x in first.values())
+    highest = [s for s, x in first.items() if height[card_text(x)[:-1]] == top]
+    if "dealer" in c["got"]:
+        return c["got"]["dealer"] in highest
+    # refused as a tie: by the program's order the first round is tied at the top
+    return c["got"].get("refused") == "dealer.first-draw-ties" and len(highest) > 1
 
 
 # --- a refusal that changed the state ---------------------------------------------------------
@@ -212,7 +260,7 @@ def _legal_play_refused_as(c: dict, clause: str) -> tuple[int, list, list] | Non
     """Where a refereed stream first differs, if there the rules accepted a play and the
     program refused it as ``clause``: its index, the actions and the expected responses."""
     expected, got = c.get("expected"), c.get("got")
-    if c.get("op") != "referee" or not (isinstance(expected, dict) and isinstance(got, dict)):
+    if not _is_stream(c) or not (isinstance(expected, dict) and isinstance(got, dict)):
         return None
     actions = (c.get("args") or {}).get("actions") or []
     er, gr = expected.get("responses") or [], got.get("responses") or []
@@ -265,12 +313,21 @@ def _refused_play_passed_turn(c: dict) -> str | None:
     return None
 
 
+def _exercises(op: Any, clause: str) -> bool:
+    """Whether a question of ``op`` (an operation's, by its record, or a differential search's)
+    exercises ``clause``."""
+    record = REGISTRY.get(op)
+    if record is not None:
+        return clause in record.clauses
+    return any(o == op and clause in clauses for _, o, clauses in DIFFERENTIAL_CHECKS.values())
+
+
 def _unbeatable_mark(c: dict) -> bool:
     """A run of contest states (a ``contest`` question, a sitting of differential play, or
     the smallest situation a property found) whose first differing state is a side
     holding the mark of 36, undecided."""
-    shown = c if c.get("op") in ("contest", "sitting") else c.get("situation")
-    if not isinstance(shown, dict) or shown.get("op") not in ("contest", "sitting"):
+    shown = c if _exercises(c.get("op"), "contest.unbeatable-mark") else c.get("situation")
+    if not isinstance(shown, dict) or not _exercises(shown.get("op"), "contest.unbeatable-mark"):
         return False
     expected, got = shown.get("expected"), shown.get("got")
     if not isinstance(expected, list) or not isinstance(got, list):
@@ -287,22 +344,56 @@ def _mark_met_read_right(failed: list[dict], rules: dict) -> bool:
     return not any(about(f.get("id", ""), rules) == "contest.insufficient-win" for f in failed)
 
 
+def _goes_round(op: Any) -> bool:
+    record = REGISTRY.get(op)
+    return record is not None and record.goes_round
+
+
 def _direction_read_right_elsewhere(c: dict, failed: list[dict], passed: set[str], rules: dict) -> bool:
     """A legal play refused as out of turn, blamed on the direction of play, while every
     deal asked under this direction was dealt right (the question under the other
     decision): the turn is the decision read wrong, not the direction."""
-    if c.get("blamed") != "table.direction" or c.get("op") != "referee" or \
+    if c.get("blamed") != "table.direction" or not _is_stream(c) or \
             (rules or {}).get("direction") != "counterclockwise" or "got refused for play.turn" not in c.get("detail", ""):
         return False
-    if any(f.get("op") in ("deal", "next_dealer") for f in failed):
-        return False
+    if any(_goes_round(f.get("op")) for f in failed):
+        return False  # a deal dealt or passed on otherwise: the direction may be the fault
     return any(i.startswith(("deal/", "directed/deal/")) or "/deal/" in i for i in passed)
+
+
+@operation_part("check_packets", "probe")
+def _first_round_out_of_order(c: dict, rules: dict) -> tuple[str, str] | None:
+    """``deal.packets`` for a check of packets wrongly standing whose only fault is the first
+    round's order."""
+    if _packets_order_only(c):
+        return "deal.packets", ("every packet holds three and goes round in one order, but the "
+                                "first round is not in the direction of play from the dealer's left")
+    return None
+
+
+@operation_part("contest", "probe")
+def _settled_per_deal(c: dict, rules: dict) -> tuple[str, str] | None:
+    """``stake.per-deal`` for a contest's clause blamed under stake=per-deal."""
+    if (rules or {}).get("stake") == "per-deal" and str(c.get("blamed") or "").startswith("contest."):
+        return "stake.per-deal", ("under stake=per-deal no contest is played: each won deal "
+                                  "settles a stake, and that rule decides every state")
+    return None
+
+
+def _own_probe(c: dict, rules: dict) -> tuple[str, str] | None:
+    """The clause, with why, that the operation's own probe of a wrong answer names (its
+    record's ``probe`` part; none: none)."""
+    record = REGISTRY.get(c.get("op"))
+    return record.part_or("probe", _no_probe)(c, rules) if record is not None else None
+
+
+def _no_probe(c: dict, rules: dict) -> None:
+    return None
 
 
 def _packets_order_only(c: dict) -> bool:
     """A check of packets wrongly standing whose only fault is the first round's order."""
-    if c.get("op") != "check_packets" or c.get("expected") != {"stands": False} or \
-            c.get("got") != {"stands": True}:
+    if c.get("expected") != {"stands": False} or c.get("got") != {"stands": True}:
         return False
     packets = (c.get("args") or {}).get("packets") or []
     try:
@@ -318,7 +409,7 @@ def _turn_ignored_mid_trick(failed: list[dict]) -> bool:
     """Some failure is a play out of turn accepted in the middle of a trick: the program
     ignores the turn itself, not only who leads."""
     for c in failed:
-        if c.get("op") == "referee" and "expected refused for play.turn, got accepted" in c.get("detail", "") \
+        if _is_stream(c) and "expected refused for play.turn, got accepted" in c.get("detail", "") \
                 and _disputes_leader(c, at_lead=False) == "mid-trick":
             return True
     return False
@@ -330,7 +421,7 @@ def _disputes_leader(c: dict, at_lead: bool = True) -> str | None:
     leads is the rule it reads otherwise (``play.first-lead`` at the first trick,
     ``play.winner-leads`` after)."""
     expected, got = c.get("expected"), c.get("got")
-    if c.get("op") != "referee" or not (isinstance(expected, dict) and isinstance(got, dict)):
+    if not _is_stream(c) or not (isinstance(expected, dict) and isinstance(got, dict)):
         return None
     actions = (c.get("args") or {}).get("actions") or []
     er, gr = expected.get("responses") or [], got.get("responses") or []
@@ -379,10 +470,9 @@ def reblame(failed: list[dict], passed: set[str], rules: dict) -> None:
             continue
         if _reblame_refusal_that_changed_something(c, cid, passed, rules):
             continue
-        if c.get("op") == "contest" and (rules or {}).get("stake") == "per-deal" and \
-                str(c.get("blamed") or "").startswith("contest."):
-            _set(c, "stake.per-deal", "under stake=per-deal no contest is played: each won deal "
-                 "settles a stake, and that rule decides every state")
+        own = _own_probe(c, rules)  # the stake under stake=per-deal, the packets' first round
+        if own is not None:
+            _set(c, *own)
             continue
         if _unbeatable_mark(c):
             if mark_met_read_right is None:
@@ -394,10 +484,6 @@ def reblame(failed: list[dict], passed: set[str], rules: dict) -> None:
         if _direction_read_right_elsewhere(c, failed, passed, rules):
             _set(c, "play.turn", "the deals under this direction of play pass (the direction is read "
                  "right there); the turn within a trick is not")
-            continue
-        if _packets_order_only(c):
-            _set(c, "deal.packets", "every packet holds three and goes round in one order, but the "
-                 "first round is not in the direction of play from the dealer's left")
             continue
         leads = _disputes_leader(c)
         if leads and (turn_ignored is None):
@@ -444,8 +530,7 @@ def _reblame_refusal_that_changed_something(c: dict, cid: str, passed: set[str],
 def _reblame_by_question(c: dict, cid: str, rules: dict, height: dict | None) -> None:
     """The last probes: the rank order the pairwise questions give, or the clause the
     question was asked about."""
-    if height is not None and c.get("op") in ("trick_winner", "first_dealer", "referee") and \
-            _rank_explains(c, height):
+    if height is not None and _rank_explains(c, height):
         order = " ".join(sorted(_RANKS, key=lambda r: -height[r]))
         _set(c, "pack.rank-order", f"the pairwise rank questions give the order {order}, "
              "which explains this answer")
@@ -471,7 +556,7 @@ def _first_response(c: dict) -> tuple[int, dict, Any, Any] | None:
     """The first response of a refereed deal the program answered otherwise: its index,
     the action, the expected response and the program's (None: no response differs)."""
     expected, got = c.get("expected"), c.get("got")
-    if c.get("op") != "referee" or not (isinstance(expected, dict) and isinstance(got, dict)):
+    if not _is_stream(c) or not (isinstance(expected, dict) and isinstance(got, dict)):
         return None
     actions = (c.get("args") or {}).get("actions") or []
     er, gr = expected.get("responses") or [], got.get("responses") or []
@@ -520,7 +605,7 @@ def _trick_replayed(c: dict, played_by: Any) -> tuple[str, str] | None:
     import re
     m = re.match(r"trick (\d+) \(completed by action (\d+),.*?: expected (\w+) to win it, got (\w+)",
                  str(c.get("detail", "")))
-    if c.get("op") != "referee" or m is None:
+    if not _is_stream(c) or m is None:
         return None
     end, want, got = int(m.group(2)) - 1, m.group(3), m.group(4)
     try:
@@ -605,14 +690,34 @@ def _refusal_blame(c: dict, void_read_right: bool, seats_read_right: bool, playe
     return None
 
 
-def _contest_refusal(c: dict) -> tuple[str, str] | None:
-    """A contest (or a question of one result) whose first differing answer is a refusal citing
-    a result rule for a result the rules accept: that rule, at the moment it was misapplied."""
+def _own_evidence(c: dict) -> tuple[str, str] | None:
+    """The clause, with why, that the operation's answer shows on its face (its record's
+    ``evidence`` part; none: none)."""
+    record = REGISTRY.get(c.get("op"))
+    return record.part_or("evidence", _no_evidence)(c) if record is not None else None
+
+
+def _no_evidence(c: dict) -> None:
+    return None
+
+
+@operation_part("deal_result", "evidence")
+def _possible_result_refused(c: dict) -> tuple[str, str] | None:
+    """A question of one result answered with a refusal citing a result rule for a result the
+    rules accept: that rule, at the moment it was misapplied."""
     expected, got = c.get("expected"), c.get("got")
-    if c.get("op") == "deal_result" and isinstance(got, dict) and _cited(got) and "outcome" in (expected or {}):
+    if isinstance(got, dict) and _cited(got) and "outcome" in (expected or {}):
         return (got["refused"], "a possible result refused citing it") if got["refused"].startswith("result.") \
             else None
-    if c.get("op") != "contest" or not isinstance(expected, list) or not isinstance(got, list):
+    return None
+
+
+@operation_part("contest", "evidence")
+def _contest_refusal(c: dict) -> tuple[str, str] | None:
+    """A contest whose first differing answer is a refusal citing a result rule for a result the
+    rules accept: that rule, at the moment it was misapplied."""
+    expected, got = c.get("expected"), c.get("got")
+    if not isinstance(expected, list) or not isinstance(got, list):
         return None
     for k, (e, g) in enumerate(zip(expected, got)):
         if e != g:
@@ -633,14 +738,20 @@ def _stand_in(outcome: str, tricks: tuple[int, int]) -> list | None:
     return [t, 36 - t, False] if outcome == "NS" else [36 - t, t, False]
 
 
+def _results_decided_by(op: Any) -> str | None:
+    """The operation deciding each result a question of ``op`` carries (its record's ``results_by``)."""
+    record = REGISTRY.get(op)
+    return record.results_by if record is not None else None
+
+
 def _contest_upstream(c: dict, rules: dict, asked: dict) -> tuple[str, str] | None:
     """A contest whose first differing state is the state the rules give had that deal's
     result been read as another outcome: the result is the decision read wrong, the contest
     step merely carries it.  ``asked``: the direct questions of one result of the run, by
     ``(ns, ew, closed)``, each ``(passed, the program's outcome)``; one that passed is
     evidence against (the program reads that result right when asked)."""
-    q = c if c.get("op") == "contest" else c.get("situation")
-    if not isinstance(q, dict) or q.get("op") != "contest":
+    q = c if _results_decided_by(c.get("op")) else c.get("situation")
+    if not isinstance(q, dict) or not _results_decided_by(q.get("op")):
         return None
     expected, got = q.get("expected"), q.get("got")
     results = (q.get("args") or {}).get("results")
@@ -679,11 +790,21 @@ def _contest_upstream(c: dict, rules: dict, asked: dict) -> tuple[str, str] | No
     return None
 
 
+@operation_part("legal_plays", "evidence")
+def _another_suit_followed(c: dict) -> tuple[str, str] | None:
+    """``play.follow-suit`` for a list of legal plays following another card than the one led."""
+    if _follows_another_card(c):
+        return "play.follow-suit", ("the list is the follow-suit rule applied to the suit of another "
+                                    "card of the trick than the one led: the cards missing and those "
+                                    "listed are that one fault")
+    return None
+
+
 def _follows_another_card(c: dict) -> bool:
     """A list of legal plays that is the follow-suit rule applied to the suit of a card of the
     trick other than the one led: the legal cards missing and the forbidden ones listed are
     one fault, the suit to follow read wrong."""
-    if c.get("op") != "legal_plays" or not isinstance(c.get("got"), list):
+    if not isinstance(c.get("got"), list):
         return False
     from ..judging.judge import card_text
     try:
@@ -707,9 +828,10 @@ def _asked_results(failed: Iterable[dict], passed: AbstractSet[str]) -> dict:
     ``(passed, the program's outcome)`` (the directed ones, ``directed/result/NS-EW[-closed]``,
     are known by their id when they passed)."""
     asked: dict = {}
+    deciders = {r.results_by for r in REGISTRY.values() if r.results_by is not None}
     for c in failed:
         a = c.get("args")
-        if c.get("op") == "deal_result" and isinstance(a, dict):
+        if c.get("op") in deciders and isinstance(a, dict):
             try:
                 key = (a["ns"], a["ew"], bool(a["closed_early"]))
             except (KeyError, TypeError):
@@ -736,10 +858,6 @@ def reblame_by_evidence(failed: list[dict], passed: AbstractSet[str], rules: dic
     played_by = _played_by(rules, variant)
     mine = [c for c in failed if not c.get("consequence_of") and c.get("blamed") not in house
             and c.get("outcome") in ("wrong-answer", "illegal-action-accepted", "legal-action-refused")]
-    for c in mine:
-        if _follows_another_card(c):
-            _set(c, "play.follow-suit", "the list is the follow-suit rule applied to the suit of another "
-                 "card of the trick than the one led: the cards missing and those listed are that one fault")
     # asked directly, the void player's legal plays come right: a refusal in play is the hand's
     void_read_right = not any(c.get("id", "").startswith("directed/duty/void/") for c in failed) and \
         any(i.startswith("directed/duty/void/") for i in passed)
@@ -748,12 +866,11 @@ def reblame_by_evidence(failed: list[dict], passed: AbstractSet[str], rules: dic
     seats_read_right = "directed/seat/initial/refereed" in passed
     height = implementation_ranks(failed, passed) if house else None  # (the standard run reads it above)
     for c in mine:
-        if height is not None and c.get("op") in ("trick_winner", "first_dealer", "referee") and \
-                _rank_explains(c, height):
+        if height is not None and _rank_explains(c, height):
             _set(c, "pack.rank-order", "the pairwise rank questions give the program's order of the ranks, "
                  "which explains this answer where the standard rule decides it")
             continue
-        found = _refusal_blame(c, void_read_right, seats_read_right, played_by, house) or _contest_refusal(c)
+        found = _refusal_blame(c, void_read_right, seats_read_right, played_by, house) or _own_evidence(c)
         if found is None and (c.get("blamed") == "play.turn" or (house and str(c.get("blamed")).startswith("trick."))):
             found = _trick_replayed(c, played_by)
         if found is None and str(c.get("blamed") or "").startswith(("contest.", "stake.")):

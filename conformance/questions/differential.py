@@ -35,13 +35,14 @@ from turub import Deal, Rules, Seat, deal_result, next_dealer, parse_card, parse
 from turub.cards import card_name
 from turub.decisions import HouseRuleError
 
-from ..adapter import OPERATIONS
-from ..operations import REGISTRY
+from ..adapter import DIFFERENTIAL_CHECKS
+from ..operations import REGISTRY, operation_part
 from ..text import options_text, show
 from .cases import INJECTIONS, PAIRS, ask_args, expected_case, play_stream
 from ..judging.judge import Verdict, verdict_of
 from ..ruleset import variant_of
 from ..programs.targets import RESULT, Request, Target
+from ..results import CaseResult, Status
 
 __all__ = ["differential_deals", "differential_sittings", "describe_deal"]
 
@@ -120,16 +121,14 @@ def deal_plans(draw) -> dict:
     }
 
 
-def _result(case_id: str, op: str, clauses, status: str, verdict: Verdict | None = None,
+def _result(case_id: str, op: str, clauses, status: Status, verdict: Verdict | None = None,
             detail: str = "", **extra: Any) -> dict:
-    out: dict[str, Any] = {"id": case_id, "kind": "differential", "op": op, "clauses": sorted(clauses),
-           "status": status, "detail": detail}
+    """The search's row of the report (``extra``: more fields of :class:`CaseResult`)."""
+    failed: dict[str, Any] = {}
     if verdict is not None and not verdict.passed:
-        out["outcome"] = verdict.outcome
-        out["failing_clauses"] = list(verdict.clauses)
-        out["blamed"] = verdict.blame
-    out.update(extra)
-    return out
+        failed = {"outcome": verdict.outcome, "failing_clauses": list(verdict.clauses), "blamed": verdict.blame}
+    return CaseResult(case_id, "differential", op, tuple(sorted(clauses)), status, detail=detail,
+                      **failed, **extra).to_json()
 
 
 def _search(test, plans, examples: int, seed: int, database: Any = None) -> HouseRuleError | None:
@@ -168,7 +167,7 @@ def _search(test, plans, examples: int, seed: int, database: Any = None) -> Hous
 
 
 def _not_judged(case_id: str, op: str, clauses, error: HouseRuleError) -> dict:
-    return _result(case_id, op, clauses, "not-run", detail=f"not judged: {error}",
+    return _result(case_id, op, clauses, Status.NOT_RUN, detail=f"not judged: {error}",
                    house_rule_failed=error.clause)
 
 
@@ -189,10 +188,10 @@ def _played(plan: dict, rules: Rules, played: list) -> dict:
 def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
                        budget: float = 10.0, database: Any = None) -> dict:
     """Referee drawn deals with both; the smallest disagreement, or a pass."""
-    clauses = OPERATIONS["referee"]
-    dealt_by = REGISTRY["referee"].dealt_by  # the deal of the same pack
-    if "referee" not in target.operations or not target.supports_rules(rules.to_dict()):
-        return _result("differential/deal", "referee", clauses, "unsupported")
+    check_id, op, clauses = DIFFERENTIAL_CHECKS["deals"]  # the referee's question, drawn
+    dealt_by = REGISTRY[op].dealt_by  # the deal of the same pack
+    if op not in target.operations or not target.supports_rules(rules.to_dict()):
+        return _result(check_id, op, clauses, Status.UNSUPPORTED)
     best: dict[str, Any] = {}
     ran = [0]
     stop_at = time.monotonic() + budget
@@ -200,8 +199,8 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
     def test(plan: dict) -> None:
         played: list = []
         args = _played(plan, rules, played)
-        case = expected_case("differential/deal", "referee", args, rules, trace=played[1])
-        answer = target.call("referee", ask_args("referee", args, rules))
+        case = expected_case(check_id, op, args, rules, trace=played[1])
+        answer = target.call(op, ask_args(op, args, rules))
         ran[0] += 1
         if answer.kind == "unsupported":
             best.setdefault("unsupported", True)
@@ -212,7 +211,7 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
         if answer.kind == RESULT and dealt_by is not None and dealt_by in target.operations:
             # a wrong deal makes every later trick differ: then the deal is the failure
             deal_args = {k: args[k] for k in ("pack", "dealer", "cut")}
-            deal_case = expected_case("differential/deal", dealt_by, deal_args, rules)
+            deal_case = expected_case(check_id, dealt_by, deal_args, rules)
             dealt = target.call(dealt_by, ask_args(dealt_by, deal_args, rules))
             deal_verdict = verdict_of(deal_case, dealt)
             if not deal_verdict.passed:
@@ -226,19 +225,19 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
 
     broken = _search(test, deal_plans(), drawn(examples, 2), seed, database)
     if broken is not None:
-        return _not_judged("differential/deal", "referee", clauses, broken)
+        return _not_judged(check_id, op, clauses, broken)
     if "case" not in best:
         if best.get("unsupported"):
-            return _result("differential/deal", "referee", clauses, "unsupported")
-        return _result("differential/deal", "referee", clauses, "passed",
+            return _result(check_id, op, clauses, Status.UNSUPPORTED)
+        return _result(check_id, op, clauses, Status.PASSED,
                        detail=f"{ran[0]} drawn deals refereed alike")
     case, verdict = best["case"], best["verdict"]
     if case["op"] == dealt_by:  # the drawn deal's dealing was wrong
-        return {**_result("differential/deal", "deal", clauses, "failed", verdict, detail=verdict.detail,
-                          args=ask_args("deal", case["args"], rules), expected=case["expected"],
-                          got=best["got"], rules=rules.to_dict()), "op": "deal"}
+        return _result(check_id, dealt_by, clauses, Status.FAILED, verdict, detail=verdict.detail,
+                       args=ask_args(dealt_by, case["args"], rules), expected=case["expected"],
+                       got=best["got"], rules=rules.to_dict())
     text = describe_deal(case, verdict, best["got"])
-    return _result("differential/deal", "referee", clauses, "failed", verdict,
+    return _result(check_id, op, clauses, Status.FAILED, verdict,
                    detail=verdict.detail, minimal=text, args=case["args"],
                    expected=case["expected"], got=best["got"], rules=rules.to_dict())
 
@@ -267,33 +266,46 @@ def sitting_plans(draw) -> dict:
     return {"first": draw(_DEALERS), "results": [list(r) for r in draw(_RESULTS)]}
 
 
+@operation_part("next_dealer", "in_sitting")
+def _next_dealers(plan: dict, rules: Any) -> list[dict]:
+    """Each deal's next dealer, dealt on from the sitting's first dealer."""
+    cases: list[dict] = []
+    dealer = plan["first"]
+    standard = REGISTRY["next_dealer"].clauses
+    for i, (ns, ew, closed) in enumerate(plan["results"]):
+        r, nd = _sitting_step(rules, dealer, ns, ew, closed)  # the reference, asked once
+        outcome = "draw" if r.winner is None else r.winner.short
+        case = {"id": f"deal {i + 1}", "op": "next_dealer", "rules": rules.to_dict(),
+                "args": {"dealer": dealer, "outcome": outcome}, "clauses": list(nd.clauses),
+                "expected": nd.seat.letter}
+        if variant_of(rules) is not None and nd.clauses[0] not in standard:
+            case["why"] = {"variant": {"*": nd.clauses[0]}}  # the house rule decided
+        cases.append(case)
+        dealer = nd.seat.letter
+    return cases
+
+
+@operation_part("contest", "in_sitting")
+def _contest(plan: dict, rules: Any) -> list[dict]:
+    """The contest over the sitting's results."""
+    return [expected_case("contest", "contest", {"results": plan["results"]}, rules)]
+
+
 def differential_sittings(target: Target, rules: Rules, examples: int, seed: int,
                           budget: float = 10.0, database: Any = None) -> dict:
-    """Ask both for each deal's next dealer and the contest of a drawn sitting."""
-    ops = [op for op in ("next_dealer", "contest") if op in target.operations]
-    clauses = OPERATIONS["next_dealer"] + OPERATIONS["contest"]
-    if not ops or not target.supports_rules(rules.to_dict()):
-        return _result("differential/sitting", "sitting", clauses, "unsupported")
+    """Ask both, of a drawn sitting, what each operation searched in sittings answers (its
+    record's ``in_sitting`` part: each deal's next dealer, the contest)."""
+    check_id, op, clauses = DIFFERENTIAL_CHECKS["sittings"]
+    asked = [REGISTRY[n].part("in_sitting") for n, r in REGISTRY.items()
+             if r.searched_in == "sittings" and n in target.operations]
+    if not asked or not target.supports_rules(rules.to_dict()):
+        return _result(check_id, op, clauses, Status.UNSUPPORTED)
     best: dict[str, Any] = {}
     ran = [0]
     stop_at = time.monotonic() + budget
 
     def test(plan: dict) -> None:
-        cases: list[dict] = []
-        dealer = plan["first"]
-        if "next_dealer" in ops:
-            for i, (ns, ew, closed) in enumerate(plan["results"]):
-                r, nd = _sitting_step(rules, dealer, ns, ew, closed)  # the reference, asked once
-                outcome = "draw" if r.winner is None else r.winner.short
-                case = {"id": f"deal {i + 1}", "op": "next_dealer", "rules": rules.to_dict(),
-                        "args": {"dealer": dealer, "outcome": outcome}, "clauses": list(nd.clauses),
-                        "expected": nd.seat.letter}
-                if variant_of(rules) is not None and nd.clauses[0] not in OPERATIONS["next_dealer"]:
-                    case["why"] = {"variant": {"*": nd.clauses[0]}}  # the house rule decided
-                cases.append(case)
-                dealer = nd.seat.letter
-        if "contest" in ops:
-            cases.append(expected_case("contest", "contest", {"results": plan["results"]}, rules))
+        cases = [case for part in asked for case in part(plan, rules)]
         answers: dict[int, Any] = {}
         target.run([Request(i, c["op"], ask_args(c["op"], c["args"], rules)) for i, c in enumerate(cases)],
                    answers.__setitem__)
@@ -314,16 +326,16 @@ def differential_sittings(target: Target, rules: Rules, examples: int, seed: int
 
     broken = _search(test, sitting_plans(), drawn(examples, 1), seed, database)
     if broken is not None:
-        return _not_judged("differential/sitting", "sitting", clauses, broken)
+        return _not_judged(check_id, op, clauses, broken)
     if "case" not in best:
-        return _result("differential/sitting", "sitting", clauses, "passed",
+        return _result(check_id, op, clauses, Status.PASSED,
                        detail=f"{ran[0]} drawn sittings answered alike")
     case, verdict, plan = best["case"], best["verdict"], best["plan"]
     results = ", ".join(f"{ns}–{ew}{' closed' if c else ''}" for ns, ew, c in plan["results"])
     text = (f"first dealer {plan['first']}; deal results in order: {results}\n"
             f"asked {case['op']} {show(case['args'])}: expected {show(case['expected'])}, got {show(best['got'])}\n"
             f"{verdict.detail}")
-    return _result("differential/sitting", "sitting", clauses, "failed", verdict, detail=verdict.detail,
+    return _result(check_id, op, clauses, Status.FAILED, verdict, detail=verdict.detail,
                    minimal=text, args=case["args"], expected=case["expected"], got=best["got"],
                    rules=rules.to_dict(), plan=plan)
 

@@ -15,6 +15,7 @@ import time
 import unittest
 from collections import deque
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any
 
 from turub.decisions import HouseRuleError
@@ -22,7 +23,8 @@ from turub.decisions import HouseRuleError
 from ..adapter import OPERATIONS, Implementation
 from ..operations import REGISTRY
 from .restate import not_applicable, restated
-from ..programs.targets import NOT_RUN, RESULT, UNSUPPORTED, Answer, Interrupted, Target
+from ..programs.targets import RESULT, UNSUPPORTED, Answer, Interrupted, Target
+from ..results import UNSET, CaseResult, Status
 from ..text import readable
 
 __all__ = ["TargetImplementation", "TargetFailure", "TargetUnsupported", "property_result",
@@ -173,9 +175,9 @@ def property_result(target: Target, name: str, test: Any, examples: int,
     from turub.properties.checks import search
 
     out = _row(name, test)
-    why_not = not_applicable(name, out["clauses"], rules)
+    why_not = not_applicable(name, list(out.clauses), rules)
     if why_not:  # under a variant whose house rule replaces the rule it states
-        return {**out, "status": "unsupported", "detail": why_not}
+        return replace(out, status=Status.UNSUPPORTED, detail=why_not).to_json()
     impl = impl if impl is not None else TargetImplementation(target)
     impl.begin()
     # Every phase of Hypothesis, whatever profile the process has loaded: a loaded profile's
@@ -196,10 +198,10 @@ def property_result(target: Target, name: str, test: Any, examples: int,
                            **kit)(impl=impl)
     except Exception as e:  # noqa: BLE001 - every way a search ends has its row (_ended)
         return _ended(out, name, e, impl, target, rules)
-    return {**out, "status": "passed", "detail": f"held for up to {examples} drawn examples"}
+    return replace(out, status=Status.PASSED, detail=f"held for up to {examples} drawn examples").to_json()
 
 
-def _ended(out: dict[str, Any], name: str, error: Exception, impl: TargetImplementation,
+def _ended(out: CaseResult, name: str, error: Exception, impl: TargetImplementation,
            target: Target, rules: Any) -> dict[str, Any]:
     """The row of a property whose search ended with ``error``.  ``unsupported`` only for
     what the program lacks: an operation (the property's ``requires()``), an operation it
@@ -211,29 +213,29 @@ def _ended(out: dict[str, Any], name: str, error: Exception, impl: TargetImpleme
     from hypothesis.errors import HypothesisException, Unsatisfiable
 
     if isinstance(error, unittest.SkipTest) and (impl.lacking_seen or impl.unplayed):
-        return {**out, "status": "unsupported", "detail": str(error)}
+        return replace(out, status=Status.UNSUPPORTED, detail=str(error)).to_json()
     if isinstance(error, Unsatisfiable) and impl.unplayed:  # every example under options it does not play
-        return {**out, "status": "unsupported", "detail": "no example under the options it plays"}
+        return replace(out, status=Status.UNSUPPORTED, detail="no example under the options it plays").to_json()
     if isinstance(error, TargetUnsupported):
-        return {**out, "status": "unsupported", "detail": f"{error} is not supported"}
+        return replace(out, status=Status.UNSUPPORTED, detail=f"{error} is not supported").to_json()
     if isinstance(error, TargetFailure):
-        return {**out, "status": "failed", "outcome": error.answer.kind,
-                "failing_clauses": out["clauses"], "blamed": None, "detail": str(error),
-                "minimal": readable(_counterexample(error))}
+        return replace(out, status=Status.FAILED, outcome=error.answer.kind, failing_clauses=list(out.clauses),
+                       blamed=None, detail=str(error), minimal=readable(_counterexample(error))).to_json()
     house = _house_rule_error(error)
     if house is not None:  # the variant's own rule is broken: not the program's fault
-        return {**out, "status": NOT_RUN, "detail": f"not judged: {house}", "house_rule_failed": house.clause}
+        return replace(out, status=Status.NOT_RUN, detail=f"not judged: {house}",
+                       house_rule_failed=house.clause).to_json()
     if _is_the_kits_own(error, HypothesisException):
         leaf = _first_leaf(error)
         return _kit_failed(out, name, leaf, "no example got through the kit's own filters"
                            if isinstance(leaf, Unsatisfiable) else None)
     first = (str(error).strip().splitlines() or [type(error).__name__])[0]
     blamed, why, situation = blame_of_calls(impl.calls, target, rules)
-    return {**out, "status": "failed", "outcome": "wrong-answer",
-            "failing_clauses": [blamed] if blamed else out["clauses"], "blamed": blamed,
-            # the property's message and Hypothesis's example are Python: no reprs in a report
-            "detail": readable(first[:500]) + (f" (first wrong answer: {why})" if why else ""),
-            "minimal": readable(_counterexample(error)), **({"situation": situation} if situation else {})}
+    return replace(out, status=Status.FAILED, outcome="wrong-answer",
+                   failing_clauses=[blamed] if blamed else list(out.clauses), blamed=blamed,
+                   # the property's message and Hypothesis's example are Python: no reprs in a report
+                   detail=readable(first[:500]) + (f" (first wrong answer: {why})" if why else ""),
+                   minimal=readable(_counterexample(error)), situation=situation or UNSET).to_json()
 
 
 def _is_the_kits_own(error: BaseException, hypothesis_error: type) -> bool:
@@ -286,16 +288,14 @@ def property_results(target: Target, examples: int, budget: float, rules: Any = 
         if select is not None and not select(f"property/{name}", name,
                                              sorted(getattr(test, "__verifies__", ()))):
             continue
-        if exitfirst and results and results[-1]["status"] == "failed":
+        if exitfirst and results and results[-1]["status"] == Status.FAILED:
             break
         if known and f"property/{name}" in known:
             results.append(known[f"property/{name}"])
         elif time.monotonic() > stop_at:
-            results.append({"id": f"property/{name}", "kind": "property", "op": name,
-                            "clauses": sorted(getattr(test, "__verifies__", ())),
-                            "status": "not-run", "time": 0.0,
-                            "detail": f"not run: the property suites' time budget ({budget:g} s) ran out; "
-                                      f"{budget_option} raises it"})
+            cut = replace(_row(name, test), detail=f"not run: the property suites' time budget ({budget:g} s) "
+                                                   f"ran out; {budget_option} raises it")
+            results.append({**cut.to_json(), "time": 0.0})
         else:
             began = time.monotonic()
             results.append({**_one_property(target, name, test, examples, impl, rules),
@@ -318,15 +318,15 @@ def _one_property(target: Target, name: str, test: Any, examples: int, impl: Tar
         return _kit_failed(_row(name, test), name, e)
 
 
-def _row(name: str, test: Any) -> dict[str, Any]:
-    """A property's row of the report, before its status: its ID and the clauses it verifies."""
-    return {"id": f"property/{name}", "kind": "property", "op": name,
-            "clauses": sorted(getattr(test, "__verifies__", ()))}
+def _row(name: str, test: Any) -> CaseResult:
+    """A property's row of the report, before it ran (``not-run``): its ID and the clauses it verifies."""
+    return CaseResult(f"property/{name}", "property", name, tuple(sorted(getattr(test, "__verifies__", ()))),
+                      Status.NOT_RUN)
 
 
-def _kit_failed(out: dict[str, Any], name: str, error: BaseException, what: str | None = None) -> dict[str, Any]:
+def _kit_failed(out: CaseResult, name: str, error: BaseException, what: str | None = None) -> dict[str, Any]:
     """The ``not-run`` row of a property the kit (or user code it ran) could not run to its
     end, ``error`` said in one line (``what``, if given, in place of its message)."""
     first = what if what is not None else (str(error).strip().splitlines() or [""])[0]
-    return {**out, "status": NOT_RUN, "detail": readable(
-        f"not judged: the kit failed while running property {name}: {type(error).__name__}: {first}"[:500])}
+    return replace(out, status=Status.NOT_RUN, detail=readable(
+        f"not judged: the kit failed while running property {name}: {type(error).__name__}: {first}"[:500])).to_json()
