@@ -160,7 +160,7 @@ class ReferenceImplementation:
         return _names(sorted(legal_plays(_cards(hand), led), key=lambda c: c.index))
 
     def deal(self, pack: list[str], dealer: str, cut: int, rules: dict[str, str]) -> dict[str, Json]:
-        d = Deal(_cards(pack), parse_seat(dealer), rules_from_dict(rules), cut)
+        d = self._deal(pack, dealer, rules, cut)  # a variant's reference deals by its rules
         saw = _names(d.hand(d.caller))
         d.name_trump(d.caller, "S")
         return {"caller": d.caller.letter, "caller_saw": saw,
