@@ -23,7 +23,9 @@ reference would.  ``python kind_programs.py NAME`` serves one over the JSON-line
 * ``last-packet``, ``last-packet-standard``, ``last-packet-wrong``: the last checks the
   dealer's *first* packet (it ignores the house rule's words).
 * ``partner-calls``, ``partner-calls-standard``, ``partner-calls-wrong``: the last has the
-  seat before the dealer call (a standard bug, ``table.left-of-dealer``).
+  seat before the dealer call (a standard bug, ``table.left-of-dealer``);
+  ``partner-calls-referees-standard`` deals as the club does but referees with the standard
+  caller.
 """
 
 from __future__ import annotations
@@ -239,6 +241,17 @@ class PartnerCallsWrongApp(PartnerCallsApp):
     DEAL = BeforeDealerCallsDeal
 
 
+class PartnerCallsRefereesStandardApp(PartnerCallsApp):
+    """Deals as the club does, but referees a deal with the standard caller."""
+
+    def referee(self, *args, **kwargs):
+        self.DEAL = Deal  # for this question only
+        try:
+            return super().referee(*args, **kwargs)
+        finally:
+            del self.DEAL
+
+
 def standard(variant):
     class StandardApp(ReferenceImplementation):
         name, version, variants = "standard-app", "1", [variant.name]
@@ -256,7 +269,8 @@ PROGRAMS = {"nell": NellApp, "nell-wrong": NellWrongApp, "nell-standard": standa
             "last-packet": LastPacketApp, "last-packet-wrong": LastPacketWrongApp,
             "last-packet-standard": standard(kinds.LAST_PACKET),
             "partner-calls": PartnerCallsApp, "partner-calls-wrong": PartnerCallsWrongApp,
-            "partner-calls-standard": standard(kinds.PARTNER_CALLS)}
+            "partner-calls-standard": standard(kinds.PARTNER_CALLS),
+            "partner-calls-referees-standard": PartnerCallsRefereesStandardApp}
 
 if __name__ == "__main__":
     serve(PROGRAMS[sys.argv[1]]())

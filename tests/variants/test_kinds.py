@@ -88,6 +88,16 @@ def test_the_variants_own_reference_conforms_with_no_program(kind, tmp_path):
     assert report["implementation"]["name"].startswith("turub-reference[")
 
 
+def test_a_program_that_deals_right_but_refuses_the_clubs_caller_is_blamed_on_the_house_clause(tmp_path):
+    # its deal cases pass, so its refereed deals are not consequences of a wrong deal: the call
+    # refused as the standard rule refuses it is a decision of the house clause
+    status, report = check("kinds.py:club-partner-calls", sys.executable, str(HERE / "kind_programs.py"),
+                           "partner-calls-referees-standard", tmp=tmp_path)
+    failed = [c for c in report["cases"] if c["status"] == "failed"]
+    assert status == 1 and failed and not [c for c in failed if c["op"] == "deal"]
+    assert blamed(report) == {"club.partner-calls"}
+
+
 def test_a_property_the_house_rule_changes_is_not_applicable_and_says_why(tmp_path):
     _status, report = check("kinds.py:club-nell", tmp=tmp_path)
     rows = {c["id"]: c for c in report["cases"] if c["kind"] == "property"}
