@@ -193,7 +193,9 @@ class ReferenceImplementation:
                 "outcome": None if d.result is None else outcome_text(d.result.winner)}
 
     def _deal(self, pack: list[str], dealer: str, rules: dict[str, str], cut: int) -> Deal:
-        """The deal the referee plays (a variant's reference plays its own)."""
+        """The deal the referee and the ``deal`` question play (a variant's reference, and a
+        program built on the reference, play their own: a house rule choosing the caller deals
+        from it)."""
         return Deal(_cards(pack), parse_seat(dealer), rules_from_dict(rules), cut)
 
     def answer_first(self, deal: Deal, action: dict[str, str]) -> dict[str, Json] | None:
