@@ -18,7 +18,10 @@ Each timing is the CPU time (user + system) of one child process:
 * ``deferring play rule``: under ``benchmarks/house_rules.py:bench-defers`` (asked at every
   play, always deferring: the engine's cost of asking alone);
 * ``deal result rule``, ``next dealer rule``, ``contest rule``: under ``kinds.py:club-closed``,
-  ``kinds.py:club-passes`` and ``house_rules.py:bench-draws`` (asked once a deal).
+  ``kinds.py:club-passes`` and ``house_rules.py:bench-draws`` (asked once a deal);
+* ``trump caller rule``: under ``kinds.py:club-partner-calls`` (asked once a deal, as it is
+  dealt: every deal a house rule's deal); ``first dealer rule``: under
+  ``kinds.py:club-suit-ties`` (asked after each round of the draw, once a run).
 
 The figures are the ratios of the medians, variant / standard; the target is at most 2.
 On a shared machine pyperf's timings of one benchmark after another meet different loads,
@@ -55,7 +58,9 @@ VARIANTS = {"trick rule": f"{TESTS / 'kinds.py'}:club-nell",
             "deferring play rule": f"{HERE / 'house_rules.py'}:bench-defers",
             "deal result rule": f"{TESTS / 'kinds.py'}:club-closed",
             "next dealer rule": f"{TESTS / 'kinds.py'}:club-passes",
-            "contest rule": f"{HERE / 'house_rules.py'}:bench-draws"}
+            "contest rule": f"{HERE / 'house_rules.py'}:bench-draws",
+            "trump caller rule": f"{TESTS / 'kinds.py'}:club-partner-calls",
+            "first dealer rule": f"{TESTS / 'kinds.py'}:club-suit-ties"}
 PLAY_RULES = ("play rule", "play rule, asked at every play", "play rule 2", "deferring play rule")
 
 

@@ -166,7 +166,7 @@ class ReferenceImplementation:
         return _names(sorted(legal_plays(_cards(hand), led), key=lambda c: c.index))
 
     def deal(self, pack: list[str], dealer: str, cut: int, rules: dict[str, str]) -> dict[str, Json]:
-        d = Deal(_cards(pack), parse_seat(dealer), rules_from_dict(rules), cut)
+        d = self._deal(pack, dealer, rules, cut)  # a variant's reference deals by its rules
         saw = _names(d.hand(d.caller))
         d.name_trump(d.caller, "S")
         return {"caller": d.caller.letter, "caller_saw": saw,
@@ -199,7 +199,9 @@ class ReferenceImplementation:
                 "outcome": None if d.result is None else outcome_text(d.result.winner)}
 
     def _deal(self, pack: list[str], dealer: str, rules: dict[str, str], cut: int) -> Deal:
-        """The deal the referee plays (a variant's reference plays its own)."""
+        """The deal the referee and the ``deal`` question play (a variant's reference, and a
+        program built on the reference, play their own: a house rule choosing the caller deals
+        from it)."""
         return Deal(_cards(pack), parse_seat(dealer), rules_from_dict(rules), cut)
 
     def answer_first(self, deal: Deal, action: dict[str, str]) -> dict[str, Json] | None:

@@ -120,7 +120,7 @@ class Deal:
         self.dealer = dealer
         self._play_order = order = PLAY_ORDER[rules.direction]  # the order of play from each seat
         self._seat_after = tuple(order[s][1] for s in range(4))
-        self.caller = self._seat_after[dealer]
+        self.caller = self.decide_caller(dealer)  # trump.caller (a variant's hook may decide)
         self._pack = pack
         self.cut = cut
         self._stock = pack[cut:] + pack[:cut]
@@ -186,6 +186,19 @@ class Deal:
         deal = cls.__new__(cls)  # a permutation of the pack needs no check of its composition
         deal._setup(playout.shuffled_pack(rng), seat, rules, rng.randrange(1, 144))  # type: ignore[arg-type]
         return deal
+
+    def decide_caller(self, dealer: Seat) -> Seat:
+        """The hook of who names trump (``trump.caller``): the seat after ``dealer``
+        (``table.left-of-dealer``), who receives the first packet and leads the first trick
+        (a variant's ``trump_caller`` rule decides in
+        :class:`turub.house_rule_deal.HouseRuleDeal`)."""
+        return self._seat_after[dealer]
+
+    @property
+    def caller_clause(self) -> str:
+        """The clause that chose :attr:`caller` (``trump.caller``, or a variant's house clause):
+        a call by anyone else is refused naming it."""
+        return "trump.caller"
 
     # --- dealing ----------------------------------------------------------------------
 
@@ -385,7 +398,10 @@ class Deal:
             raise PhaseError("the deal is over: no trump can be named")
         seat = _seat(seat, "trump.caller")
         if seat is not self.caller:
-            raise TrumpCallError(f"{seat} cannot name trump: {self.caller}, after the dealer, does")
+            clause = self.caller_clause
+            raise TrumpCallError(f"{seat} cannot name trump: {self.caller}, after the dealer, does"
+                                 if clause == "trump.caller" else
+                                 f"{seat} cannot name trump: {self.caller} does ({clause})", clause=clause)
         if type(suit) is not Suit:
             try:
                 suit = parse_suit(suit)  # type: ignore[arg-type]

@@ -35,7 +35,8 @@ from .rules import DealResult
 from .seats import PLAY_ORDER, Seat, Side
 
 __all__ = ["LegalPlaysRule", "TrickWinnerRule", "DealResultRule", "NextDealerRule",
-           "ContestStepRule", "SignalRule", "SIGNAL", "Decision", "DECISION_TABLE", "DECISIONS", "HouseRuleError",
+           "ContestStepRule", "SignalRule", "SIGNAL", "FirstDealerRule", "DealStandsRule", "TrumpCallerRule",
+           "FIRST_DEALER", "DEAL_STANDS", "TRUMP_CALLER", "Decision", "DECISION_TABLE", "DECISIONS", "HouseRuleError",
            "Game", "sees_game", "LEGAL_PLAYS", "TRICK_WINNER", "DEAL_RESULT", "NEXT_DEALER", "CONTEST_STEP",
            "NOT_AN_ANSWER",
            "DRAW", "PLAYS", "kinds_of_play", "play_kind", "situation", "normalised", "playable", "drawable",
@@ -221,6 +222,94 @@ class SignalRule(Protocol):
         (``game.trick_number``, 1 to 36)."""
 
 
+@runtime_checkable
+class FirstDealerRule(Protocol):
+    """``first_dealer``: who deals first, from the cards shown.  Standard clauses:
+    ``dealer.first-draw``, ``dealer.first-draw-ties``, ``pack.suits-equal``.
+
+    Of players tied for the highest rank, the higher suit deals (♠, then ♥, ♦, ♣):
+
+    >>> from turub import Seat, parse_card
+    >>> from turub.variants import Variant, VariantClause
+    >>> def suit_breaks_ties(rounds):
+    ...     shown = dict(rounds[-1])
+    ...     top = max(card.rank for card in shown.values())
+    ...     tied = [seat for seat, card in shown.items() if card.rank is top]
+    ...     best = min(shown[seat].suit for seat in tied)
+    ...     first = [seat for seat in tied if shown[seat].suit is best]
+    ...     return first[0] if len(tied) > 1 and len(first) == 1 else None
+    >>> v = Variant("example-suit-ties", clauses=[VariantClause("example.suit-ties", "An example",
+    ...     decides="first_dealer", rule=suit_breaks_ties, replaces=["pack.suits-equal"])])
+    >>> drawn = v.first_dealer([{Seat.NORTH: parse_card("KH"), Seat.EAST: parse_card("KS"),
+    ...                          Seat.SOUTH: parse_card("6C"), Seat.WEST: parse_card("9D")}])
+    >>> drawn.seat, drawn.clauses
+    (Seat.EAST, ('example.suit-ties',))
+    """
+
+    def __call__(self, rounds: tuple[tuple[tuple[Seat, Card], ...], ...]) -> Seat | None:
+        """``rounds``: the draw so far, one round after another, each the ``(seat, card)``
+        pairs shown in it (North first); the rule is asked after each round, the last one
+        just shown.  Return the :class:`~turub.seats.Seat` that deals first (the draw is
+        decided: a round shown after it is refused naming this clause), or ``None`` to defer
+        (the standard rule reads the round: the highest rank deals, and players tied for it
+        are shown another card each, only they)."""
+
+
+@runtime_checkable
+class DealStandsRule(Protocol):
+    """``deal_stands``: whether a deal as dealt stands, or is dealt again.  Standard clauses:
+    ``deal.dealer-check``, ``deal.redeal``.
+
+    At the table only the dealer's own last packet is checked:
+
+    >>> from turub import Seat
+    >>> from turub.variants import Variant, VariantClause
+    >>> def last_packet_only(packets, dealer, rules):
+    ...     mine = [n for seat, n in packets if seat is dealer]
+    ...     return bool(mine) and mine[-1] == 3
+    >>> v = Variant("example-last-packet", clauses=[VariantClause("example.last-packet", "An example",
+    ...     decides="deal_stands", rule=last_packet_only, amends=["deal.dealer-check"])])
+    >>> slips = [(Seat((k + 1) % 4), 3) for k in range(48)]
+    >>> slips[0], slips[1] = (Seat.EAST, 4), (Seat.SOUTH, 2)  # two slips that cancel out
+    >>> v.check_packets(slips, Seat.NORTH).stands, v.check_packets(slips, Seat.NORTH).clauses
+    (True, ('example.last-packet',))
+    """
+
+    def __call__(self, packets: tuple[tuple[Seat, int], ...], dealer: Seat, rules: Rules) -> bool | None:
+        """``packets``: the deal as a person dealt it, packet by packet, each ``(seat, number
+        of cards)``; ``dealer``: who dealt; ``rules``: the options (``rules.direction``).
+        Return ``True`` (the deal stands), ``False`` (it is void and dealt again,
+        ``deal.redeal``: by the same dealer), or ``None`` to defer (``deal.dealer-check``:
+        48 packets of three, in turn from the seat after the dealer)."""
+
+
+@runtime_checkable
+class TrumpCallerRule(Protocol):
+    """``trump_caller``: who names trump.  Standard clause: ``trump.caller`` (the seat after
+    the dealer, ``table.left-of-dealer``).
+
+    The dealer's partner names trump:
+
+    >>> from turub import Seat
+    >>> from turub.variants import Variant, VariantClause
+    >>> def partner_calls(dealer, rules):
+    ...     return dealer.partner
+    >>> v = Variant("example-partner-calls", clauses=[VariantClause("example.partner-calls",
+    ...     "An example", decides="trump_caller", rule=partner_calls, replaces=["trump.caller"])])
+    >>> deal = v.deal_from_seed(7, Seat.NORTH)
+    >>> deal.caller, deal.cutter, len(deal.hand(Seat.SOUTH)), deal.caller_clause
+    (Seat.SOUTH, Seat.EAST, 3, 'example.partner-calls')
+    """
+
+    def __call__(self, dealer: Seat, rules: Rules) -> Seat | None:
+        """``dealer``: who deals; ``rules``: the options.  Return the
+        :class:`~turub.seats.Seat` that names trump, or ``None`` to defer.  The caller
+        receives the first packet (``deal.packets`` go round from it, in the direction of
+        play), names trump from those three cards (``trump.three-cards``, dealing paused)
+        and leads the first trick (``play.first-lead``); a call by anyone else is refused
+        naming this clause.  The cut stays the seat after the dealer's (``deal.cut``)."""
+
+
 class Game:
     """What a rule may see of the game beyond its decision's arguments: one read-only view,
     given to a rule that takes a parameter named ``game`` (a rule without one is asked as
@@ -395,6 +484,26 @@ def _a_contest(args: Sequence[Any]) -> str:
             f"then {_side(result.winner)} {result.tricks[0]}-{result.tricks[1]}")
 
 
+def _a_draw(args: Sequence[Any]) -> str:
+    (rounds,) = args
+    try:
+        shown = " / ".join(" ".join(f"{Seat(s).letter}:{card_name(c)}" for s, c in r) for r in rounds)
+    except Exception:  # noqa: BLE001 - describing must never fail
+        shown = str(rounds)[:80]
+    return f"the first dealer's draw: {shown or 'no round'}"
+
+
+def _a_deal_check(args: Sequence[Any]) -> str:
+    packets, dealer, _rules = args
+    sizes = " ".join(str(n) for _, n in packets[:12]) + (" …" if len(packets) > 12 else "")
+    return f"the dealer's check: {len(packets)} packets ({sizes}) dealt by {dealer}"
+
+
+def _a_caller(args: Sequence[Any]) -> str:
+    dealer, _rules = args
+    return f"who names trump: {dealer} deals"
+
+
 # --- an answer, checked against its kind -----------------------------------------------------
 
 def _plays(out: Any, args: Sequence[Any]) -> Any:
@@ -467,8 +576,25 @@ SIGNAL: Final = Decision(
     "every signal the referee judges", "signals",
     _a_signal, _allowed, "true or false", ("Deal.may_signal",))
 
+FIRST_DEALER: Final = Decision(
+    "first_dealer", FirstDealerRule, ("dealer.first-draw", "dealer.first-draw-ties", "pack.suits-equal"),
+    ("rounds",), "the seat that deals first",
+    "first_dealer, and the draw before a sitting", "first dealers",
+    _a_draw, _dealer, "a seat", ("Sitting.decide_first_dealer",))
+DEAL_STANDS: Final = Decision(
+    "deal_stands", DealStandsRule, ("deal.dealer-check", "deal.redeal"),
+    ("packets", "dealer", "rules"), "whether the deal stands",
+    "check_packets", "dealer's checks",
+    _a_deal_check, _allowed, "true or false", ("Sitting.check_deal",))
+TRUMP_CALLER: Final = Decision(
+    "trump_caller", TrumpCallerRule, ("trump.caller", "table.left-of-dealer"),
+    ("dealer", "rules"), "the seat that names trump",
+    "deal (who calls, what the caller saw, the hands), and every refereed deal's call",
+    "trump callers", _a_caller, _dealer, "a seat", ("Deal.decide_caller",))
+
 DECISION_TABLE: Final[dict[str, Decision]] = {d.name: d for d in (
-    LEGAL_PLAYS, TRICK_WINNER, DEAL_RESULT, NEXT_DEALER, CONTEST_STEP, SIGNAL)}
+    LEGAL_PLAYS, TRICK_WINNER, DEAL_RESULT, NEXT_DEALER, CONTEST_STEP, SIGNAL,
+    FIRST_DEALER, DEAL_STANDS, TRUMP_CALLER)}
 
 #: ``{decision: the standard clauses that decide it}`` (the table, as clause lists).
 DECISIONS: Final[dict[str, tuple[str, ...]]] = {k: d.standard for k, d in DECISION_TABLE.items()}
@@ -620,7 +746,7 @@ def _asker(variant: str, decision: str, clauses: Sequence[Any],
            ) -> Callable[..., tuple[Any, Any] | None]:
     rules = tuple((vc, vc.rule, sees_game(vc.rule)) for vc in clauses)
     checked = normalised if answer is None else answer
-    if len(rules) == 1 and not rules[0][2]:
+    if len(rules) == 1 and not rules[0][2] and len(DECISION_TABLE[decision].parameters) > 1:
         return _asker_of_one(variant, decision, *rules[0][:2], checked)
 
     def ask(*args: Any, game: Game | None = None) -> tuple[Any, Any] | None:
@@ -642,7 +768,8 @@ def _asker(variant: str, decision: str, clauses: Sequence[Any],
 def _asker_of_one(variant: str, decision: str, vc: Any, rule: Callable[..., Any],
                   checked: Callable[..., Any]) -> Callable[..., tuple[Any, Any] | None]:
     """:func:`asker` for one rule: arguments passed as they come, no tuple of them (a
-    ``trick_winner`` rule takes two, the others three)."""
+    ``trick_winner`` or ``trump_caller`` rule takes two, the others three; a ``first_dealer``
+    rule's one is asked by :func:`asker`'s general path)."""
     def ask(a: Any, b: Any, c: Any = _TWO, game: Game | None = None) -> tuple[Any, Any] | None:
         try:
             out = rule(a, b) if c is _TWO else rule(a, b, c)

@@ -13,7 +13,8 @@ from typing import Any, ClassVar, Final
 
 from . import playout
 from .cards import CARDS, SUITS, Card, alternating_suits, parse_card
-from .decisions import DEAL_RESULT, LEGAL_PLAYS, SIGNAL, TRICK_WINNER, Game, asker, drawable, play_askers
+from .decisions import (DEAL_RESULT, LEGAL_PLAYS, SIGNAL, TRICK_WINNER, TRUMP_CALLER, Game, asker, drawable,
+                        play_askers)
 from .deal import Deal, Phase
 from .errors import IllegalActionError, MustFollowSuitError
 from .playout import Position
@@ -39,6 +40,7 @@ class HouseRuleDeal(Deal):
     decides_tricks: ClassVar[bool] = False
     decides_result: ClassVar[bool] = False
     decides_signals: ClassVar[bool] = False
+    decides_caller: ClassVar[bool] = False
     #: The house rules deciding the plays by kind of play, and the tricks (``None``: not decided).
     play_rules: ClassVar[dict[str, Any] | None] = None
     trick_rule: ClassVar[Any] = None
@@ -63,6 +65,7 @@ class HouseRuleDeal(Deal):
             "result_sees": variant.sees_game(DEAL_RESULT.name),
             "decides_signals": bool(variant.decides(SIGNAL.name)),
             "signals_see": variant.sees_game(SIGNAL.name),
+            "decides_caller": bool(variant.decides(TRUMP_CALLER.name)),
             # the variant's legal plays decide, in place of play.follow-suit
             "checks_follow_suit": not decides_plays,
             "play_rules": play_askers(variant.label, variant.decides(LEGAL_PLAYS.name), drawable)
@@ -121,6 +124,21 @@ class HouseRuleDeal(Deal):
             return super().decide_trick(leader, codes, position, trump, order)
         return self.variant.decide_trick([CARDS[c] for c in codes], SUITS[trump], leader,
                                          self.rules.direction, self.game(leader) if self.tricks_see else None)
+
+    def decide_caller(self, dealer: Seat) -> Seat:
+        """:meth:`Deal.decide_caller` as the variant decides it (the rule sees the dealer and
+        the rules; the first packet goes to the seat it names)."""
+        if not self.decides_caller:
+            return super().decide_caller(dealer)
+        return self.variant.trump_caller(dealer, self.rules)[0]
+
+    @property
+    def caller_clause(self) -> str:
+        """:attr:`Deal.caller_clause`: the house clause where the variant's rule chose the
+        caller, else ``trump.caller``."""
+        if not self.decides_caller:
+            return "trump.caller"
+        return self.variant.trump_caller(self.dealer, self.rules)[1][0]
 
     def may_signal(self, seat: Seat, kind: str) -> str | None:
         """:meth:`Deal.may_signal` as the variant decides it (the game seen from the

@@ -28,13 +28,15 @@ from typing import Any, Final
 from .cards import SUITS, sort_hand
 from .contest import Contest, contest_step
 from .deal import Deal, Phase
-from .decisions import (CONTEST_STEP, DEAL_RESULT, LEGAL_PLAYS, NEXT_DEALER, SIGNAL, TRICK_WINNER,
+from .decisions import (CONTEST_STEP, DEAL_RESULT, DEAL_STANDS, FIRST_DEALER, LEGAL_PLAYS, NEXT_DEALER, SIGNAL,
+                        TRICK_WINNER, TRUMP_CALLER,
                         NOT_AN_ANSWER, DECISION_TABLE, Game, interrupted, play_kind, sees_game, shown,
                         situation)
 from .errors import OutOfTime
 from .options import Rules
 from .rules import deal_result
-from .seats import SEATS, Side
+from .seats import SEATS, Side, seats_from
+from .sitting import draw_first_dealer
 
 __all__ = ["check_rules", "RuleCheckError", "SAMPLE_DEALS"]
 
@@ -106,7 +108,29 @@ def situations(decision: str, rules: Rules) -> list[tuple[tuple[Any, ...], Game]
         return [((seat, leader, kind), Game(seat, number, (), rules))
                 for seat in SEATS for leader in SEATS for kind in ("knock", "click", "wave")
                 for number in (1, 18, 30, 31, 36)]
+    if decision == FIRST_DEALER.name:  # every round of a few seeded draws, as it is shown
+        return [((draw[:k],), Game(rules=rules)) for draw in _draws(rules) for k in range(1, len(draw) + 1)]
+    if decision == DEAL_STANDS.name:  # each dealer's deal dealt right, and with the usual slips
+        return [((packets, dealer, rules), Game(rules=rules, dealer=dealer))
+                for dealer in SEATS for packets in _packet_runs(dealer, rules)]
+    if decision == TRUMP_CALLER.name:
+        return [((dealer, rules), Game(rules=rules, dealer=dealer)) for dealer in SEATS]
     return []
+
+
+def _draws(rules: Rules) -> list[tuple[tuple[tuple[Any, Any], ...], ...]]:
+    """The rounds of a few seeded draws for the first dealer, ties among them."""
+    return [draw_first_dealer(seed, rules).rounds for seed in range(12)]
+
+
+def _packet_runs(dealer: Any, rules: Rules) -> list[tuple[tuple[Any, int], ...]]:
+    """A deal's packets dealt right, then with a short, a long, a skipped and a missing packet."""
+    order = seats_from(dealer, rules.direction)[1:] + (dealer,)
+    right = [(order[k % 4], 3) for k in range(48)]
+    short, long_, skipped = list(right), list(right), right[:5] + right[6:] + [right[5]]
+    short[-1] = (dealer, 2)
+    long_[7] = (order[3], 4)
+    return [tuple(right), tuple(short), tuple(long_), tuple(skipped), tuple(right[:47])]
 
 
 def _reading(args: Sequence[Any]) -> str:

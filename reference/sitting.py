@@ -15,7 +15,7 @@ recorded opens a new contest for a new stake.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, SupportsIndex
 
@@ -24,19 +24,24 @@ from . import argument_checks
 from .errors import RuleError, refuse_pickle_unless_named
 from .contest import Contest, contest_step
 from .options import Rules
-from .rules import DealResult, FirstDealer, NextDealer, first_dealer, next_dealer
+from .rules import (DealResult, FirstDealer, NextDealer, PacketCheck, check_packets, first_dealer,
+                    next_dealer)
 from .seats import Seat, Side, seats_from
 
 __all__ = ["SheetRow", "Sitting", "HouseRuleSitting", "draw_first_dealer"]
 
 
-def draw_first_dealer(seed: int, rules: Rules = Rules()) -> FirstDealer:
+def draw_first_dealer(seed: int, rules: Rules = Rules(),
+                      decide: Callable[[Sequence[Mapping[Seat, Card]]], FirstDealer | None] | None = None
+                      ) -> FirstDealer:
     """The first dealer of a sitting, drawn from a pack shuffled from ``seed``.
 
     ``dealer.first-draw``: one card is shown to each player from the top of the pack, going
     round in the direction of play from North; ``dealer.first-draw-ties``: while players tie
     for the highest rank, only they are shown another card each.  The pack is shuffled
-    again if it runs out (it practically never does).
+    again if it runs out (it practically never does).  ``decide``, if given, is asked after
+    each round with the rounds so far (a variant's house rule: the draw it decides, or
+    ``None`` to let the standard rule read the round).
 
     >>> fd = draw_first_dealer(3)
     >>> fd.seat, len(fd.rounds), fd.clauses
@@ -60,7 +65,15 @@ def draw_first_dealer(seed: int, rules: Rules = Rules()) -> FirstDealer:
             if len(contenders) == 1:
                 return  # decided: nobody draws again (dealer.first-draw-ties)
 
-    return first_dealer(rounds())
+    if decide is None:
+        return first_dealer(rounds())
+    drawn: list[Mapping[Seat, Card]] = []
+    for shown in rounds():
+        drawn.append(shown)
+        found = decide(drawn)
+        if found is not None:
+            return found
+    return first_dealer(drawn)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +102,10 @@ class Sitting:
     decide_next_dealer = staticmethod(next_dealer)
     #: The contest after one more deal: ``(contest, result, rules)``.
     decide_contest = staticmethod(contest_step)
+    #: The first dealer from the rounds of cards shown: ``(rounds)`` (``dealer.first-draw``).
+    decide_first_dealer = staticmethod(first_dealer)
+    #: Whether a deal as dealt stands: ``(packets, dealer, rules)`` (``deal.dealer-check``).
+    check_deal = staticmethod(check_packets)
 
     def __init__(self, first_dealer: Seat = Seat.NORTH, rules: Rules = Rules(),
                  results: Iterable[DealResult] = (), *, keep_rows: bool = True) -> None:
@@ -202,3 +219,13 @@ class HouseRuleSitting(Sitting):
     def decide_contest(self, contest: Contest, result: DealResult, rules: Rules) -> Contest:  # type: ignore[override]
         """:meth:`Sitting.decide_contest` as the variant decides it."""
         return self.variant.contest_step(contest, result, rules)
+
+    @classmethod
+    def decide_first_dealer(cls, rounds: Iterable[Mapping[Seat, Card]]) -> FirstDealer:  # type: ignore[override]
+        """:meth:`Sitting.decide_first_dealer` as the variant decides it."""
+        return cls.variant.first_dealer(rounds)
+
+    @classmethod
+    def check_deal(cls, packets: Sequence[Any], dealer: Seat, rules: Rules | None = None) -> PacketCheck:  # type: ignore[override]
+        """:meth:`Sitting.check_deal` as the variant decides it."""
+        return cls.variant.check_packets(packets, dealer, rules)

@@ -45,17 +45,19 @@ from .cards import SUITS, Card, Suit
 from .contest import Contest
 from .contest import contest_step as _contest_step
 from .deal import Deal, play_random_deal
-from .decisions import (CONTEST_STEP, DEAL_RESULT, DECISION_TABLE, DECISIONS, NEXT_DEALER, PLAYS,
-                        SIGNAL, TRICK_WINNER, Game,
+from .decisions import (CONTEST_STEP, DEAL_RESULT, DEAL_STANDS, DECISION_TABLE, DECISIONS, FIRST_DEALER,
+                        NEXT_DEALER, PLAYS, SIGNAL, TRICK_WINNER, TRUMP_CALLER, Game,
                         HouseRuleError, asker, kinds_of_play, sees_game)
 from .errors import RecordError, RuleError, RulesOptionError
 from .user_files import InputFileError, read_input
 from .options import OPTIONS, Rules, rules_from_dict
-from .rules import (DealResult, NextDealer, TrickDecision, decide_trick, deal_result,
-                    is_legal_play, next_dealer)
+from .rules import (DealResult, FirstDealer, NextDealer, PacketCheck, TrickDecision, check_packets,
+                    decide_trick, deal_result, first_dealer, is_legal_play, next_dealer)
 from .rules import legal_plays as _legal_plays
-from .seats import PLAY_ORDER, Seat, Side
-from .sitting import HouseRuleSitting, Sitting
+from .seats import PLAY_ORDER, SEATS, Seat, Side
+from .sitting import HouseRuleSitting, Sitting, draw_first_dealer
+from . import argument_checks
+from .errors import FirstDealerError
 from .house_rule_deal import HouseRuleDeal
 from .rule_checks import RuleCheckError, check_rules
 
@@ -424,6 +426,88 @@ class Variant:
             return None if seat is leader else "signal.leader-only"
         return None if asked[0] else asked[1].id
 
+    def trump_caller(self, dealer: Seat, rules: Rules | None = None) -> tuple[Seat, tuple[str, ...]]:
+        """Who names trump in ``dealer``'s deal, as the variant decides it, and the clauses
+        (``trump.caller``: the seat after the dealer, where every rule defers)."""
+        rules = self.rules if rules is None or isinstance(rules, Variant) else rules
+        asked = self.house(TRUMP_CALLER.name, dealer, rules,
+                           game=Game(rules=rules, dealer=dealer) if self.sees_game(TRUMP_CALLER.name) else None) \
+            if self._deciders else None
+        standard = PLAY_ORDER[rules.direction][dealer][1]
+        if asked is None:
+            return standard, ("trump.caller",)
+        self.count_decision(TRUMP_CALLER.name, asked, lambda: standard)
+        return asked[0], (asked[1].id,)
+
+    def first_dealer(self, rounds: Iterable[Mapping[Seat, Card]]) -> FirstDealer:
+        """:func:`turub.rules.first_dealer` as the variant decides it: its rule asked after
+        each round (a round after the one it decided at is refused naming its clause); where
+        it defers the standard rule reads the round (who is still tied draws again)."""
+        if not self.decides(FIRST_DEALER.name) or isinstance(rounds, (str, bytes, Mapping)) \
+                or not isinstance(rounds, Iterable):
+            return first_dealer(rounds)
+        given = list(rounds)
+        drawn: list[dict[Seat, Card]] = []
+        contenders, decided = set(SEATS), None
+        for k, shown in enumerate(given):
+            if decided is not None:
+                raise FirstDealerError(f"the draw was decided for {decided[0]} after round {k} "
+                                       f"({decided[1].id}): nobody draws again", clause=decided[1].id)
+            try:
+                parsed = {argument_checks.seat(seat, "dealer.first-draw"): argument_checks.card(card, "dealer.first-draw")
+                          for seat, card in shown.items()}
+            except (RuleError, AttributeError, TypeError):
+                return first_dealer(given[:k + 1])  # refused as the standard rule refuses it
+            if len(contenders) == 1 or set(parsed) != contenders:
+                return first_dealer(given[:k + 1])
+            drawn.append(parsed)
+            decided = self._draw_decided(drawn)
+            if decided is None:
+                top = max(card.rank for card in parsed.values())
+                contenders = {seat for seat, card in parsed.items() if card.rank == top}
+        if decided is None:
+            return first_dealer(drawn)
+        return FirstDealer(decided[0], _rounds_shown(drawn), (decided[1].id,))
+
+    def _draw_decided(self, drawn: Sequence[Mapping[Seat, Card]]) -> tuple[Seat, VariantClause] | None:
+        """The house rules' answer after the last round of ``drawn`` (``None``: they defer)."""
+        asked = self.house(FIRST_DEALER.name, _rounds_shown(drawn),
+                           game=Game(rules=self.rules) if self.sees_game(FIRST_DEALER.name) else None)
+        if asked is not None and self._tally is not None:
+            self.count_decision(FIRST_DEALER.name, asked, lambda: None)
+        return asked
+
+    def draw_first_dealer(self, seed: int) -> FirstDealer:
+        """:func:`turub.sitting.draw_first_dealer` as the variant decides it (the same cards
+        shown: where every rule defers, the standard draw)."""
+        if not self.decides(FIRST_DEALER.name):
+            return draw_first_dealer(seed, self.rules)
+
+        def decide(drawn: Sequence[Mapping[Seat, Card]]) -> FirstDealer | None:
+            asked = self._draw_decided(drawn)
+            return None if asked is None else FirstDealer(asked[0], _rounds_shown(drawn), (asked[1].id,))
+        return draw_first_dealer(seed, self.rules, decide)
+
+    def check_packets(self, packets: Sequence[tuple[Seat, Any]], dealer: Seat,
+                      rules: Rules | None = None) -> PacketCheck:
+        """:func:`turub.rules.check_packets` as the variant decides it (the packets checked
+        for their form first; a house rule sees each packet's number of cards)."""
+        rules = self.rules if rules is None or isinstance(rules, Variant) else rules
+        standard = check_packets(packets, dealer, rules)
+        if not self.decides(DEAL_STANDS.name):
+            return standard
+        dealer = argument_checks.seat(dealer, "deal.dealer-check")
+        counts = tuple((argument_checks.seat(seat, "deal.dealer-check"), n if type(n) is int else len(n))
+                       for seat, n in packets)
+        asked = self.house(DEAL_STANDS.name, counts, dealer, rules,
+                           game=Game(rules=rules, dealer=dealer) if self.sees_game(DEAL_STANDS.name) else None)
+        if asked is None:
+            return standard
+        self.count_decision(DEAL_STANDS.name, asked, lambda: standard.stands)
+        stands, vc = asked
+        return PacketCheck(stands, f"the deal {'stands' if stands else 'is void: deal again'} ({vc.id})",
+                           standard.hand_sizes, (vc.id,) if stands else (vc.id, "deal.redeal"))
+
     def deal_result(self, north_south: int, east_west: int, *, closed_early: bool = False,
                     rules: Rules | None = None, dealer: Seat | None = None,
                     game: Game | None = None) -> DealResult:
@@ -539,9 +623,15 @@ class Variant:
 
     def sitting(self, first_dealer: Seat = Seat.NORTH, *, keep_rows: bool = True):
         """A score sheet kept by this variant (its next dealers and contest)."""
-        if not (self.decides(NEXT_DEALER.name) or self.decides(CONTEST_STEP.name)):
+        if not any(self.decides(d) for d in (NEXT_DEALER.name, CONTEST_STEP.name, FIRST_DEALER.name,
+                                             DEAL_STANDS.name)):
             return Sitting(first_dealer, self.rules, keep_rows=keep_rows)
         return HouseRuleSitting.for_variant(self)(first_dealer, self.rules, keep_rows=keep_rows)
+
+
+def _rounds_shown(drawn: Sequence[Mapping[Seat, Card]]) -> tuple[tuple[tuple[Seat, Card], ...], ...]:
+    """A draw as a rule receives it: each round its ``(seat, card)`` pairs, North first."""
+    return tuple(tuple(sorted(shown.items())) for shown in drawn)
 
 
 def _same_state(contest: Contest) -> tuple:

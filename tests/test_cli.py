@@ -36,6 +36,47 @@ def test_explain_names_the_duplicate_rule():
     assert "third card, 6♥" in text and "trick.highest-trump" in text
 
 
+@verifies("dealer.first-draw", "dealer.after-win", "dealer.after-loss", "dealer.after-draw")
+def test_play_a_sitting_shows_the_first_dealer_and_each_deals_dealer_contest_and_next_dealer():
+    status, text = run("play", "--sitting", "6", "--seed", "3")
+    assert status == 0 and text.startswith("Sitting of 6 deals from seed 3")
+    assert "First dealer: East, drawn N 8♦ E 10♣ S 8♣ W 10♦ / E 10♥ W 7♥" in text
+    rows = [line for line in text.splitlines() if line[:4].strip().rstrip(".").isdigit()]
+    steps = [line for line in text.splitlines() if line.strip().startswith("contest ")]
+    assert len(rows) == len(steps) == 6
+    # each deal's dealer is the one the row before it named
+    dealers = [line.split(". ", 1)[1].split(" deals")[0] for line in rows]
+    named = [line.rsplit("next dealer ", 1)[1].split(" (")[0] for line in steps]
+    assert dealers[0] == "East" and dealers[1:] == named[:-1]
+    status, data = run("play", "--sitting", "2", "--seed", "3", "--json")
+    data = json.loads(data)
+    assert status == 0 and data["draw"]["seat"] == "E" and len(data["deals"]) == 2
+    assert data["deals"][1]["dealer"] == named[0][0]
+
+
+@verifies("result.draw-18", "result.closed-early", "dealer.after-draw", "contest.insufficient-win")
+def test_explain_a_result_a_next_dealer_and_the_contest_step_by_step():
+    status, text = run("explain", "--result", "18-18")
+    assert status == 0 and "a draw" in text and "result.draw-18" in text
+    status, text = run("explain", "--result", "20-3:closed", "--rules", "early-close=known-result")
+    assert status == 0 and "North-South win" in text and "result.closed-early" in text
+    status, text = run("explain", "--next-dealer", "draw", "--dealer", "E")
+    assert status == 0 and "East deals next" in text and "dealer.after-draw" in text
+    status, text = run("explain", "--contest", "20-16", "19-17", "--dealer", "S")
+    lines = text.splitlines()
+    assert status == 0 and lines[0].startswith("  1. South deals") and "contest.first-win-sets-mark" in lines[1]
+    assert "contest.insufficient-win" in lines[3] and "to beat 20" in lines[3]
+
+
+@pytest.mark.parametrize("argv", [["explain", "--result", "18"], ["explain", "--result", "18-18:late"],
+                                  ["explain", "--next-dealer", "north"], ["explain", "--result", "18-18", "--trump", "H"],
+                                  ["explain", "AC"], ["play", "--sitting", "0"]])
+def test_explain_and_a_sitting_refuse_what_they_cannot_read_in_one_line(argv, capsys):
+    status, _ = run(*argv)
+    err = capsys.readouterr().err
+    assert status == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
 def test_simulate_reports_wins_and_contests():
     status, text = run("simulate", "--deals", "20", "--seed", "5")
     assert status == 0 and "Wins: North-South" in text and "Contests decided" in text

@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "reference"
 
 #: The overridable decisions, by name (an independent list: the decisions' records must agree).
-DECISION_NAMES = {"legal_plays", "trick_winner", "deal_result", "next_dealer", "contest_step", "may_signal"}
+DECISION_NAMES = {"legal_plays", "trick_winner", "deal_result", "next_dealer", "contest_step", "may_signal",
+                  "first_dealer", "deal_stands", "trump_caller"}
 
 
 _spec = importlib.util.spec_from_file_location("structure", Path(__file__).with_name("structure.py"))

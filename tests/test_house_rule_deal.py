@@ -80,7 +80,7 @@ def test_a_house_rule_deal_is_the_declared_class_bound_to_its_variant():
     assert {k for k in vars(cls) if not k.startswith("__")} == {
         "variant", "decides_plays", "decides_tricks", "decides_result", "checks_follow_suit",
         "play_rules", "trick_rule", "plays_see", "tricks_see", "result_sees", "decides_signals",
-        "signals_see"}
+        "signals_see", "decides_caller"}
     deal = two_tricks(variant)
     # A copy plays on alone; a pickle is refused, naming what to pickle instead.
     twin = copy.deepcopy(deal)
@@ -159,3 +159,113 @@ def test_a_signal_rule_answering_nonsense_is_a_house_rule_error():
     with pytest.raises(HouseRuleError, match=r"odd.yes \(may signal\) returned the text “yes”, not true or false"):
         deal.signal(deal.leader, "knock")
     assert deal.current_signal is None
+
+
+# --- who names trump (``trump_caller``, Deal.decide_caller) ---------------------------------------
+
+PARTNER_CALLS = Variant("partner-calls", clauses=[
+    VariantClause("partner-calls.rule", "The dealer's partner names trump", decides="trump_caller",
+                  rule=lambda dealer, rules: dealer.partner, replaces=["trump.caller"])])
+
+
+def test_the_dealers_partner_takes_the_first_packet_names_trump_and_leads():
+    from turub import Deal
+    from turub.errors import TrumpCallError
+    deal, plain = PARTNER_CALLS.deal_from_seed(9, Seat.WEST), Deal.from_seed(9, Seat.WEST)
+    # deal.pause-for-trump: the caller alone holds its first packet, the stock's top three
+    assert deal.caller is Seat.EAST and deal.caller_clause == "partner-calls.rule"
+    assert [len(deal.hand(s)) for s in Seat] == [0, 3, 0, 0]
+    assert deal.hand(Seat.EAST) == plain.hand(plain.caller)  # the same packet, to another seat
+    assert deal.cutter is plain.cutter is Seat.NORTH  # deal.cut: still the seat after the dealer
+    with pytest.raises(TrumpCallError) as refused:
+        deal.name_trump(Seat.NORTH, Suit.HEARTS)
+    assert refused.value.clause == "partner-calls.rule" and deal.trump is None
+    deal.name_trump(Seat.EAST, Suit.HEARTS)
+    plain.name_trump(plain.caller, Suit.HEARTS)
+    # deal.packets: round from the caller, so each hand is the standard deal's hand of the
+    # seat as far round from the standard caller
+    for seat in Seat:
+        assert deal.hand(seat) == plain.hand(Seat((seat - 1) % 4))
+    assert deal.to_act is Seat.EAST  # play.first-lead: the caller leads
+    # a record replays by the variant, the call included
+    assert PARTNER_CALLS.replay(deal.to_record()).state() == deal.state()
+
+
+def test_a_caller_rule_that_defers_deals_the_standard_deal_card_for_card():
+    defers = Variant("defers", clauses=[VariantClause("defers.caller", "Defers", decides="trump_caller",
+                                                      rule=lambda dealer, rules: None)])
+    mine, plain = defers.play_random_deal(Seat.SOUTH, random.Random(4)), Variant("plain").play_random_deal(
+        Seat.SOUTH, random.Random(4))
+    assert mine.caller_clause == "trump.caller" and mine.to_record()["actions"] == plain.to_record()["actions"]
+
+
+# --- the first dealer (``first_dealer``) and whether a deal stands (``deal_stands``) -------------------
+
+def suit_breaks_ties(rounds):
+    shown = dict(rounds[-1])
+    top = max(card.rank for card in shown.values())
+    tied = [seat for seat, card in shown.items() if card.rank is top]
+    best = min(shown[seat].suit for seat in tied)
+    first = [seat for seat in tied if shown[seat].suit is best]
+    return first[0] if len(tied) > 1 and len(first) == 1 else None
+
+
+SUIT_TIES = Variant("suit-ties", clauses=[VariantClause(
+    "suit-ties.rule", "Suits break a tie", decides="first_dealer", rule=suit_breaks_ties,
+    replaces=["pack.suits-equal"])])
+
+
+def test_suits_break_a_tie_in_the_draw_and_a_round_after_it_is_refused_naming_the_clause():
+    from turub import parse_card
+    from turub.errors import FirstDealerError
+    tie = {Seat.NORTH: parse_card("AH"), Seat.EAST: parse_card("6S"), Seat.SOUTH: parse_card("AS"),
+           Seat.WEST: parse_card("9C")}
+    drawn = SUIT_TIES.first_dealer([tie])
+    assert drawn.seat is Seat.SOUTH and drawn.clauses == ("suit-ties.rule",)
+    with pytest.raises(FirstDealerError) as refused:  # the draw was decided by the house rule
+        SUIT_TIES.first_dealer([tie, {Seat.NORTH: parse_card("7C"), Seat.SOUTH: parse_card("8C")}])
+    assert refused.value.clause == "suit-ties.rule"
+    # the same card shown: the rule defers and those tied on rank draw again (the standard rule)
+    same = {**tie, Seat.NORTH: parse_card("AS")}
+    again = SUIT_TIES.first_dealer([same, {Seat.NORTH: parse_card("7C"), Seat.SOUTH: parse_card("8C")}])
+    assert again.seat is Seat.SOUTH and again.clauses == ("dealer.first-draw", "dealer.first-draw-ties")
+    with pytest.raises(FirstDealerError) as refused:  # shown to someone not tied: the standard refusal
+        SUIT_TIES.first_dealer([same, {Seat.EAST: parse_card("7C"), Seat.SOUTH: parse_card("8C")}])
+    assert refused.value.clause == "dealer.first-draw-ties"
+
+
+def test_the_drawn_first_dealer_follows_the_house_rule_and_is_the_standard_draw_where_it_defers():
+    from turub import draw_first_dealer
+    decided_by_suit = 0
+    for seed in range(60):
+        plain, mine = draw_first_dealer(seed), SUIT_TIES.draw_first_dealer(seed)
+        # the club's words, round by round over the standard draw's cards (the same cards are
+        # shown while the rule defers): a tie for the top rank goes to a suit alone above the others
+        for k, shown in enumerate(plain.rounds):
+            top = max(card.rank for _, card in shown)
+            tied = [(seat, card) for seat, card in shown if card.rank is top]
+            best = [seat for seat, card in tied if all(card.suit <= other.suit for _, other in tied)]
+            if len(tied) > 1 and len(best) == 1:
+                assert (mine.seat, mine.rounds, mine.clauses) == (best[0], plain.rounds[:k + 1], ("suit-ties.rule",))
+                decided_by_suit += 1
+                break
+        else:
+            assert mine == plain
+    assert decided_by_suit > 5
+
+
+def test_a_deal_whose_slips_cancel_out_stands_when_only_the_dealers_last_packet_is_checked():
+    from turub import check_packets
+    last_only = Variant("last-only", clauses=[VariantClause(
+        "last-only.rule", "Only the dealer's last packet", decides="deal_stands", amends=["deal.dealer-check"],
+        rule=lambda packets, dealer, rules: [n for s, n in packets if s is dealer][-1] == 3)])
+    packets = [(Seat((k + 1) % 4), 3) for k in range(48)]
+    packets[0], packets[4] = (Seat.EAST, 4), (Seat.EAST, 2)  # East: four, then two
+    assert not check_packets(packets, Seat.NORTH).stands
+    check = last_only.check_packets(packets, Seat.NORTH)
+    assert check.stands and check.clauses == ("last-only.rule",)
+    packets[47] = (Seat.NORTH, 2)
+    check = last_only.check_packets(packets, Seat.NORTH)
+    assert not check.stands and check.clauses == ("last-only.rule", "deal.redeal")
+    # the sheet's hook asks the variant
+    assert last_only.sitting(Seat.NORTH).check_deal(packets, Seat.NORTH).clauses[0] == "last-only.rule"

@@ -25,9 +25,12 @@ from turub import Contest, RuleError, parse_card, parse_seat, parse_suit
 from turub.cards import card_name
 from turub.clauses import VARIANT_CLAUSES
 from turub.contest import contest_step
-from turub.rules import deal_result, decide_trick, next_dealer
+from turub.rules import check_packets, deal_result, decide_trick, first_dealer, next_dealer
 from turub.rules import legal_plays as standard_legal_plays
-from turub.decisions import SIGNAL
+from turub import Rules
+from turub.decisions import DEAL_STANDS, FIRST_DEALER, SIGNAL, TRUMP_CALLER
+from turub.options import rules_from_dict
+from turub.seats import PLAY_ORDER
 from turub.deal import SIGNALS, Phase
 from turub.variants import DECISIONS, Variant
 
@@ -134,6 +137,40 @@ def _contest(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
+@operation_part("first_dealer", "decisions")
+def _first_dealer(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
+    if not variant.decides(FIRST_DEALER.name):
+        return {}
+    rounds = [{parse_seat(s): parse_card(c) for s, c in r.items()} for r in args["rounds"]]
+
+    def answer(decide) -> tuple[Any, tuple[str, ...]]:
+        try:
+            drawn = decide(rounds)
+            return drawn.seat.letter, drawn.clauses
+        except RuleError as e:
+            return e.clause, (e.clause,)
+    c = _own(variant, answer(variant.first_dealer)[1])
+    return {"*": Decided(c, answer(first_dealer)[0])} if c else {}
+
+
+@operation_part("check_packets", "decisions")
+def _check_packets(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
+    if not variant.decides(DEAL_STANDS.name):
+        return {}
+    packets, dealer = [(parse_seat(s), n) for s, n in args["packets"]], parse_seat(args["dealer"])
+    c = _own(variant, variant.check_packets(packets, dealer, Rules()).clauses)
+    return {"*": Decided(c, check_packets(packets, dealer).stands)} if c else {}
+
+
+@operation_part("deal", "decisions")
+def _deal(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
+    if not variant.decides(TRUMP_CALLER.name):
+        return {}
+    rules, dealer = rules_from_dict(args.get("rules") or {}), parse_seat(args["dealer"])
+    c = _own(variant, variant.trump_caller(dealer, rules)[1])
+    return {"*": Decided(c, PLAY_ORDER[rules.direction][dealer][1].letter)} if c else {}
+
+
 @operation_part("referee", "decisions")
 def _referee(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
     out: dict[str, str] = {}
@@ -144,6 +181,8 @@ def _referee(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
             _play_point(variant, deal, i, action, out)
         elif action.get("act") == "signal" and deal.phase is Phase.PLAYING:
             _signal_point(variant, deal, i, action, out)
+        elif action.get("act") == "trump" and deal.phase is Phase.CALLING:
+            _caller_point(variant, deal, i, action, out)
         try:
             deal.apply(action)
         except RuleError:
@@ -200,6 +239,21 @@ def _signal_point(variant: Variant, deal, i: int, action: Mapping[str, Any], out
         out[f"action:{i}"] = Decided(asked[1].id, "ok" if seat is deal.leader else "signal.leader-only")
 
 
+def _caller_point(variant: Variant, deal, i: int, action: Mapping[str, Any], out: dict) -> None:
+    """A trump call where a house rule chose the caller (``trump.caller``'s decision), with
+    the standard answer there: ``ok`` from the seat after the dealer, else refused."""
+    if not variant.decides(TRUMP_CALLER.name):
+        return
+    try:
+        seat = parse_seat(action["seat"])
+    except (RuleError, KeyError):
+        return
+    c = _own(variant, (deal.caller_clause,))
+    if c:
+        standard = PLAY_ORDER[deal.rules.direction][deal.dealer][1]
+        out[f"action:{i}"] = Decided(c, "ok" if seat is standard else "trump.caller")
+
+
 # --- whom a wrong answer at such a point blames ---------------------------------------------------
 
 #: The standard clauses a wrong answer at an overridden decision may be blamed on by the
@@ -241,6 +295,21 @@ def _legal_plays_at(got: Any) -> Any:
 @operation_part("deal_result", "decided_at")
 def _deal_result_at(got: Any) -> Any:
     return got.get("outcome") if "outcome" in got else _UNKNOWN
+
+
+@operation_part("first_dealer", "decided_at")
+def _first_dealer_at(got: Any) -> Any:
+    return got["dealer"] if "dealer" in got else got.get("refused", _UNKNOWN)
+
+
+@operation_part("check_packets", "decided_at")
+def _check_packets_at(got: Any) -> Any:
+    return got.get("stands", _UNKNOWN)
+
+
+@operation_part("deal", "decided_at")
+def _deal_at(got: Any) -> Any:
+    return got.get("caller", _UNKNOWN)
 
 
 def _answer_at(op: str, key: str, got: Any) -> Any:

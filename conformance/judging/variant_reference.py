@@ -48,6 +48,21 @@ class VariantReference(ReferenceImplementation):
     def referee(self, pack, dealer, cut, rules, actions, **_: Any) -> dict[str, Any]:
         return super().referee(pack, dealer, cut, rules, actions)
 
+    def deal(self, pack, dealer, cut, rules, **_: Any) -> dict[str, Any]:
+        return super().deal(pack, dealer, cut, rules)
+
+    def first_dealer(self, rounds, **_: Any) -> dict[str, Any]:
+        try:
+            fd = self.variant.first_dealer([{parse_seat(s): parse_card(c) for s, c in r.items()} for r in rounds])
+        except RuleError as e:
+            return {"refused": e.clause}
+        return {"dealer": fd.seat.letter}
+
+    def check_packets(self, packets, dealer, **_: Any) -> dict[str, Any]:
+        # the question carries no rules: the options at their defaults, as the standard's
+        check = self.variant.check_packets([(parse_seat(s), n) for s, n in packets], parse_seat(dealer), Rules())
+        return {"stands": check.stands}
+
     def trick_winner(self, cards: list[str], trump: str, **_: Any) -> int:
         return self.variant.trick_winner([parse_card(c) for c in cards], parse_suit(trump))[0]
 

@@ -61,7 +61,7 @@ def rules_broken(deal: Deal, action: Mapping[str, Any]) -> list[str]:
         if phase is not Phase.CALLING:
             broken.append("trump.once" if deal.trump is not None else "play.order-of-actions")
         if seat != deal.caller:
-            broken.append("trump.caller")
+            broken.append(deal.caller_clause)  # trump.caller, or the house clause that chose the caller
         if action.get("suit") not in TRUMP_LETTERS:
             broken.append("trump.any-suit")
         return broken

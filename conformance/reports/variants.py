@@ -110,9 +110,9 @@ def _legal_plays_trace(args: Mapping[str, Any], v: Variant) -> list[Step]:
 @operation_part("deal", "trace")
 def _deal_trace(args: Mapping[str, Any], v: Variant) -> list[Step]:
     d = v.deal([parse_card(c) for c in args["pack"]], parse_seat(args["dealer"]), args["cut"])
-    caller = d.caller.letter
+    caller, chosen = d.caller.letter, d.caller_clause  # trump.caller, or the house clause that chose it
     d.name_trump(d.caller, "S")
-    return [("the caller", ("table.left-of-dealer", "trump.caller"), caller),
+    return [("the caller", ("table.left-of-dealer", "trump.caller") if chosen == "trump.caller" else (chosen,), caller),
             ("the hands", ("deal.packets",),
              {s.letter: [card_name(c, ascii=True) for c in d.hand(s)] for s in Seat})]
 
@@ -167,7 +167,7 @@ def _referee_trace(args: Mapping[str, Any], v: Variant) -> list[Step]:
             except (RuleError, KeyError):
                 pass
         elif kind == "trump":
-            clauses = ("trump.caller",)
+            clauses = (d.caller_clause,)  # trump.caller, or the house clause that chose the caller
         elif kind == "signal":
             clauses = ("signal.leader-only",)
             kind_given = action.get("signal")

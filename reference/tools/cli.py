@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
 
 from .. import __version__
-from ..cards import Suit, parse_cards, parse_suit, sort_hand
+from ..cards import Suit, card_name, parse_cards, parse_suit, sort_hand
 from ..clauses import clause
 from ..contest import Contest
 from ..deal import Phase
@@ -32,7 +32,6 @@ from ..errors import OutOfTime, RuleError
 from .limits import EXIT_TIME_LIMIT, seconds, share, time_limit
 from .progress import Progress
 from ..seats import Seat, Side, parse_seat
-from ..sitting import draw_first_dealer
 
 __all__ = ["main", "register", "LAZY_COMMANDS", "HOLDS_SIGNALS", "release_signals"]
 
@@ -119,17 +118,26 @@ def _why(clauses: Sequence[str]) -> str:
     return "; ".join(f"{c} ({clause(c).title.lower()})" for c in clauses)
 
 
+def _played(deal, rng: random.Random):
+    """``deal`` played to its end as ``turub play`` plays it: the caller names the suit its
+    three cards support best, then each seat a card drawn from its legal plays."""
+    seen = deal.view(deal.caller).hand
+    trump = Counter(c.suit for c in seen).most_common(1)[0][0]  # the suit the three support best
+    deal.name_trump(deal.caller, trump)
+    while deal.phase is Phase.PLAYING:
+        deal.play(deal.to_act, rng.choice(deal.legal_plays()))  # type: ignore[arg-type]
+    return seen, trump
+
+
 def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     variant = variant_of(args)
+    if args.sitting is not None:
+        return _play_sitting(args, variant, out)
     rules = variant.rules
     rng = random.Random(args.seed)
     deal = variant.deal_from_seed(args.seed, parse_seat(args.dealer))
     caller = deal.caller
-    seen = deal.view(caller).hand
-    trump = Counter(c.suit for c in seen).most_common(1)[0][0]  # the suit the three support best
-    deal.name_trump(caller, trump)
-    while deal.phase is Phase.PLAYING:
-        deal.play(deal.to_act, rng.choice(deal.legal_plays()))  # type: ignore[arg-type]
+    seen, trump = _played(deal, rng)
     if args.json:
         json.dump(deal.to_record(), out, ensure_ascii=False, indent=1)
         out.write("\n")
@@ -156,6 +164,51 @@ def cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _play_sitting(args: argparse.Namespace, variant, out: TextIO) -> int:
+    """``turub play --sitting N``: the first dealer drawn from the seed (``dealer.first-draw``,
+    or a house rule), then N deals on one score sheet, each with its dealer, its caller and
+    trump, its result, the contest after it and the next dealer, every decision with its
+    clauses."""
+    if args.sitting < 1:
+        raise _UsageError("--sitting must be at least 1")
+    rng = random.Random(args.seed)
+    first = variant.draw_first_dealer(args.seed)
+    sheet = variant.sitting(first.seat)
+    deals = []
+    for _ in range(args.sitting):
+        deal = variant.deal_from_seed(rng.randrange(2 ** 32), sheet.dealer)
+        _seen, trump = _played(deal, rng)
+        row = sheet.record(deal.result, trump)  # type: ignore[arg-type]
+        deals.append((deal, row))
+    if args.json:
+        json.dump({"draw": {"seat": first.seat.letter, "clauses": list(first.clauses),
+                                    "rounds": [{s.letter: card_name(c, ascii=True) for s, c in r} for r in first.rounds]},
+                   "deals": [deal.to_record() for deal, _ in deals]}, out, ensure_ascii=False, indent=1)
+        out.write("\n")
+        return 0
+    w = out.write
+    w(f"Sitting of {args.sitting} deal{'s' if args.sitting > 1 else ''} from seed {args.seed} "
+      f"({variant.rules.direction}"
+      + (f", variant {variant.name} {variant.version}" if variant.name != "standard" else "") + ").\n")
+    shown = " / ".join(" ".join(f"{s.letter} {c}" for s, c in r) for r in first.rounds)
+    w(f"First dealer: {first.seat}, drawn {shown} ({_why(first.clauses)}).\n\n")
+    for deal, row in deals:
+        result = row.result
+        w(f"{row.number:>3}. {deal.dealer} deals, {deal.caller} names {row.trump.symbol}"  # type: ignore[union-attr]
+          + (f" ({deal.caller_clause})" if deal.caller_clause != "trump.caller" else "")
+          + f": North-South {result.tricks[0]}, East-West {result.tricks[1]}, "
+          f"{'a draw' if result.winner is None else result.winner.short + ' win'} ({', '.join(result.clauses)})\n")
+        w(f"     contest {row.contest_number}: {_contest_state(row.contest)} ({', '.join(row.contest.clauses)}); "
+          f"next dealer {row.next_dealer.seat} ({', '.join(row.next_dealer.clauses)})\n")
+    return 0
+
+
+def _contest_state(c: Contest) -> str:
+    if c.winner is not None:
+        return f"won by {c.winner}"
+    return _contest_text(c)
+
+
 def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     """Play N random legal deals on one score sheet, streaming: memory stays flat in N."""
     variant = variant_of(args)
@@ -163,7 +216,8 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     if args.deals < 1:
         raise _UsageError("--deals must be at least 1")
     rng = random.Random(args.seed)  # one random source shuffles and plays every deal
-    sheet = variant.sitting(draw_first_dealer(args.seed, rules).seat, keep_rows=False)
+    house = variant.tally() if variant.has_rules else None  # what the house rules decided
+    sheet = variant.sitting(variant.draw_first_dealer(args.seed).seat, keep_rows=False)  # a first_dealer rule draws
     play = variant.play_random_deal
     margins: Counter[int] = Counter()
     wins: Counter[Side | None] = Counter()
@@ -172,7 +226,6 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     record = sheet.record
     share = args.close_early
     closed = 0
-    house = variant.tally() if variant.has_rules else None  # what the house rules decided
     with Progress(args.deals, sys.stderr, label="turub simulate", unit="deals") as progress:
         for i in range(args.deals):
             if share and rng.random() < share:  # drawn only when asked: the standard run unchanged
@@ -256,6 +309,15 @@ def _contest_text(c: Contest) -> str:
 
 
 def cmd_explain(args: argparse.Namespace, out: TextIO) -> int:
+    asked = [name for name in ("result", "dealt_after", "contest") if getattr(args, name) is not None]
+    if len(asked) > 1 or (asked and (args.cards or args.trump)):
+        raise _UsageError("explain one thing: a trick (--trump and its cards), --result, --next-dealer "
+                          "or --contest")
+    if asked:
+        return {"result": _explain_result, "dealt_after": _explain_next_dealer,
+                "contest": _explain_contest}[asked[0]](args, variant_of(args), out)
+    if args.trump is None:
+        raise _UsageError("a trick needs --trump (or explain --result, --next-dealer or --contest)")
     trump = parse_suit(args.trump)
     cards = parse_cards(args.cards)
     if not 1 <= len(cards) <= 4:
@@ -269,6 +331,62 @@ def cmd_explain(args: argparse.Namespace, out: TextIO) -> int:
               f"played by {d.seat}, wins the trick.\n")
     for c in d.clauses:
         out.write(f"  {c}: {clause(c).title}.\n")
+    return 0
+
+
+def _tricks_text(text: str) -> tuple[int, int, bool]:
+    """A deal's tricks as given on the command line: ``NS-EW``, ``:closed`` after a deal
+    closed early (``12-5:closed``)."""
+    counts, _, closed = text.partition(":")
+    try:
+        ns, ew = (int(n) for n in counts.split("-"))
+    except ValueError:
+        raise _UsageError(f"a deal's tricks are NS-EW, as 20-16 or 12-5:closed, not {text[:40]!r}") from None
+    if closed not in ("", "closed"):
+        raise _UsageError(f"after the tricks only ':closed' may follow, not {text[:40]!r}")
+    return ns, ew, closed == "closed"
+
+
+def _clauses_text(clauses) -> str:
+    return "".join(f"  {c}: {clause(c).title}.\n" for c in clauses)
+
+
+def _explain_result(args: argparse.Namespace, variant, out: TextIO) -> int:
+    ns, ew, closed = _tricks_text(args.result)
+    dealer = parse_seat(args.dealer) if args.dealer is not None else None
+    r = variant.deal_result(ns, ew, closed_early=closed, dealer=dealer)
+    out.write(f"North-South {ns}, East-West {ew}{', closed early' if closed else ''}"
+              + (f", {dealer} dealt" if dealer is not None else "") + ": "
+              + ("a draw" if r.winner is None else f"{r.winner} win") + ".\n")
+    out.write(_clauses_text(r.clauses))
+    return 0
+
+
+def _explain_next_dealer(args: argparse.Namespace, variant, out: TextIO) -> int:
+    outcome = {"ns": Side.NORTH_SOUTH, "ew": Side.EAST_WEST, "draw": None}.get(args.dealt_after.lower(), "?")
+    if outcome == "?":
+        raise _UsageError(f"--next-dealer takes NS, EW or draw, not {args.dealt_after[:40]!r}")
+    dealer = parse_seat(args.dealer or "N")
+    nd = variant.next_dealer(dealer, outcome)
+    out.write(f"{dealer} dealt, " + ("a draw" if outcome is None else f"{outcome} won")
+              + f": {nd.seat} deals next.\n")
+    out.write(_clauses_text(nd.clauses))
+    return 0
+
+
+def _explain_contest(args: argparse.Namespace, variant, out: TextIO) -> int:
+    sheet = variant.sitting(parse_seat(args.dealer or "N"))
+    for text in args.contest:
+        ns, ew, closed = _tricks_text(text)
+        result = variant.deal_result(ns, ew, closed_early=closed, dealer=sheet.dealer)
+        row = sheet.record(result)
+        out.write(f"{row.number:>3}. {row.dealer} deals; North-South {ns}, East-West {ew}"
+                  f"{', closed early' if closed else ''}: "
+                  f"{'a draw' if result.winner is None else result.winner.short + ' win'} "
+                  f"({', '.join(result.clauses)})\n"
+                  f"     contest {row.contest_number}: {_contest_state(row.contest)} "
+                  f"({', '.join(row.contest.clauses)}); next dealer {row.next_dealer.seat} "
+                  f"({', '.join(row.next_dealer.clauses)})\n")
     return 0
 
 
@@ -286,6 +404,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--dealer", default="N", help="N, E, S or W (default N)")
     p.add_argument("--json", action="store_true", help="print the deal's JSON record")
+    p.add_argument("--sitting", type=int, metavar="N",
+                   help="play a sitting of N deals: the first dealer drawn, then each deal's dealer, "
+                        "caller, result, contest and next dealer")
     _rules_arg(p)
     _time_limit_arg(p)
     p.set_defaults(run=cmd_play)
@@ -300,10 +421,17 @@ def build_parser() -> argparse.ArgumentParser:
     _time_limit_arg(p)
     p.set_defaults(run=cmd_simulate)
 
-    p = sub.add_parser("explain", help="which card wins a trick, and the clause that decides it")
-    p.add_argument("--trump", required=True, help="the trump suit: ♥, H or hearts")
-    p.add_argument("--leader", default="N", help="the seat that led (default N)")
-    p.add_argument("cards", nargs="+", help="the cards in the order played, e.g. A♣ A♣ 6♥ K♣")
+    p = sub.add_parser("explain", help="which card wins a trick, who wins a deal, who deals next, "
+                                       "the contest: each with the clauses that decide it")
+    p.add_argument("--trump", help="a trick's trump suit: ♥, H or hearts")
+    p.add_argument("--leader", default="N", help="the seat that led the trick (default N)")
+    p.add_argument("--result", metavar="NS-EW", help="who wins a deal of these tricks (12-5:closed: closed early)")
+    p.add_argument("--next-dealer", metavar="OUTCOME", dest="dealt_after",
+                   help="who deals after --dealer's deal ended NS, EW or draw")
+    p.add_argument("--contest", nargs="+", metavar="NS-EW",
+                   help="the contest and the dealers after each of these deals, from --dealer's deal")
+    p.add_argument("--dealer", help="who dealt (for --result, --next-dealer, --contest; default N)")
+    p.add_argument("cards", nargs="*", help="a trick's cards in the order played, e.g. A♣ A♣ 6♥ K♣")
     _rules_arg(p)
     _time_limit_arg(p)
     p.set_defaults(run=cmd_explain)

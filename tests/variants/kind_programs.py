@@ -17,6 +17,15 @@ reference would.  ``python kind_programs.py NAME`` serves one over the JSON-line
   need not trump).
 * ``partner-signals``, ``partner-signals-standard``, ``partner-signals-wrong``: the last
   lets anyone signal (a standard bug, ``signal.leader-only``, where the house rule defers).
+* ``suit-ties``, ``suit-ties-standard``, ``suit-ties-wrong``: the last gives the deal to the
+  lowest card shown where nobody ties for the highest (a standard bug, ``dealer.first-draw``,
+  where the house rule defers).
+* ``last-packet``, ``last-packet-standard``, ``last-packet-wrong``: the last checks the
+  dealer's *first* packet (it ignores the house rule's words).
+* ``partner-calls``, ``partner-calls-standard``, ``partner-calls-wrong``: the last has the
+  seat before the dealer call (a standard bug, ``table.left-of-dealer``);
+  ``partner-calls-referees-standard`` deals as the club does but referees with the standard
+  caller.
 """
 
 from __future__ import annotations
@@ -29,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import kinds  # noqa: E402
 from club_programs import serve  # noqa: E402
 
-from turub import Contest, Deal, RuleError, parse_card, parse_seat  # noqa: E402
+from turub import Contest, Deal, RuleError, Seat, parse_card, parse_seat  # noqa: E402
 from turub.conformance.adapter import ReferenceImplementation, side_text  # noqa: E402
 from turub.options import rules_from_dict  # noqa: E402
 
@@ -153,6 +162,96 @@ class PartnerSignalsWrongApp(PartnerSignalsApp):
     DEAL = AnyoneDeal
 
 
+class SuitTiesApp(HouseApp):
+    """The draw walked by hand: after each round, a tie for the highest rank goes to the
+    higher suit (♠ ♥ ♦ ♣), the same card shown draws again among those tied on rank."""
+
+    VARIANT = kinds.SUIT_TIES
+
+    def first_dealer(self, rounds):
+        contenders, decided = set(SEATS), None
+        for k, shown in enumerate(rounds):
+            if decided is not None:
+                return {"refused": "club.suit-ties"}  # decided by the club's rule: nobody draws again
+            if len(contenders) == 1 or set(shown) != contenders:
+                return super().first_dealer(rounds[:k + 1])  # the standard refusals
+            cards = {seat: parse_card(card) for seat, card in shown.items()}
+            ranks = {seat: int(card.rank) for seat, card in cards.items()}
+            top = max(ranks.values())
+            tied = [seat for seat in ranks if ranks[seat] == top]
+            if len(tied) == 1:
+                contenders = set(tied)  # the standard rule decided: a round after it is its refusal
+                continue
+            best = min("SHDC".index(cards[seat].suit.letter) for seat in tied)
+            first = [seat for seat in tied if "SHDC".index(cards[seat].suit.letter) == best]
+            if len(first) == 1:
+                decided = first[0]
+            else:
+                contenders = set(tied)
+        if decided is None:
+            return super().first_dealer(rounds)  # the standard's dealer, or still tied: refused
+        return {"dealer": decided}
+
+
+class SuitTiesWrongApp(SuitTiesApp):
+    def first_dealer(self, rounds):
+        answer = super().first_dealer(rounds)
+        if len(rounds) == 1 and "dealer" in answer and set(rounds[0]) == set(SEATS):
+            ranks = {seat: parse_card(card).rank for seat, card in rounds[0].items()}
+            if list(ranks.values()).count(max(ranks.values())) == 1:  # nobody tied: the house rule defers
+                return {"dealer": min(ranks, key=ranks.get)}  # the lowest card deals
+        return answer
+
+
+class LastPacketApp(HouseApp):
+    VARIANT = kinds.LAST_PACKET
+    WHICH = -1
+
+    def check_packets(self, packets, dealer):
+        mine = [n for seat, n in packets if seat == dealer]
+        return {"stands": bool(mine) and mine[self.WHICH] == 3}
+
+
+class LastPacketWrongApp(LastPacketApp):
+    WHICH = 0
+
+
+class PartnerCallsDeal(Deal):
+    """The standard deal with the club's caller written out by hand (the public hooks)."""
+
+    def decide_caller(self, dealer):
+        return dealer.partner
+
+    @property
+    def caller_clause(self):
+        return "club.partner-calls"
+
+
+class BeforeDealerCallsDeal(PartnerCallsDeal):
+    def decide_caller(self, dealer):
+        return Seat((dealer + 3) % 4)
+
+
+class PartnerCallsApp(PartnerSignalsApp):
+    VARIANT = kinds.PARTNER_CALLS
+    DEAL = PartnerCallsDeal
+
+
+class PartnerCallsWrongApp(PartnerCallsApp):
+    DEAL = BeforeDealerCallsDeal
+
+
+class PartnerCallsRefereesStandardApp(PartnerCallsApp):
+    """Deals as the club does, but referees a deal with the standard caller."""
+
+    def referee(self, *args, **kwargs):
+        self.DEAL = Deal  # for this question only
+        try:
+            return super().referee(*args, **kwargs)
+        finally:
+            del self.DEAL
+
+
 def standard(variant):
     class StandardApp(ReferenceImplementation):
         name, version, variants = "standard-app", "1", [variant.name]
@@ -164,7 +263,14 @@ PROGRAMS = {"nell": NellApp, "nell-wrong": NellWrongApp, "nell-standard": standa
             "passes": PassesApp, "passes-wrong": PassesWrongApp, "passes-standard": standard(kinds.PASSES),
             "lead-ace": LeadAceApp, "lead-ace-wrong": LeadAceWrongApp, "lead-ace-standard": standard(kinds.LEAD_ACE),
             "partner-signals": PartnerSignalsApp, "partner-signals-wrong": PartnerSignalsWrongApp,
-            "partner-signals-standard": standard(kinds.PARTNER_SIGNALS)}
+            "partner-signals-standard": standard(kinds.PARTNER_SIGNALS),
+            "suit-ties": SuitTiesApp, "suit-ties-wrong": SuitTiesWrongApp,
+            "suit-ties-standard": standard(kinds.SUIT_TIES),
+            "last-packet": LastPacketApp, "last-packet-wrong": LastPacketWrongApp,
+            "last-packet-standard": standard(kinds.LAST_PACKET),
+            "partner-calls": PartnerCallsApp, "partner-calls-wrong": PartnerCallsWrongApp,
+            "partner-calls-standard": standard(kinds.PARTNER_CALLS),
+            "partner-calls-referees-standard": PartnerCallsRefereesStandardApp}
 
 if __name__ == "__main__":
     serve(PROGRAMS[sys.argv[1]]())

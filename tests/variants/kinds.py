@@ -11,6 +11,12 @@
   trumps leads it.  Its rule does not look at the trick: its clause says it applies to
   leads (``applies_to``), and it is asked nowhere else.
 * ``club-partner-signals`` (may_signal): the leader's partner may signal too.
+* ``club-suit-ties`` (first_dealer): of players tied for the highest rank in the draw, the
+  higher suit deals (♠ ♥ ♦ ♣); the same card shown, those tied on rank draw again.
+* ``club-last-packet`` (deal_stands): as at the table, only the dealer's own last packet is
+  checked.
+* ``club-partner-calls`` (trump_caller): the dealer's partner names trump (and so receives
+  the first packet and leads).
 """
 
 from turub.cards import Rank
@@ -77,3 +83,47 @@ PARTNER_SIGNALS = Variant("club-partner-signals", version="1",
     VariantClause("club.partner-signals", "The leader's partner may signal too",
                   text="After the lead, the leader's partner may give the trick's one signal instead of the leader.",
                   amends=["signal.leader-only"], decides="may_signal", rule=partner_may_signal)])
+
+
+def suit_breaks_ties(rounds):
+    """Of players tied for the highest rank in the round just shown, the higher suit deals
+    (♠, then ♥, ♦, ♣); no tie, or the same card shown, the standard rule."""
+    shown = dict(rounds[-1])
+    top = max(card.rank for card in shown.values())
+    tied = [seat for seat, card in shown.items() if card.rank is top]
+    best = min(shown[seat].suit for seat in tied)  # the suits in order: ♠ ♥ ♦ ♣
+    first = [seat for seat in tied if shown[seat].suit is best]
+    return first[0] if len(tied) > 1 and len(first) == 1 else None
+
+
+SUIT_TIES = Variant("club-suit-ties", version="1", description="Suits break a tie in the draw.", clauses=[
+    VariantClause("club.suit-ties", "Suits break a tie for the first deal",
+                  text="Of players tied for the highest card shown, spades beat hearts, hearts diamonds, "
+                       "diamonds clubs; the same card shown, those tied draw again.",
+                  replaces=["pack.suits-equal"], decides="first_dealer", rule=suit_breaks_ties)])
+
+
+def last_packet_only(packets, dealer, rules):
+    """The deal stands when the dealer's own last packet holds three cards."""
+    mine = [n for seat, n in packets if seat is dealer]
+    return bool(mine) and mine[-1] == 3
+
+
+LAST_PACKET = Variant("club-last-packet", version="1", description="Only the dealer's last packet is checked.",
+                      clauses=[
+    VariantClause("club.last-packet", "Only the dealer's last packet is checked",
+                  text="The dealer shows their own last packet: three cards and the deal stands, "
+                       "whatever slipped before.",
+                  amends=["deal.dealer-check"], decides="deal_stands", rule=last_packet_only)])
+
+
+def partner_calls(dealer, rules):
+    """The dealer's partner names trump."""
+    return dealer.partner
+
+
+PARTNER_CALLS = Variant("club-partner-calls", version="1", description="The dealer's partner names trump.",
+                        clauses=[
+    VariantClause("club.partner-calls", "The dealer's partner names trump",
+                  text="The dealer's partner takes the first packet, names trump from it and leads.",
+                  replaces=["trump.caller"], decides="trump_caller", rule=partner_calls)])

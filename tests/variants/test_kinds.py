@@ -36,6 +36,16 @@ CASES = {
     "signals": ("kinds.py:club-partner-signals", "kind_programs.py", "partner-signals",
                 "partner-signals-standard", "partner-signals-wrong", "club.partner-signals",
                 {"signal.leader-only"}),
+    # the first dealer, from the cards shown: suits break a tie
+    "first dealer": ("kinds.py:club-suit-ties", "kind_programs.py", "suit-ties", "suit-ties-standard",
+                     "suit-ties-wrong", "club.suit-ties", {"dealer.first-draw"}),
+    # whether the deal stands: the dealer's last packet only
+    "deal stands": ("kinds.py:club-last-packet", "kind_programs.py", "last-packet", "last-packet-standard",
+                    "last-packet-wrong", "club.last-packet", {"club.last-packet"}),
+    # who names trump: the dealer's partner (the deal, and every refereed deal's call)
+    "trump caller": ("kinds.py:club-partner-calls", "kind_programs.py", "partner-calls",
+                     "partner-calls-standard", "partner-calls-wrong", "club.partner-calls",
+                     {"table.left-of-dealer"}),
 }
 #: every kind of check on, with budgets small enough for the suite
 CHECK = ["--scale", "0.1", "--examples", "20", "--properties", "3", "--budget", "3"]
@@ -51,7 +61,9 @@ def check(variant: str, *program: str, tmp: Path) -> tuple[int, dict]:
 
 
 def blamed(report: dict) -> set[str]:
-    return {c["blamed"] for c in report["cases"] if c["status"] == "failed"}
+    """The clauses the failures blame (a refereed deal failing because the program dealt its
+    pack wrong is a consequence of that deal case, and blames nothing on its own)."""
+    return {c["blamed"] for c in report["cases"] if c["status"] == "failed" and "consequence_of" not in c}
 
 
 @pytest.mark.parametrize("kind", CASES)
@@ -74,6 +86,16 @@ def test_the_variants_own_reference_conforms_with_no_program(kind, tmp_path):
     status, report = check(CASES[kind][0], tmp=tmp_path)
     assert status == 0 and report["conforms"]
     assert report["implementation"]["name"].startswith("turub-reference[")
+
+
+def test_a_program_that_deals_right_but_refuses_the_clubs_caller_is_blamed_on_the_house_clause(tmp_path):
+    # its deal cases pass, so its refereed deals are not consequences of a wrong deal: the call
+    # refused as the standard rule refuses it is a decision of the house clause
+    status, report = check("kinds.py:club-partner-calls", sys.executable, str(HERE / "kind_programs.py"),
+                           "partner-calls-referees-standard", tmp=tmp_path)
+    failed = [c for c in report["cases"] if c["status"] == "failed"]
+    assert status == 1 and failed and not [c for c in failed if c["op"] == "deal"]
+    assert blamed(report) == {"club.partner-calls"}
 
 
 def test_a_property_the_house_rule_changes_is_not_applicable_and_says_why(tmp_path):

@@ -57,6 +57,50 @@ def test_a_rule_that_loops_stops_at_the_time_limit_with_one_line(command, tmp_pa
     assert str(path) in lines[0]
 
 
+LOOPS_ON_A_DRAW = """
+    def loops(ns, ew, closed_early):
+        # asked about every deal's result; loops for ever on 18-18
+        while ns == ew == 18:
+            pass
+        return None
+    LOOP = Variant("thursday-draw-loop", "1", clauses=[VariantClause("thursday.draw-loop", "A loop",
+        decides="deal_result", rule=loops)])
+"""
+
+
+@pytest.mark.parametrize("command", [
+    ["play", "--sitting", "3"],
+    ["explain", "--result", "18-18"],
+    ["explain", "--contest", "20-16", "18-18"],
+])
+def test_a_result_rule_that_loops_stops_a_sitting_or_an_explanation_at_the_time_limit(command, tmp_path):
+    path = club_file(tmp_path, LOOPS_ON_A_DRAW)
+    done = turub(*command, "--variant", str(path), "--time-limit", "1", timeout=30)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == TIME_LIMIT_STATUS, done.stderr[-800:]
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr[-800:]
+    assert "thursday-draw-loop 1" in lines[0] and "thursday.draw-loop" in lines[0]
+    assert "a deal's result: NS 18, EW 18" in lines[0] and str(path) in lines[0]
+
+
+LOOPS_AFTER_A_DRAW = """
+    def loops(dealer, winner, rules):
+        while winner is None:
+            pass
+        return None
+    LOOP = Variant("thursday-dealer-loop", "1", clauses=[VariantClause("thursday.dealer-loop", "A loop",
+        decides="next_dealer", rule=loops)])
+"""
+
+
+def test_a_next_dealer_rule_that_loops_stops_its_explanation_at_the_time_limit(tmp_path):
+    path = club_file(tmp_path, LOOPS_AFTER_A_DRAW)
+    done = turub("explain", "--next-dealer", "draw", "--variant", str(path), "--time-limit", "1", timeout=30)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == TIME_LIMIT_STATUS and len(lines) == 1, done.stderr[-800:]
+    assert "thursday.dealer-loop" in lines[0] and "the next dealer" in lines[0]
+
+
 @pytest.mark.parametrize("bad", ["0", "-1", "nan", "inf", "soon"])
 def test_a_time_limit_is_a_finite_number_of_seconds(bad):
     done = turub("explain", "--trump", "S", "9S", "--time-limit", bad)
