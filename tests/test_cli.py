@@ -133,21 +133,28 @@ def test_the_engine_commands_start_without_the_kit_or_hypothesis():
 
 
 def test_the_kit_loads_hypothesis_only_to_run_differential_play_or_the_property_suites():
+    import json
     import subprocess
     import sys
-    probe = ("import io, sys; from turub.tools.cli import main\n"
-             "try:\n    main(sys.argv[1:], io.StringIO())\nexcept SystemExit:\n    pass\n"
-             "print('HYPOTHESIS' if 'hypothesis' in sys.modules else 'NONE')")
+    # each command line in turn in one process, and after each whether Hypothesis is loaded
+    probe = ("import io, json, sys; from turub.tools.cli import main\n"
+             "for argv in json.loads(sys.argv[1]):\n"
+             "    try:\n        main(argv, io.StringIO())\n    except SystemExit:\n        pass\n"
+             "    print('after it:', 'HYPOTHESIS' if 'hypothesis' in sys.modules else 'NONE')")
 
-    def loads_hypothesis(*argv: str) -> bool:
-        done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=120)
+    def loads_hypothesis(*argvs: list[str]) -> list[bool]:
+        done = subprocess.run([sys.executable, "-c", probe, json.dumps(argvs)], capture_output=True, text=True,
+                              timeout=120)
         assert done.returncode in (0, 1), done.stderr[-2000:]
-        last = done.stdout.strip().splitlines()[-1]
-        assert last in ("HYPOTHESIS", "NONE"), done.stdout[-500:]
-        return last == "HYPOTHESIS"
-    # (--list does: it lists the properties, which are Hypothesis tests)
-    for argv in (["check", "--help"], ["vectors", "--help"], ["variants", "list"],
-                 ["check", "--quick", "--quiet", "--examples", "0", "--properties", "0"]):
-        assert not loads_hypothesis(*argv), argv
-    assert loads_hypothesis("check", "--quick", "--quiet", "--properties", "0", "--one-process")
-    assert loads_hypothesis("check", "--quick", "--quiet", "--examples", "0", "--one-process")
+        said = [line for line in done.stdout.splitlines() if line.startswith("after it: ")]
+        assert len(said) == len(argvs), done.stdout[-500:]
+        return [line == "after it: HYPOTHESIS" for line in said]
+    # (--list does: it lists the properties, which are Hypothesis tests).  None of these
+    # loads it: they run in one process, one after the other, and none has loaded it after it.
+    unloaded = (["check", "--help"], ["vectors", "--help"], ["variants", "list"],
+                ["check", "--quick", "--quiet", "--examples", "0", "--properties", "0"])
+    assert loads_hypothesis(*unloaded) == [False] * len(unloaded), unloaded
+    # differential play alone, then the property suites alone, load it (no case asked before)
+    no_cases = ["--no-vectors", "--no-generated"]
+    assert loads_hypothesis(["check", "--quick", "--quiet", "--properties", "0", "--one-process", *no_cases]) == [True]
+    assert loads_hypothesis(["check", "--quick", "--quiet", "--examples", "0", "--one-process", *no_cases]) == [True]

@@ -370,6 +370,8 @@ def _properties(target: Target, options: CheckOptions, run: _Run, variant_ok: bo
         log("property suites…")
     from ..questions.properties import property_results
     known: dict[str, dict] = {}
+    had: list[dict] = []
+    complete = False  # the second process ran every property: nothing is left to run here
     budget = run.left(options.properties_budget)
     if isinstance(run.lane, Lane):
         # the budget began when the second process did: what it left undone gets the rest
@@ -379,6 +381,10 @@ def _properties(target: Target, options: CheckOptions, run: _Run, variant_ok: bo
         if why is not None:
             run.where = f"a second process, which {why}, then this process"
         known = {r["id"]: r for r in had if isinstance(r.get("id"), str)}
+        # its work returned, so it gave a row for each property (run, or past the budget), in
+        # the order of the suites: the rows are the results, and the suites need not be
+        # imported here again (Hypothesis strategies are built at import, about 0.05 s)
+        complete = why is None and len(known) == len(had)
     on_result = run.on_result
     found: list[dict] = []  # each result as it comes: what a signal or the time limit cuts keeps them
 
@@ -387,9 +393,13 @@ def _properties(target: Target, options: CheckOptions, run: _Run, variant_ok: bo
         if on_result is not None:
             on_result(not_run_if_unjudged(dict(result)))
     try:
-        property_results(target, options.properties, budget, options.rules,
-                         select=options.selection.matches, exitfirst=options.exitfirst,
-                         on_result=keep, known=known, budget_option=run.raised_by(options.properties_budget))
+        if complete:
+            for result in had:
+                keep(result)
+        else:
+            property_results(target, options.properties, budget, options.rules,
+                             select=options.selection.matches, exitfirst=options.exitfirst,
+                             on_result=keep, known=known, budget_option=run.raised_by(options.properties_budget))
     except Interrupted:
         raise
     except BaseException as e:  # noqa: BLE001 - a kit bug or user code must not lose the report

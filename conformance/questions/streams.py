@@ -36,6 +36,10 @@ def as_text(card) -> str:
     return card_name(card, ascii=True)
 
 
+#: Each card's :func:`as_text` by its code (the stream's plays, written without a call each).
+_CARD_TEXT: Final = tuple(as_text(c) for c in CARDS)
+
+
 #: The kinds of illegal action the stream generator slips in.
 INJECTIONS: Final = ("out-of-turn", "not-held", "revoke", "signal-not-leader", "signal-late",
                      "signal-twice", "signal-unknown", "trump-twice", "trump-wrong-seat",
@@ -278,8 +282,9 @@ def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list
         trace.apply(action, card)
 
     def injections() -> None:
-        # an injection waits until the deal reaches a moment where it is possible
-        if not pending:
+        # an injection waits until the deal reaches a moment where it is possible; ``pending``
+        # stays sorted, so none is due while the first is not
+        if not pending or pending[0][0] > len(actions):
             return
         for item in [p for p in pending if p[0] <= len(actions)]:
             bad = _illegal(deal, item[1], rng)
@@ -301,10 +306,11 @@ def play_stream(seed: int, dealer: str, rules: Rules, tricks: int, choices: list
                 act({"act": "play", "seat": deal.to_act.letter, "card": as_text(slip.choice(forbidden))})
         pick = next(picks, default_pick)
         card = legal[pick % len(legal)] if pick is not None else rng.choice(legal)
-        leading = deal.to_act is deal.leader  # (a trick is completed at its fourth card)
-        act({"act": "play", "seat": deal.to_act.letter, "card": as_text(card)}, card)
+        seat = deal.to_act
+        leading = seat is deal.leader  # (a trick is completed at its fourth card)
+        act({"act": "play", "seat": SEATS[seat], "card": _CARD_TEXT[card.index]}, card)
         if leading and rng.random() < signal_rate:
-            act({"act": "signal", "seat": deal.leader.letter, "signal": rng.choice(signals)})
+            act({"act": "signal", "seat": SEATS[seat], "signal": rng.choice(signals)})
     injections()
     if close_at is not None and deal.phase is Phase.PLAYING:
         act({"act": "close", "seat": rng.choice(SEATS)})
