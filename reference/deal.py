@@ -95,6 +95,11 @@ def _checked(codes: Iterable[int]) -> tuple[list[int], list[int]]:
     return copies, [held & 511, held >> 9 & 511, held >> 18 & 511, held >> 27, 0]
 
 
+#: The standard trick decisions made so far, by trump, winning card code, position, seat and
+#: whether the winning card has a twin in the trick (all a decision is made of): a completed
+#: trick's TrickDecision, an immutable value, is built once per outcome and shared.
+_DECIDED: Final[dict[int, TrickDecision]] = {}
+
 _seat = argument_checks.seat
 _card = argument_checks.card
 _PLAYING: Final = Phase.PLAYING  # bound once for the hot path of Deal.play
@@ -548,7 +553,15 @@ class Deal:
     def _complete_trick(self) -> TrickDecision:
         codes = tuple(self._trick)
         leader = self._leader
-        decision = self.decide_trick(leader, codes, self._winning, self._trump, self._play_order)
+        if self.decide_trick is decision_at:  # the standard decision: one value per outcome, kept
+            position = self._winning
+            code = codes[position]
+            key = ((((self._trump * 36 + code) << 2 | position) << 2 | self._play_order[leader][position])
+                   << 1 | (codes.count(code) > 1))
+            decision = _DECIDED.get(key) or _DECIDED.setdefault(
+                key, decision_at(leader, codes, position, self._trump, self._play_order))
+        else:
+            decision = self.decide_trick(leader, codes, self._winning, self._trump, self._play_order)
         self._tricks.append((leader, codes, self._signal, decision.position, decision.clauses))
         self._won[decision.seat & 1] += 1
         self._trick = []
