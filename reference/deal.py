@@ -17,12 +17,15 @@ turns back into the same deal; :meth:`Deal.view` shows what one seat may see.
 (<Phase.PLAYING: 'playing'>, Seat.EAST, [36, 36, 36, 36])
 
 Inside, a played card is its code ``Card.index`` (0..35, see :data:`turub.cards.SUIT_OF`) and
-each hand is kept in one of two forms: for :meth:`Deal.play`, per suit a dict of the cards held
-and their copies, so that whether a card is held and whether the seat must follow suit are
-read in constant time; for :meth:`Deal.play_out` (:mod:`turub.playout`), a sorted list of card
-codes, from which a random legal card is drawn in constant time.  Each form is built from the
-other when the deal switches between them; the public methods take and give :class:`Card` and
-:class:`Seat` values.
+each hand is kept in one of two forms: the checked form, for :meth:`Deal.play`,
+:meth:`Deal.play_turn` and :meth:`Deal.legal_plays`: the copies held of each card code, and per
+suit a 9-bit mask of the cards held (bit ``i``: the suit's ``i``-th code), so that whether a
+card is held and whether the seat must follow suit are read in constant time and a seat's
+legal plays are a tuple looked up by its mask (:data:`_SUITED`), never built card by card; and
+for :meth:`Deal.play_out` (:mod:`turub.playout`), a sorted list of card codes, from which a
+random legal card is drawn in constant time.  A deal's hands are dealt straight into the form
+its first reader wants, and each form is built from the other when the deal switches between
+them; the public methods take and give :class:`Card` and :class:`Seat` values.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from __future__ import annotations
 import copy
 import random
 from bisect import bisect_left
-from collections import Counter
+from itertools import compress
 from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any, Final
@@ -64,16 +67,38 @@ def _by_suit(codes: list[int]) -> list[list[int]]:
     return [codes[:hearts], codes[hearts:diamonds], codes[diamonds:clubs], codes[clubs:]]
 
 
-_SUIT_CODES: Final = tuple(range(first, first + 9) for first in SUIT_START)  # the codes of each suit
+def _subsets(first: int) -> tuple[tuple[Card, ...], ...]:
+    """Per 9-bit mask, the cards of the suit whose codes start at ``first`` that the mask's
+    bits name (bit ``i``: code ``first + i``), in code order (the order of CARDS)."""
+    table: list[tuple[Card, ...]] = [()] * 512
+    for mask in range(1, 512):
+        low = mask & -mask
+        table[mask] = (CARDS[first + low.bit_length() - 1],) + table[mask ^ low]
+    return tuple(table)
 
 
-def _counted(codes: Iterable[int]) -> list[dict[Card, int]]:
-    """Card codes as, per suit, {card: copies} in the order of CARDS (a hand's dict form)."""
+#: A seat's distinct cards of one suit, by the suit and the mask of the cards it holds in it:
+#: a seat's legal plays when it follows suit, looked up, never built.
+_SUITED: Final = tuple(_subsets(first) for first in SUIT_START)
+#: The bit of each card code in its suit's mask, and in a hand's 36-bit mask.
+_BIT: Final = tuple(1 << (code - SUIT_START[SUIT_OF[code]]) for code in range(36))
+_BIT36: Final = tuple(1 << code for code in range(36))
+
+
+def _checked(codes: Iterable[int]) -> tuple[list[int], list[int]]:
+    """Card codes in the checked form: the copies held of each code, and per suit the mask of
+    the cards held, with a fifth, empty mask (read when a card leads: no suit to follow)."""
     copies = [0] * 36
     for code in codes:
         copies[code] += 1
-    return [{CARDS[c]: n for c in suit if (n := copies[c])} for suit in _SUIT_CODES]
+    held = sum(compress(_BIT36, copies))
+    return copies, [held & 511, held >> 9 & 511, held >> 18 & 511, held >> 27, 0]
 
+
+#: The standard trick decisions made so far, by trump, winning card code, position, seat and
+#: whether the winning card has a twin in the trick (all a decision is made of): a completed
+#: trick's TrickDecision, an immutable value, is built once per outcome and shared.
+_DECIDED: Final[dict[int, TrickDecision]] = {}
 
 _seat = argument_checks.seat
 _card = argument_checks.card
@@ -84,7 +109,7 @@ class Deal:
     """The state machine of one deal.  See the module documentation."""
 
     __slots__ = ("rules", "dealer", "caller", "cut", "_pack", "_stock", "_dealt", "_card_codes",
-                 "_card_counts", "_phase", "_trump", "_beats", "_to_act", "_leader", "_trick", "_led",
+                 "_copies", "_masks", "_every", "_phase", "_trump", "_beats", "_to_act", "_leader", "_trick", "_led",
                  "_winning", "_signal", "_tricks", "_built", "_won", "_result", "_closed_by",
                  "_play_order", "_seat_after")
 
@@ -126,9 +151,13 @@ class Deal:
         self._stock = pack[cut:] + pack[:cut]
         self._dealt = 0
         # The hands, in one of two forms (the other is None): sorted lists of card codes, or
-        # per suit {card: copies held} in the order of CARDS.  See the module documentation.
+        # the checked form: per seat the copies of each code, the masks of the suits held and
+        # the seat's legal plays when leading (or void) once asked, until its hand changes.
+        # See the module documentation.
         self._card_codes: list[list[list[int]]] | None = None
-        self._card_counts: list[list[dict[Card, int]]] | None = None
+        self._copies: list[list[int]] | None = None
+        self._masks: list[list[int]] = []
+        self._every: list[tuple[Card, ...] | None] = []
         self._phase = Phase.CALLING
         self._trump = -1  # the trump suit's number once named
         self._beats = b""
@@ -211,11 +240,11 @@ class Deal:
         if self._dealt == PACKET_SIZE:  # the pause for trump: the caller has the first packet
             hands: list[list[list[int]]] = [[[], [], [], []] for _ in range(4)]
             hands[self.caller] = _by_suit(sorted(stock))
-            self._card_codes, self._card_counts = hands, None
+            self._card_codes, self._copies = hands, None
             return
         # The full hands are built from the stock when first read, straight into the form the
         # first reader wants (a list form for play_out, a dict form for play): neither yet.
-        self._card_codes = self._card_counts = None
+        self._card_codes = self._copies = None
 
     def _dealt_codes(self) -> list[tuple[int, ...]]:
         """Each seat's card codes as dealt (all packets), in no particular order."""
@@ -228,33 +257,45 @@ class Deal:
     def _as_lists(self) -> list[list[list[int]]]:
         """The hands as, per suit, a sorted list of card codes (the form :meth:`play_out` draws from)."""
         if self._card_codes is None:
-            if self._card_counts is None:  # just dealt
+            if self._copies is None:  # just dealt
                 self._card_codes = [_by_suit(sorted(codes)) for codes in self._dealt_codes()]
             else:
-                self._card_codes = [[[card.index for card, n in suit.items() for _ in range(n)]
-                                     for suit in hand] for hand in self._card_counts]
-            self._card_counts = None
+                self._card_codes = [[[c for c in range(first, first + 9) for _ in range(copies[c])]
+                                     for first in SUIT_START] for copies in self._copies]
+            self._copies = None
         return self._card_codes
 
-    def _as_dicts(self) -> list[list[dict[Card, int]]]:
-        """The hands as {card: copies} per suit (the form :meth:`play` checks against)."""
-        if self._card_counts is None:
-            if self._card_codes is None:  # just dealt: count each seat's cards straight
-                self._card_counts = [_counted(codes) for codes in self._dealt_codes()]
+    def _as_checked(self) -> list[list[int]]:
+        """The hands in the checked form (what :meth:`play` checks against): each seat's copies
+        of each card code; the suits' masks in ``_masks``, the legal plays when leading in
+        ``_every`` (``None`` until asked)."""
+        if self._copies is None:
+            if self._card_codes is None:  # just dealt: counted straight from the stock
+                hands = [_checked(codes) for codes in self._dealt_codes()]
             else:
-                self._card_counts = [[{CARDS[c]: n for c, n in Counter(suit).items()} for suit in hand]
-                                     for hand in self._card_codes]
+                hands = [_checked([c for suit in hand for c in suit]) for hand in self._card_codes]
+            self._copies = [copies for copies, _ in hands]
+            self._masks = [masks for _, masks in hands]
+            self._every = [None, None, None, None]
             self._card_codes = None
-        return self._card_counts
+        return self._copies
+
+    def _every_legal(self, seat: Seat) -> tuple[Card, ...]:
+        """The distinct cards ``seat`` holds (its legal plays when it leads or is void), kept
+        until its hand changes."""
+        spades, hearts, diamonds, clubs, _ = self._masks[seat]
+        cards = self._every[seat] = (_SUITED[0][spades] + _SUITED[1][hearts] + _SUITED[2][diamonds]
+                                     + _SUITED[3][clubs])
+        return cards
 
     def _codes(self, seat: Seat) -> list[int]:
         """The codes of the cards ``seat`` holds, sorted, whatever the form of the hands."""
-        if self._card_codes is None and self._card_counts is None:
+        if self._card_codes is None and self._copies is None:
             self._as_lists()
         if self._card_codes is not None:
             return [code for suit in self._card_codes[seat] for code in suit]
-        return [card.index for suit in self._card_counts[seat]  # type: ignore[index]
-                for card, n in suit.items() for _ in range(n)]
+        copies = self._copies[seat]  # type: ignore[index]
+        return [c for c in range(36) for _ in range(copies[c])]
 
     # --- reading the state ----------------------------------------------------------------
 
@@ -362,12 +403,13 @@ class Deal:
                 return ()
         if self._phase is not _PLAYING:
             return ()
-        hand = (self._card_counts or self._as_dicts())[to_act]  # type: ignore[index]
+        if self._copies is None:
+            self._as_checked()
         led = self._led
-        if led >= 0 and hand[led]:
-            return tuple(hand[led])
-        spades, hearts, diamonds, clubs = hand
-        return (*spades, *hearts, *diamonds, *clubs)
+        held = self._masks[to_act][led]  # type: ignore[index]  # leading: the fifth mask, empty
+        if held:
+            return _SUITED[led][held]
+        return self._every[to_act] or self._every_legal(to_act)  # type: ignore[index]
 
     def view(self, seat: Seat) -> SeatView:
         """What ``seat`` may see now.  The caller's view at the call holds three cards."""
@@ -430,21 +472,21 @@ class Deal:
                 raise OutOfTurnError(f"it is {self._to_act}'s turn, not {seat}'s")
         if type(card) is not Card:
             card = _card(card)
-        hand = (self._card_counts or self._as_dicts())[seat]
-        suit = card.suit
-        same_suit = hand[suit]
-        copies = same_suit.get(card)
+        code = card.index
+        held = (self._copies or self._as_checked())[seat]
+        copies = held[code]
         if not copies:
             raise CardNotHeldError(f"{seat} holds no {card}")
+        suit = SUIT_OF[code]
+        masks = self._masks[seat]
         led = self._led
-        if led >= 0 and suit != led and hand[led] and self.checks_follow_suit:
+        if suit != led and masks[led] and self.checks_follow_suit:  # leading: masks[-1] is empty
             raise MustFollowSuitError(
                 f"{seat} holds {SUITS[led].symbol} and must follow suit, not play {card}")
-        if copies == 1:
-            del same_suit[card]
-        else:
-            same_suit[card] = copies - 1
-        code = card.index
+        held[code] = copies - 1
+        if copies == 1:  # its last copy: the suit's mask and the seat's legal plays change
+            masks[suit] ^= _BIT[code]
+            self._every[seat] = None
         trick = self._trick
         if not trick:
             self._led = suit
@@ -483,22 +525,21 @@ class Deal:
         seat = self._to_act
         if type(card) is not Card:
             card = _card(card)
-        hands = self._card_counts or self._as_dicts()
-        hand = hands[seat]  # type: ignore[index]
-        suit = card.suit
-        same_suit = hand[suit]
-        copies = same_suit.get(card)
+        code = card.index
+        held = (self._copies or self._as_checked())[seat]  # type: ignore[index]
+        copies = held[code]
         if not copies:
             raise CardNotHeldError(f"{seat} holds no {card}")
+        suit = SUIT_OF[code]
+        masks = self._masks[seat]  # type: ignore[index]
         led = self._led
-        if led >= 0 and suit != led and hand[led]:
+        if suit != led and masks[led]:  # leading: masks[-1], the fifth mask, is empty
             raise MustFollowSuitError(
                 f"{seat} holds {SUITS[led].symbol} and must follow suit, not play {card}")
-        if copies == 1:
-            del same_suit[card]
-        else:
-            same_suit[card] = copies - 1
-        code = card.index
+        held[code] = copies - 1
+        if copies == 1:  # its last copy: the suit's mask and the seat's legal plays change
+            masks[suit] ^= _BIT[code]
+            self._every[seat] = None  # type: ignore[index]
         trick = self._trick
         if not trick:
             self._led = led = suit
@@ -508,11 +549,10 @@ class Deal:
         trick.append(code)
         if len(trick) < 4:
             self._to_act = seat = self._seat_after[seat]  # type: ignore[index]
-            hand = hands[seat]
-            if hand[led]:
-                return tuple(hand[led])
-            spades, hearts, diamonds, clubs = hand
-            return (*spades, *hearts, *diamonds, *clubs)
+            held = self._masks[seat][led]
+            if held:  # the seat holds the led suit (play.follow-suit): those cards
+                return _SUITED[led][held]
+            return self._every[seat] or self._every_legal(seat)  # play.void-any-card
         # trick.*: the standard decision (the table's position), its clauses derived when asked
         leader, position = self._leader, self._winning
         self._tricks.append((leader, tuple(trick), self._signal, position, None))
@@ -524,13 +564,20 @@ class Deal:
         if len(self._tricks) == TRICKS_PER_DEAL:
             self._finish(self.decide_result(self._won[0], self._won[1]))
             return ()
-        spades, hearts, diamonds, clubs = hands[seat]
-        return (*spades, *hearts, *diamonds, *clubs)
+        return self._every[seat] or self._every_legal(seat)
 
     def _complete_trick(self) -> TrickDecision:
         codes = tuple(self._trick)
         leader = self._leader
-        decision = self.decide_trick(leader, codes, self._winning, self._trump, self._play_order)
+        if self.decide_trick is decision_at:  # the standard decision: one value per outcome, kept
+            position = self._winning
+            code = codes[position]
+            key = ((((self._trump * 36 + code) << 2 | position) << 2 | self._play_order[leader][position])
+                   << 1 | (codes.count(code) > 1))
+            decision = _DECIDED.get(key) or _DECIDED.setdefault(
+                key, decision_at(leader, codes, position, self._trump, self._play_order))
+        else:
+            decision = self.decide_trick(leader, codes, self._winning, self._trump, self._play_order)
         self._tricks.append((leader, codes, self._signal, decision.position, decision.clauses))
         self._won[decision.seat & 1] += 1
         self._trick = []
@@ -671,8 +718,10 @@ class Deal:
             twin.__dict__.update(self.__dict__)
         if self._card_codes is not None:
             twin._card_codes = [[list(suit) for suit in hand] for hand in self._card_codes]
-        if self._card_counts is not None:
-            twin._card_counts = [[dict(suit) for suit in hand] for hand in self._card_counts]
+        if self._copies is not None:
+            twin._copies = [list(copies) for copies in self._copies]
+            twin._masks = [list(masks) for masks in self._masks]
+            twin._every = list(self._every)
         twin._trick, twin._tricks = list(self._trick), list(self._tricks)
         twin._built, twin._won = list(self._built), list(self._won)
         return twin
