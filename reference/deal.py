@@ -409,7 +409,7 @@ class Deal:
         held = self._masks[to_act][led]  # type: ignore[index]  # leading: the fifth mask, empty
         if held:
             return _SUITED[led][held]
-        return self._every[to_act] or self._every_legal(to_act)  # type: ignore[index]
+        return self._every[to_act] or self._every_legal(to_act)  # type: ignore[index, arg-type]
 
     def view(self, seat: Seat) -> SeatView:
         """What ``seat`` may see now.  The caller's view at the call holds three cards."""
@@ -549,9 +549,9 @@ class Deal:
         trick.append(code)
         if len(trick) < 4:
             self._to_act = seat = self._seat_after[seat]  # type: ignore[index]
-            held = self._masks[seat][led]
+            held = self._masks[seat][led]  # type: ignore[assignment]
             if held:  # the seat holds the led suit (play.follow-suit): those cards
-                return _SUITED[led][held]
+                return _SUITED[led][held]  # type: ignore[call-overload]
             return self._every[seat] or self._every_legal(seat)  # play.void-any-card
         # trick.*: the standard decision (the table's position), its clauses derived when asked
         leader, position = self._leader, self._winning

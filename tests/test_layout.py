@@ -111,6 +111,8 @@ LONG_FUNCTIONS = {
                                                       "clause can be broken (a table in code)",
     "reference/deal.py:play_turn": "the one-call-per-card path: play's checks inline, in order, "
                                    "for speed (benchmarks/bench_card_by_card.py, #33)",
+    "conformance/questions/streams.py:play_stream": "the referee's stream, its injections and plays "
+                                                    "inline for speed (12% of its time, #33)",
 }
 
 

@@ -80,7 +80,7 @@ def _drawn_cards(args: dict) -> list[Any]:
 
 def _is_stream(c: dict) -> bool:
     """A question answered action by action, a refereed deal (its record's ``drawn_under_rules``)."""
-    record = REGISTRY.get(c.get("op"))
+    record = REGISTRY.get(c.get("op", ""))
     return record is not None and record.drawn_under_rules
 
 
@@ -204,7 +204,7 @@ def _refereed_trick_explained(c: dict, height: dict[str, int]) -> bool:
 def _rank_explains(c: dict, height: dict[str, int]) -> bool:
     """Whether the program's heights of the ranks explain its answer (its record's ``by_ranks``
     part; an operation with none: no)."""
-    record = REGISTRY.get(c.get("op"))
+    record = REGISTRY.get(c.get("op", ""))
     if record is None:
         return False
     try:
@@ -383,7 +383,7 @@ def _settled_per_deal(c: dict, rules: dict) -> tuple[str, str] | None:
 def _own_probe(c: dict, rules: dict) -> tuple[str, str] | None:
     """The clause, with why, that the operation's own probe of a wrong answer names (its
     record's ``probe`` part; none: none)."""
-    record = REGISTRY.get(c.get("op"))
+    record = REGISTRY.get(c.get("op", ""))
     return record.part_or("probe", _no_probe)(c, rules) if record is not None else None
 
 
@@ -693,7 +693,7 @@ def _refusal_blame(c: dict, void_read_right: bool, seats_read_right: bool, playe
 def _own_evidence(c: dict) -> tuple[str, str] | None:
     """The clause, with why, that the operation's answer shows on its face (its record's
     ``evidence`` part; none: none)."""
-    record = REGISTRY.get(c.get("op"))
+    record = REGISTRY.get(c.get("op", ""))
     return record.part_or("evidence", _no_evidence)(c) if record is not None else None
 
 

@@ -232,7 +232,7 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
         return _result(check_id, op, clauses, Status.PASSED,
                        detail=f"{ran[0]} drawn deals refereed alike")
     case, verdict = best["case"], best["verdict"]
-    if case["op"] == dealt_by:  # the drawn deal's dealing was wrong
+    if dealt_by is not None and case["op"] == dealt_by:  # the drawn deal's dealing was wrong
         return _result(check_id, dealt_by, clauses, Status.FAILED, verdict, detail=verdict.detail,
                        args=ask_args(dealt_by, case["args"], rules), expected=case["expected"],
                        got=best["got"], rules=rules.to_dict())
