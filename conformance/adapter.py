@@ -44,21 +44,6 @@ Json = Any
 OPERATIONS: Final[dict[str, tuple[str, ...]]] = {name: op.clauses for name, op in REGISTRY.items()}
 
 
-def _searched_in(search: str) -> tuple[str, ...]:
-    """The clauses of the operations the differential search ``search`` asks (each record's
-    ``searched_in``), sorted."""
-    return tuple(sorted({c for r in REGISTRY.values() if r.searched_in == search for c in r.clauses}))
-
-
-#: The two differential searches as checks of the report: name -> (ID, operation, clauses)
-#: (:mod:`~turub.conformance.questions.differential` runs them; this table needs no Hypothesis).
-#: A drawn deal is a question of the referee; a drawn sitting asks each operation searched in it.
-DIFFERENTIAL_CHECKS: Final[dict[str, tuple[str, str, tuple[str, ...]]]] = {
-    "deals": ("differential/deal", "referee", _searched_in("deals")),
-    "sittings": ("differential/sitting", "sitting", _searched_in("sittings")),
-}
-
-
 class ImplementationError(Exception):
     """Raised by an implementation to report that it could not answer (the kit's outcome
     class "error reported by the implementation").  ``NotImplementedError`` means the

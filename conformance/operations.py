@@ -39,7 +39,8 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Final, TypeVar
 
-__all__ = ["Operation", "ROLES", "OPTIONAL_ROLES", "REGISTRY", "declare", "withdraw", "operation_part", "context_of"]
+__all__ = ["Operation", "Search", "DEALS", "SITTINGS", "SEARCHES", "ROLES", "OPTIONAL_ROLES", "REGISTRY",
+           "declare", "withdraw", "operation_part", "context_of", "asked_with_rules"]
 
 #: The parts every operation has, one per role (see the module's table).
 ROLES: Final = ("inputs", "judge", "misread", "situation")
@@ -48,6 +49,33 @@ OPTIONAL_ROLES: Final = ("decisions", "decided_at", "why", "trace", "in_sitting"
                          "evidence")
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class Search:
+    """One of ``turub check``'s two differential searches (``questions/differential`` runs
+    them), as a check of the report: the operations it asks are those whose record's
+    :attr:`Operation.searched_in` is it."""
+
+    name: str  # its name in progress lines and ``differential_<name>`` (``deals``, ``sittings``)
+    check_id: str  # its row's ID in the report
+    asks: str  # its row's ``op``: the one operation it asks, or what it draws if it asks several
+
+    def clauses(self) -> tuple[str, ...]:
+        """The clauses of the operations it asks, sorted."""
+        return tuple(sorted({c for r in REGISTRY.values() if r.searched_in is self for c in r.clauses}))
+
+    def operations(self) -> tuple[str, ...]:
+        """The operations it asks, in the order they are declared."""
+        return tuple(n for n, r in REGISTRY.items() if r.searched_in is self)
+
+
+#: A drawn deal, refereed; a drawn sitting (its row's ``op`` is what it draws, not an
+#: operation: it asks each deal's next dealer and the contest over the results).
+DEALS: Final = Search("deals", "differential/deal", "referee")
+SITTINGS: Final = Search("sittings", "differential/sitting", "sitting")
+#: The searches in the order a run makes them.
+SEARCHES: Final = (DEALS, SITTINGS)
 
 
 @dataclass(frozen=True)
@@ -61,9 +89,12 @@ class Operation:
     generated: int = 0  # how many cases ``turub check --seed`` generates (0: all are in the vectors)
     vectors: int = 0  # how many seeded cases the committed vectors hold (besides worked ones)
     dealt_by: str | None = None  # the operation dealing its case's pack: a wrong deal fails it too
-    searched_in: str | None = None  # the differential search asking it ("deals", "sittings"), if any
+    searched_in: Search | None = None  # the differential search asking it (DEALS, SITTINGS), if any
     results_by: str | None = None  # the operation deciding each deal result its case carries
     goes_round: bool = False  # the direction of play decides its answer outside play (packets, next dealer)
+    asked_with_rules: bool = False  # its questions carry the check's rule options (the schema's ``rules``)
+    decisive: bool = False  # its answer is so large (four hands of 36 cards) that a misreading
+    # giving exactly a program's wrong answer is never a coincidence: it alone settles the blame
     parts: Mapping[str, Callable[..., Any]] = field(default_factory=dict, compare=False, repr=False)
 
     def part(self, role: str) -> Callable[..., Any]:
@@ -144,13 +175,20 @@ def context_of(op: str) -> str | None:
     return record.context if record is not None else None
 
 
+def asked_with_rules(op: str) -> bool:
+    """Whether a question of ``op`` carries the check's rule options (:attr:`Operation.asked_with_rules`)."""
+    record = REGISTRY.get(op)
+    return record is not None and record.asked_with_rules
+
+
 declare(Operation("trick_winner", ("trick.highest-trump", "trick.highest-led", "trick.earliest-identical"),
                   generated=300, vectors=60))
 declare(Operation("legal_plays", ("play.follow-suit", "play.void-any-card", "play.no-forced-trump"),
                   context="trump", generated=200, vectors=40))
 declare(Operation("deal", ("deal.cut", "deal.packets", "deal.pause-for-trump", "deal.full-hands",
                            "trump.caller", "trump.three-cards", "table.left-of-dealer",
-                           "table.direction"), generated=8, vectors=4, goes_round=True))
+                           "table.direction"), generated=8, vectors=4, goes_round=True,
+                  asked_with_rules=True, decisive=True))
 declare(Operation("check_packets", ("deal.dealer-check", "deal.redeal"), generated=30, vectors=10))
 declare(Operation("referee", ("play.first-lead", "play.turn", "play.card-in-hand", "play.follow-suit",
                               "play.void-any-card", "play.winner-leads", "play.all-tricks", "trump.caller",
@@ -158,15 +196,16 @@ declare(Operation("referee", ("play.first-lead", "play.turn", "play.card-in-hand
                               "signal.once-per-trick", "signal.kinds", "result.more-tricks-wins",
                               "result.draw-18", "result.closed-early", "sheet.any-player-closes",
                               "play.order-of-actions"), drawn_under_rules=True, generated=40, vectors=8,
-                  dealt_by="deal", searched_in="deals"))
+                  dealt_by="deal", searched_in=DEALS, asked_with_rules=True))
 declare(Operation("deal_result", ("result.more-tricks-wins", "result.draw-18", "result.closed-early",
                                   "result.tricks-add-up"), context="dealer"))
 declare(Operation("next_dealer", ("dealer.after-win", "dealer.after-loss", "dealer.after-draw"),
-                  searched_in="sittings", goes_round=True))
+                  searched_in=SITTINGS, goes_round=True, asked_with_rules=True))
 declare(Operation("first_dealer", ("dealer.first-draw", "dealer.first-draw-ties", "pack.suits-equal"),
                   generated=60, vectors=16))
 declare(Operation("contest", ("contest.first-win-sets-mark", "contest.second-win-beats-mark",
                               "contest.insufficient-win", "contest.draw-keeps-sequence",
                               "contest.other-side-resets", "contest.unbeatable-mark",
                               "contest.decided-is-final", "stake.per-deal"), context="dealer",
-                  generated=150, vectors=30, searched_in="sittings", results_by="deal_result"))
+                  generated=150, vectors=30, searched_in=SITTINGS, results_by="deal_result",
+                  asked_with_rules=True))

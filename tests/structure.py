@@ -6,7 +6,7 @@ counts, inside a function as much as at the top of a module.
 * :func:`private_imports`: a private name imported from another module of the package;
 * :func:`private_reads`: a private attribute read where only another module defines it;
 * :func:`import_cycles`: the import circles, deferred imports included;
-* :func:`name_branches`: a comparison with (or a dict keyed by) a kind's name outside its records.
+* :func:`name_branches`: a comparison with (or a dict keyed by, or a set of) a kind's names outside its records.
 """
 
 import ast
@@ -145,7 +145,9 @@ def import_cycles(folder: Path, package: str = "turub") -> list[list[str]]:
 
 def name_branches(folder: Path, names: set[str], allowed: tuple[str, ...] = ()) -> list[str]:
     """Each comparison with one of ``names`` (an operation's or a decision's), each dict keyed
-    by one and each ``case`` on one, in ``folder`` (but the modules ``allowed``: the records)."""
+    by one, each set of them (a literal ``{...}``, or ``set``/``frozenset`` of a tuple or list:
+    a name-keyed table of a kind's members) and each ``case`` on one, in ``folder`` (but the
+    modules ``allowed``: the records)."""
     wrong = []
     for path in sorted(folder.rglob("*.py")):
         if path.relative_to(folder).as_posix() in allowed:
@@ -158,6 +160,12 @@ def name_branches(folder: Path, names: set[str], allowed: tuple[str, ...] = ()) 
                           for e in t.elts]
             elif isinstance(node, ast.Dict):
                 texts = [k for k in node.keys if k is not None]
+            elif isinstance(node, ast.Set):
+                texts = list(node.elts)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                    node.func.id in ("set", "frozenset") and node.args and \
+                    isinstance(node.args[0], (ast.Tuple, ast.List)):
+                texts = list(node.args[0].elts)
             elif isinstance(node, ast.MatchValue):
                 texts = [node.value]
             if any(isinstance(t, ast.Constant) and t.value in names for t in texts):

@@ -163,6 +163,8 @@ def test_operation_names_are_branched_on_only_in_their_records():
     ({"a.py": "import turub.conformance.b as b\nx = b._hidden\n", "b.py": "_hidden = 1\n"}, "private_reads"),
     ({"a.py": "def f():\n    from turub.conformance import b\n", "b.py": "from . import a\n"}, "import_cycles"),
     ({"a.py": "def f(op):\n    return op == 'referee'\n", "b.py": ""}, "name_branches"),
+    ({"a.py": "DECISIVE = frozenset({'deal'})\n", "b.py": ""}, "name_branches"),
+    ({"a.py": "RULED = frozenset(('deal', 'referee'))\n", "b.py": ""}, "name_branches"),
 ])
 def test_each_structure_rule_catches_its_breach_in_the_kit(tmp_path, files, caught):
     kit = tmp_path / "conformance"

@@ -48,8 +48,8 @@ def test_differential_play_asks_the_operations_whose_records_say_so():
     # A drawn deal is refereed; a drawn sitting asks each deal's next dealer and the
     # contest over its results (the guide's "differential play"), each through its part.
     from turub.conformance.questions import differential  # noqa: F401  (attaches the parts)
-    assert {n for n, r in REGISTRY.items() if r.searched_in == "deals"} == {"referee"}
-    assert {n for n, r in REGISTRY.items() if r.searched_in == "sittings"} == {"next_dealer", "contest"}
+    assert {n for n, r in REGISTRY.items() if r.searched_in is operations.DEALS} == {"referee"}
+    assert {n for n, r in REGISTRY.items() if r.searched_in is operations.SITTINGS} == {"next_dealer", "contest"}
     assert {n for n, r in REGISTRY.items() if "in_sitting" in r.parts} == {"next_dealer", "contest"}
 
 
@@ -134,3 +134,35 @@ def test_a_misreading_is_asked_under_the_rules_exactly_where_the_protocol_sends_
     schema = json.loads((Path(__file__).parent.parent / "spec" / "protocol.schema.json").read_text())
     carried = {n for n in NINE if "rules" in schema["$defs"][f"args_{n}"].get("properties", {})}
     assert {n for n in NINE if misreadings.takes_rules(n)} == carried
+
+
+def test_a_question_carries_the_rules_exactly_where_the_protocol_sends_them():
+    # The schema's arguments of each operation name ``rules`` where the check's options go
+    # with the question; the record says so, and ask_args adds them there only.
+    import json
+    from pathlib import Path
+
+    from turub import Rules
+    schema = json.loads((Path(__file__).parent.parent / "spec" / "protocol.schema.json").read_text())
+    carried = {n for n in NINE if "rules" in schema["$defs"][f"args_{n}"].get("properties", {})}
+    assert {n for n, r in REGISTRY.items() if r.asked_with_rules} == carried
+    assert {n for n in NINE if "rules" in cases.ask_args(n, {}, Rules())} == carried
+    assert not operations.asked_with_rules("sitting")  # not an operation
+
+
+def test_only_a_whole_deal_settles_a_misreading_alone():
+    # Four hands of 36 cards given exactly as a misreading deals them is never a coincidence;
+    # a trick's winner or a dealer matching one is (the guide's "misreadings").
+    assert {n for n, r in REGISTRY.items() if r.decisive} == {"deal"}
+
+
+def test_each_differential_search_is_a_check_of_the_report_with_its_operations_clauses():
+    # The report's two differential rows: the drawn deals (the referee's question) and the
+    # drawn sittings (the next dealer and the contest, each deal's and the sitting's).
+    from turub.conformance.questions import differential
+    assert [(s.check_id, s.asks) for s in operations.SEARCHES] == [
+        ("differential/deal", "referee"), ("differential/sitting", "sitting")]
+    assert operations.SITTINGS.clauses() == tuple(sorted(
+        set(REGISTRY["next_dealer"].clauses) | set(REGISTRY["contest"].clauses)))
+    assert operations.DEALS.clauses() == tuple(sorted(REGISTRY["referee"].clauses))
+    assert set(differential.SEARCH_RUNS) == set(operations.SEARCHES)

@@ -19,9 +19,9 @@ from turub import Rules
 from turub.tools.progress import Progress
 
 from ..judging.judge import verdict_of
-from ..operations import REGISTRY
+from ..operations import REGISTRY, asked_with_rules
 from ..programs.targets import NOT_RUN, Answer, Interrupted, Request, Target
-from ..questions.cases import RULED_OPS, Case, ask_args
+from ..questions.cases import Case, ask_args
 from ..reports.baseline import digest, run_variant
 from ..reports.spool import CaseLog
 from ..results import UNSET, CaseResult, Status
@@ -136,7 +136,7 @@ class CaseStage:
                 return
             self.waiting[i] = (kind, case)
             if case["op"] not in self.target.operations or not self.variant_ok or (
-                    case["op"] in RULED_OPS and not self.rules_ok):
+                    asked_with_rules(case["op"]) and not self.rules_ok):
                 self.record(i, Answer("unsupported"))
             elif case.get("protocol", 1) > self.target.protocol:
                 self.record(i, Answer("unsupported", None, f"not applicable: the question needs protocol "

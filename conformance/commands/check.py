@@ -37,7 +37,7 @@ from turub import Rules
 from turub.decisions import HouseRuleError
 from turub.tools.progress import Progress
 
-from ..adapter import DIFFERENTIAL_CHECKS
+from ..operations import SEARCHES
 from ..programs.lane import Lane
 from ..programs.targets import NOT_RUN, Interrupted, PythonTarget, Target
 from ..questions.directed import directed_cases
@@ -328,9 +328,10 @@ def _ask_cases(target: Target, options: CheckOptions, run: _Run, progress_stream
 
 
 def _differential(target: Target, options: CheckOptions, run: _Run, log: Callable[[str], None] | None) -> None:
-    """Differential play, one search per check of :data:`~turub.conformance.adapter.
-    DIFFERENTIAL_CHECKS`; what the time limit or a lost program leaves is ``not-run``."""
-    for name, (check_id, op, clauses) in DIFFERENTIAL_CHECKS.items():
+    """Differential play, one search per record of :data:`~turub.conformance.operations.
+    SEARCHES`; what the time limit or a lost program leaves is ``not-run``."""
+    for search in SEARCHES:
+        check_id, op, clauses = search.check_id, search.asks, search.clauses()
         if not options.selection.matches(check_id, op, clauses):
             continue
         fatal = target.fatal
@@ -343,10 +344,10 @@ def _differential(target: Target, options: CheckOptions, run: _Run, log: Callabl
             continue
         from ..questions import differential  # Hypothesis: imported when differential play runs
         if log:
-            log(f"differential play: {name}…")
+            log(f"differential play: {search.name}…")
         began = time.monotonic()
         try:
-            searched = not_run_if_unjudged(getattr(differential, f"differential_{name}")(
+            searched = not_run_if_unjudged(differential.SEARCH_RUNS[search](
                 target, options.rules, options.examples, options.seed if options.seed is not None else 0,
                 run.left(options.budget)))
         except Interrupted:

@@ -27,12 +27,11 @@ from turub.properties.databases import example_database
 from turub.clauses import clause
 from turub.options import Rules
 
-from ..adapter import DIFFERENTIAL_CHECKS
 from ..judging.judge import verdict_of
-from ..operations import REGISTRY
+from ..operations import REGISTRY, SEARCHES, asked_with_rules
 from ..programs.targets import NOT_RUN, Answer, Target
-from ..questions.cases import RULED_OPS, Case, ask_args, generated_cases
-from ..questions.differential import describe_deal, differential_deals, differential_sittings
+from ..questions.cases import Case, ask_args, generated_cases
+from ..questions.differential import SEARCH_RUNS, describe_deal
 from .check import vector_cases
 
 __all__ = ["ConformanceFailure", "item_seed", "reproduce_command", "check_command", "Conformance",
@@ -141,7 +140,7 @@ class PluginRun:
         failure = self.failure(target)
         if failure is not None:
             return failure
-        if case["op"] not in target.operations or (case["op"] in RULED_OPS and not self._rules_ok):
+        if case["op"] not in target.operations or (asked_with_rules(case["op"]) and not self._rules_ok):
             return Answer("unsupported")
         if case.get("protocol", 1) > target.protocol:  # not applicable to it
             return Answer("unsupported", None, f"needs protocol version {case['protocol']}")
@@ -254,12 +253,11 @@ class Conformance(pytest.Collector):
                                             case=case, kind=kind, clauses=case["clauses"]))
         if run.option("examples") > 0:
             searches, seed = run.option("searches"), run.option("seed")
-            for what, search in (("deals", differential_deals), ("sittings", differential_sittings)):
-                check_id, _, clauses = DIFFERENTIAL_CHECKS[what]
+            for search in SEARCHES:
                 for s in range(seed, seed + searches):
-                    name = check_id + (f"/seed-{s}" if searches > 1 else "")
-                    out.append(SearchItem.from_parent(self, name=name, search=search, seed=s,
-                                                      clauses=list(clauses)))
+                    name = search.check_id + (f"/seed-{s}" if searches > 1 else "")
+                    out.append(SearchItem.from_parent(self, name=name, search=SEARCH_RUNS[search], seed=s,
+                                                      clauses=list(search.clauses())))
         if run.option("properties") > 0:
             from turub.properties.checks import interface_properties
             for name, test in interface_properties().items():
@@ -404,13 +402,13 @@ class PropertyItem(KitItem):
 def _explained(result: dict[str, Any], rules: Any) -> None:
     """One item's failure re-blamed by a known misreading, only where its answer settles it
     alone (a whole deal given exactly as the misreading deals it:
-    :data:`~turub.conformance.diagnosis.misreadings.DECISIVE_OPS`); a run's other answers,
+    :attr:`~turub.conformance.operations.Operation.decisive`); a run's other answers,
     which ``turub check`` weighs, are not at hand in one item."""
-    from ..diagnosis.misreadings import DECISIVE_OPS, explain
+    from ..diagnosis.misreadings import explain
     from ..diagnosis.situation import question_of
     try:
         question = question_of(result)
-        if question is not None and question["op"] in DECISIVE_OPS:
+        if question is not None and REGISTRY[question["op"]].decisive:
             explain([result], rules.to_dict())
     except Exception:  # noqa: BLE001 - a diagnosis is a nicety: the judge's blame stands
         pass

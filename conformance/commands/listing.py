@@ -11,7 +11,7 @@ from typing import Any
 
 from ..questions.cases import generated_cases
 from ..questions.directed import directed_cases
-from ..adapter import DIFFERENTIAL_CHECKS
+from ..operations import SEARCHES
 from .check import CheckOptions, vector_cases
 
 __all__ = ["planned_checks", "render_list"]
@@ -28,8 +28,8 @@ def planned_checks(options: CheckOptions) -> list[dict[str, Any]]:
         checks += [{"id": c["id"], "kind": "generated", "op": c["op"], "clauses": list(c["clauses"])}
                    for c in generated_cases(options.seed, rules, options.scale)]
     if options.examples > 0:
-        checks += [{"id": cid, "kind": "differential", "op": op, "clauses": list(clauses)}
-                   for cid, op, clauses in DIFFERENTIAL_CHECKS.values()]
+        checks += [{"id": s.check_id, "kind": "differential", "op": s.asks, "clauses": list(s.clauses())}
+                   for s in SEARCHES]
     if options.properties > 0:
         from turub.properties.checks import interface_properties
         checks += [{"id": f"property/{name}", "kind": "property", "op": name,

@@ -25,7 +25,7 @@ from typing import AbstractSet, Any, Final
 
 from ..operations import REGISTRY, operation_part
 
-__all__ = ["Misreading", "MISREADINGS", "DECISIVE_OPS", "explain", "answer"]
+__all__ = ["Misreading", "MISREADINGS", "explain", "answer"]
 
 _SEATS: Final = "NESW"
 _SUITS: Final = "SHDC"
@@ -417,18 +417,14 @@ def _contradictions(m: Misreading, passed: set[str], rules: dict) -> int:
     return n
 
 
-#: Questions whose answer is so large (a deal: four hands of 36 cards) that a misreading
-#: giving exactly the program's wrong answer is never a coincidence.
-DECISIVE_OPS: Final = frozenset({"deal"})
-
-
 def explain(failed: Iterable[dict], rules: dict, passed: AbstractSet[str] = frozenset()) -> list[dict]:
     """The misreadings that explain failures of a run, best first, each ``{"id", "clause",
     "text", "explains", "of"}``; re-blames each explained failure (``blamed``, keeping the
     judge's in ``judge_blamed``) on the best-ranked misreading that explains it.  Misreadings
     are ranked by the failures they explain less the passed vectors they contradict
     (``passed``: the ids of the cases that passed); one contradicted more often than it
-    explains is dropped, unless it reproduced a whole deal (:data:`DECISIVE_OPS`)."""
+    explains is dropped, unless it reproduced a whole deal (an operation whose record is
+    :attr:`~turub.conformance.operations.Operation.decisive`)."""
     from ..judging.judge import judge
     from .situation import question_of
     failed = [c for c in failed if not c.get("consequence_of")]
@@ -452,7 +448,7 @@ def explain(failed: Iterable[dict], rules: dict, passed: AbstractSet[str] = froz
                     "expected": alt, "rules": rules}
             if judge(case, q["got"]).passed:
                 explained.setdefault(m.id, []).append(c)
-                if q["op"] in DECISIVE_OPS:
+                if REGISTRY[q["op"]].decisive:
                     whole_deal.add(m.id)
     n = len(failed)
     against = {k: _contradictions(BY_ID[k], set(passed), rules) for k in explained} if passed else {}

@@ -26,8 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import AbstractSet, Any, Final
 
-from ..adapter import DIFFERENTIAL_CHECKS
-from ..operations import REGISTRY, operation_part
+from ..operations import REGISTRY, SEARCHES, operation_part
 
 __all__ = ["reblame", "reblame_by_evidence", "implementation_ranks"]
 
@@ -319,7 +318,7 @@ def _exercises(op: Any, clause: str) -> bool:
     record = REGISTRY.get(op)
     if record is not None:
         return clause in record.clauses
-    return any(o == op and clause in clauses for _, o, clauses in DIFFERENTIAL_CHECKS.values())
+    return any(s.asks == op and clause in s.clauses() for s in SEARCHES)
 
 
 def _unbeatable_mark(c: dict) -> bool:

@@ -9,7 +9,8 @@ A *case* is plain JSON data::
 
 ``rules`` is ``"any"`` when every option set gives the same answer, otherwise the option
 set (as ``{"direction": ..., ...}``) the expected answer holds under.  Operations that take
-rules (:data:`RULED_OPS`) get the run's rules added to ``args`` when the case is asked.
+rules (:attr:`.operations.Operation.asked_with_rules`) get the run's rules added to ``args``
+when the case is asked.
 ``why`` (optional) holds what the judge needs to name the clause of a disagreement.
 
 The inputs come from seeded generators (:func:`inputs`); the expected answers, clauses and
@@ -27,7 +28,7 @@ from turub import Contest, RuleError, Rules, Seat, decide_trick, deal_result, pa
 from turub.options import rules_from_dict
 
 from ..adapter import OPERATIONS, ReferenceImplementation
-from ..operations import REGISTRY, context_of, operation_part
+from ..operations import REGISTRY, asked_with_rules, context_of, operation_part
 from ..judging.variant_reference import new_deal, reference_for, variant_decisions
 from ..ruleset import Ruleset, name_of, options_of
 # The inputs and the referee's streams moved to .generators and .streams; their names are
@@ -36,7 +37,7 @@ from .generators import VECTOR_COUNTS, traced_inputs, inputs
 from .streams import (INJECTIONS, PAIRS, RefereeTrace, rare_deals, referee_inputs, traced_stream,
                       play_stream, rules_broken)
 
-__all__ = ["OPTION_SETS", "RULED_OPS", "Case", "rules_name", "inputs", "expected_case",
+__all__ = ["OPTION_SETS", "Case", "rules_name", "inputs", "expected_case",
            "build_vectors", "generated_cases", "ask_args", "VECTOR_FORMAT"]
 
 Case = dict[str, Any]
@@ -52,9 +53,6 @@ OPTION_SETS: Final[dict[str, Rules]] = {
     "signals-documented": Rules(signal_kinds="documented"),
     "early-close-known": Rules(early_close="known-result"),
 }
-
-#: Operations whose arguments include the rules in force.
-RULED_OPS: Final = frozenset({"deal", "referee", "next_dealer", "contest"})
 
 #: The clause each option allows (to tag the cases whose answer depends on it).
 _OPTION_CLAUSE: Final = {"direction": "table.direction", "stake": "stake.per-deal",
@@ -80,7 +78,7 @@ def rules_name(rules: Ruleset) -> str:
 def ask_args(op: str, args: Mapping[str, Any], rules: Rules, protocol: int = 1) -> dict[str, Any]:
     """The arguments the implementation is asked with: ``args`` plus the rules if the op takes
     them.  (The run's variant, if any, is named by the target: ``Target.with_variant``.)"""
-    if op in RULED_OPS:
+    if asked_with_rules(op):
         return {**args, "rules": rules.to_dict()}
     return dict(args)
 

@@ -24,7 +24,8 @@ catches what two thirds caught, check for check (``benchmarks/bench_attribution.
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Final
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, reject, settings
 from hypothesis import seed as hypothesis_seed
@@ -35,8 +36,7 @@ from turub import Deal, Rules, Seat, deal_result, next_dealer, parse_card, parse
 from turub.cards import card_name
 from turub.decisions import HouseRuleError
 
-from ..adapter import DIFFERENTIAL_CHECKS
-from ..operations import REGISTRY, operation_part
+from ..operations import DEALS, REGISTRY, SITTINGS, Search, operation_part
 from ..text import options_text, show
 from .cases import INJECTIONS, PAIRS, ask_args, expected_case, play_stream
 from ..judging.judge import Verdict, verdict_of
@@ -44,7 +44,7 @@ from ..ruleset import variant_of
 from ..programs.targets import RESULT, Request, Target
 from ..results import CaseResult, Status
 
-__all__ = ["differential_deals", "differential_sittings", "describe_deal"]
+__all__ = ["differential_deals", "differential_sittings", "SEARCH_RUNS", "describe_deal"]
 
 
 class _Stop(BaseException):
@@ -188,7 +188,7 @@ def _played(plan: dict, rules: Rules, played: list) -> dict:
 def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
                        budget: float = 10.0, database: Any = None) -> dict:
     """Referee drawn deals with both; the smallest disagreement, or a pass."""
-    check_id, op, clauses = DIFFERENTIAL_CHECKS["deals"]  # the referee's question, drawn
+    check_id, op, clauses = DEALS.check_id, DEALS.asks, DEALS.clauses()  # the referee's question, drawn
     dealt_by = REGISTRY[op].dealt_by  # the deal of the same pack
     if op not in target.operations or not target.supports_rules(rules.to_dict()):
         return _result(check_id, op, clauses, Status.UNSUPPORTED)
@@ -295,9 +295,8 @@ def differential_sittings(target: Target, rules: Rules, examples: int, seed: int
                           budget: float = 10.0, database: Any = None) -> dict:
     """Ask both, of a drawn sitting, what each operation searched in sittings answers (its
     record's ``in_sitting`` part: each deal's next dealer, the contest)."""
-    check_id, op, clauses = DIFFERENTIAL_CHECKS["sittings"]
-    asked = [REGISTRY[n].part("in_sitting") for n, r in REGISTRY.items()
-             if r.searched_in == "sittings" and n in target.operations]
+    check_id, op, clauses = SITTINGS.check_id, SITTINGS.asks, SITTINGS.clauses()
+    asked = [REGISTRY[n].part("in_sitting") for n in SITTINGS.operations() if n in target.operations]
     if not asked or not target.supports_rules(rules.to_dict()):
         return _result(check_id, op, clauses, Status.UNSUPPORTED)
     best: dict[str, Any] = {}
@@ -339,6 +338,10 @@ def differential_sittings(target: Target, rules: Rules, examples: int, seed: int
                    minimal=text, args=case["args"], expected=case["expected"], got=best["got"],
                    rules=rules.to_dict(), plan=plan)
 
+
+
+#: Each search's function, by its record (:data:`~turub.conformance.operations.SEARCHES`).
+SEARCH_RUNS: Final[dict[Search, Callable[..., dict]]] = {DEALS: differential_deals, SITTINGS: differential_sittings}
 
 
 def describe_deal(case: dict, verdict: Verdict, got: Any) -> str:
