@@ -15,7 +15,7 @@ condition over all paths; ``properties/test_contracts.py`` runs a budgeted searc
 
 from __future__ import annotations
 
-from turub import branch_free_rules as kernels
+from turub import branch_free_rules
 
 __all__ = ["beats", "trick_winner", "trick_winner4", "may_play", "deal_outcome",
            "next_dealer", "contest_step"]
@@ -33,7 +33,7 @@ def beats(challenger: tuple[int, int], holder: tuple[int, int], trump: int) -> b
         post: not (__return__ and beats(holder, challenger, trump))
         post: __return__ == ((challenger[0] == holder[0] and challenger[1] > holder[1]) or (challenger[0] == trump != holder[0]))
     """
-    return kernels.beats(challenger, holder, trump)
+    return branch_free_rules.beats(challenger, holder, trump)
 
 
 def trick_winner(cards: list[tuple[int, int]], trump: int) -> int:
@@ -46,10 +46,10 @@ def trick_winner(cards: list[tuple[int, int]], trump: int) -> int:
         pre: 0 <= trump <= 3
         post: 0 <= __return__ < len(cards)
         post: cards[__return__][0] in (trump, cards[0][0])
-        post: not any(kernels.beats(c, cards[__return__], trump) for c in cards)
+        post: not any(branch_free_rules.beats(c, cards[__return__], trump) for c in cards)
         post: cards[__return__] not in cards[:__return__]
     """
-    return kernels.trick_winner(cards, trump)
+    return branch_free_rules.trick_winner(cards, trump)
 
 
 def trick_winner4(s0: int, r0: int, s1: int, r1: int, s2: int, r2: int, s3: int, r3: int,
@@ -65,7 +65,7 @@ def trick_winner4(s0: int, r0: int, s1: int, r1: int, s2: int, r2: int, s3: int,
         post: (s0, s1, s2, s3)[__return__] == (trump if trump in (s0, s1, s2, s3) else s0)
         post: (r0, r1, r2, r3)[__return__] == max(r for s, r in zip((s0, s1, s2, s3), (r0, r1, r2, r3)) if s == (s0, s1, s2, s3)[__return__])
     """
-    return kernels.trick_winner(((s0, r0), (s1, r1), (s2, r2), (s3, r3)), trump)
+    return branch_free_rules.trick_winner(((s0, r0), (s1, r1), (s2, r2), (s3, r3)), trump)
 
 
 def may_play(suit: int, led: int, holds_led: bool) -> bool:
@@ -77,7 +77,7 @@ def may_play(suit: int, led: int, holds_led: bool) -> bool:
         post: __return__ == (led == -1 or suit == led or not holds_led)
         post: __return__ or (led != -1 and holds_led)
     """
-    return kernels.may_play(suit, led, holds_led)
+    return branch_free_rules.may_play(suit, led, holds_led)
 
 
 def deal_outcome(north_south: int, east_west: int, closed_early: bool, known_result: bool) -> int:
@@ -91,7 +91,7 @@ def deal_outcome(north_south: int, east_west: int, closed_early: bool, known_res
         post: (__return__ == -1) == (north_south == east_west or (closed_early and not (known_result and max(north_south, east_west) >= 19)))
         post: __return__ == -1 or (north_south, east_west)[__return__] > 18
     """
-    return kernels.deal_outcome(north_south, east_west, closed_early, known_result=known_result)
+    return branch_free_rules.deal_outcome(north_south, east_west, closed_early, known_result=known_result)
 
 
 def next_dealer(dealer: int, outcome: int, direction: int, previous: bool) -> int:
@@ -105,7 +105,7 @@ def next_dealer(dealer: int, outcome: int, direction: int, previous: bool) -> in
         post: outcome == -1 or __return__ % 2 != outcome
         post: outcome != dealer % 2 or __return__ == (dealer + (-direction if previous else direction)) % 4
     """
-    return kernels.next_dealer(dealer, outcome, direction, previous)
+    return branch_free_rules.next_dealer(dealer, outcome, direction, previous)
 
 
 def contest_step(holder: int, mark: int, winner: int, outcome: int, tricks: int,
@@ -125,4 +125,4 @@ def contest_step(holder: int, mark: int, winner: int, outcome: int, tricks: int,
         post: winner != -1 or per_deal or (__return__[2] != -1) == (outcome == holder != -1 and tricks > mark)
         post: per_deal or __return__[2] in (-1, __return__[0])
     """
-    return kernels.contest_step(holder, mark, winner, outcome, tricks, per_deal)
+    return branch_free_rules.contest_step(holder, mark, winner, outcome, tricks, per_deal)

@@ -32,7 +32,7 @@ from typing import Any, Final
 
 import z3
 
-from turub import branch_free_rules as kernels
+from turub import branch_free_rules
 from turub.cards import CARDS, Card, Rank, Suit, card_name
 from turub.contest import Contest
 from turub.contest import contest_step as engine_contest_step
@@ -192,7 +192,7 @@ def _rule_picks(trick: _Trick, p: int) -> z3.BoolRef:
         z3.And([z3.Implies(s[j] == winning_suit, r[j] < r[p]) for j in range(p)]))
 
 
-def prove_beats_is_a_strict_order(beats: Callable = kernels.beats) -> Verdict:
+def prove_beats_is_a_strict_order(beats: Callable = branch_free_rules.beats) -> Verdict:
     """For a fixed trump, "beats" is irreflexive, asymmetric and transitive: a later copy
     never beats the card it copies, and no card both beats and is beaten by another."""
     t = _Trick(3)
@@ -210,7 +210,7 @@ def prove_beats_is_a_strict_order(beats: Callable = kernels.beats) -> Verdict:
     return _refute("beats is a strict order", t.domain(), claim, explain)
 
 
-def prove_trick_winner_is_the_rule(winner: Callable = kernels.trick_winner,
+def prove_trick_winner_is_the_rule(winner: Callable = branch_free_rules.trick_winner,
                                    sizes: Sequence[int] = (2, 3, 4)) -> Verdict:
     """The kernel's winner is the card the declarative rule picks, and the rule picks
     exactly one, for every trick of 2, 3 or 4 cards with any duplicates and any trump."""
@@ -242,7 +242,7 @@ def prove_trick_winner_is_the_rule(winner: Callable = kernels.trick_winner,
 _PERMUTATIONS: Final = [(0, *p) for p in itertools.permutations((1, 2, 3))]
 
 
-def prove_first_copy_wins(winner: Callable = kernels.trick_winner) -> Verdict:
+def prove_first_copy_wins(winner: Callable = branch_free_rules.trick_winner) -> Verdict:
     """Duplicates are ordered by play, deterministically: the winning position never holds
     a later copy of an earlier card, and shuffling the three cards after the lead never
     changes which card wins (only which copy of it, the first)."""
@@ -303,7 +303,7 @@ def _rule_allows(suit: Any, led: Any, held: list, suits: list) -> z3.BoolRef:
     return z3.Not(z3.And(led != NOBODY, suit != led, has_led_suit))
 
 
-def prove_legal_play_is_sound(may_play: Callable = kernels.may_play) -> Verdict:
+def prove_legal_play_is_sound(may_play: Callable = branch_free_rules.may_play) -> Verdict:
     """Every card the code allows, the rule allows."""
     held, suits, led, domain, verdicts, explain = _legal_play_case(may_play)
     claim = z3.And([z3.Implies(z3.And(h, k), _rule_allows(s, led, held, suits))
@@ -311,7 +311,7 @@ def prove_legal_play_is_sound(may_play: Callable = kernels.may_play) -> Verdict:
     return _refute("legal play is sound", domain, claim, explain)
 
 
-def prove_legal_play_is_complete(may_play: Callable = kernels.may_play) -> Verdict:
+def prove_legal_play_is_complete(may_play: Callable = branch_free_rules.may_play) -> Verdict:
     """Every card the rule allows, the code allows: no duty to trump or to overtake."""
     held, suits, led, domain, verdicts, explain = _legal_play_case(may_play)
     claim = z3.And([z3.Implies(z3.And(h, _rule_allows(s, led, held, suits)), k)
@@ -319,7 +319,7 @@ def prove_legal_play_is_complete(may_play: Callable = kernels.may_play) -> Verdi
     return _refute("legal play is complete", domain, claim, explain)
 
 
-def prove_a_hand_always_has_a_legal_card(may_play: Callable = kernels.may_play) -> Verdict:
+def prove_a_hand_always_has_a_legal_card(may_play: Callable = branch_free_rules.may_play) -> Verdict:
     """A player with any card left can always play one: the rules never deadlock."""
     held, suits, led, domain, verdicts, explain = _legal_play_case(may_play)
     claim = z3.Implies(z3.Or(held), z3.Or([z3.And(h, k) for h, k in zip(held, verdicts)]))
@@ -334,7 +334,7 @@ def _counts(tag: str = "") -> tuple[z3.ArithRef, z3.ArithRef, z3.BoolRef, list[z
     return ns, ew, closed, domain
 
 
-def prove_deal_outcome_is_the_rule(outcome: Callable = kernels.deal_outcome) -> Verdict:
+def prove_deal_outcome_is_the_rule(outcome: Callable = branch_free_rules.deal_outcome) -> Verdict:
     """The side with more tricks wins a complete deal; 18-18 is a draw; a deal closed early
     is a draw, except under ``early-close=known-result`` when a side already has 19 tricks
     or more; so a winner always has at least 19 tricks."""
@@ -361,7 +361,7 @@ _CLOCKWISE_NEXT: Final = {0: 1, 1: 2, 2: 3, 3: 0}
 _COUNTER_NEXT: Final = {0: 3, 1: 0, 2: 1, 3: 2}
 
 
-def prove_next_dealer_is_the_rule(next_dealer: Callable = kernels.next_dealer) -> Verdict:
+def prove_next_dealer_is_the_rule(next_dealer: Callable = branch_free_rules.next_dealer) -> Verdict:
     """Every case of dealer, outcome, direction and option: a draw keeps the dealer, a loss
     passes the deal to the partner, a win to the opponent whose turn follows the dealer's
     (or the other opponent under ``opponent-dealer=previous``); so the deal always goes to
@@ -402,7 +402,7 @@ class _Contest:
         self.holder, self.mark, self.winner = z3.Ints("holder mark winner")
         self.ns, self.ew, self.closed, counts = _counts()
         self.known = z3.Bool("known_result")  # early-close=known-result, or not
-        self.outcome = kernels.deal_outcome(self.ns, self.ew, self.closed, Z3, known_result=self.known)
+        self.outcome = branch_free_rules.deal_outcome(self.ns, self.ew, self.closed, Z3, known_result=self.known)
         self.tricks = z3.If(self.outcome == 0, self.ns, self.ew)
         self.domain = [_invariant(self.holder, self.mark, self.winner), *counts]
         self.after = step(self.holder, self.mark, self.winner, self.outcome, self.tricks,
@@ -433,14 +433,14 @@ def _contest_proof(name: str, claim: Callable[[_Contest], z3.BoolRef],
     return _refute(name, c.domain, claim(c), c.explain)
 
 
-def prove_contest_invariant_holds(step: Callable = kernels.contest_step) -> Verdict:
+def prove_contest_invariant_holds(step: Callable = branch_free_rules.contest_step) -> Verdict:
     """Every step from a state satisfying the invariant gives one satisfying it: by
     induction, so does every state reached by any sequence of deals."""
     return _contest_proof("the contest's invariant is inductive",
                           lambda c: _invariant(*c.after), step)
 
 
-def prove_mark_holds_while_the_sequence_lasts(step: Callable = kernels.contest_step) -> Verdict:
+def prove_mark_holds_while_the_sequence_lasts(step: Callable = branch_free_rules.contest_step) -> Verdict:
     """While the same side's sequence lasts the mark never moves, so it never goes down
     (contest.insufficient-win: a short win does not lower it)."""
     return _contest_proof(
@@ -449,7 +449,7 @@ def prove_mark_holds_while_the_sequence_lasts(step: Callable = kernels.contest_s
                              c.after[1] == c.mark), step)
 
 
-def prove_draw_or_short_win_changes_nothing(step: Callable = kernels.contest_step) -> Verdict:
+def prove_draw_or_short_win_changes_nothing(step: Callable = branch_free_rules.contest_step) -> Verdict:
     """A draw, or a win by the holder that does not beat the mark, leaves the contest as
     it was (contest.draw-keeps-sequence, contest.insufficient-win)."""
     def claim(c: _Contest) -> z3.BoolRef:
@@ -460,7 +460,7 @@ def prove_draw_or_short_win_changes_nothing(step: Callable = kernels.contest_ste
     return _contest_proof("a draw or a short win changes nothing", claim, step)
 
 
-def prove_decided_exactly_when_the_mark_is_beaten(step: Callable = kernels.contest_step) -> Verdict:
+def prove_decided_exactly_when_the_mark_is_beaten(step: Callable = branch_free_rules.contest_step) -> Verdict:
     """An open contest is decided by a deal exactly when the holder wins it with more tricks
     than the mark, and then for the holder (contest.second-win-beats-mark); a decided
     contest never changes (contest.decided-is-final)."""
@@ -474,7 +474,7 @@ def prove_decided_exactly_when_the_mark_is_beaten(step: Callable = kernels.conte
     return _contest_proof("decided exactly when the mark is beaten", claim, step)
 
 
-def prove_other_side_starts_its_own_sequence(step: Callable = kernels.contest_step) -> Verdict:
+def prove_other_side_starts_its_own_sequence(step: Callable = branch_free_rules.contest_step) -> Verdict:
     """A win by a side without the running sequence ends it and starts that side's own,
     its tricks the new mark (contest.first-win-sets-mark, contest.other-side-resets)."""
     def claim(c: _Contest) -> z3.BoolRef:
@@ -484,7 +484,7 @@ def prove_other_side_starts_its_own_sequence(step: Callable = kernels.contest_st
     return _contest_proof("the other side starts its own sequence", claim, step)
 
 
-def prove_per_deal_stake_settles_every_win(step: Callable = kernels.contest_step) -> Verdict:
+def prove_per_deal_stake_settles_every_win(step: Callable = branch_free_rules.contest_step) -> Verdict:
     """Under ``stake=per-deal`` every won deal decides the stake for its winner, and a draw
     decides nothing (stake.per-deal)."""
     def claim(c: _Contest) -> z3.BoolRef:
@@ -492,7 +492,7 @@ def prove_per_deal_stake_settles_every_win(step: Callable = kernels.contest_step
     return _contest_proof("the per-deal stake settles every win", claim, step, per_deal=True)
 
 
-def prove_contest_unrolled(step: Callable = kernels.contest_step,
+def prove_contest_unrolled(step: Callable = branch_free_rules.contest_step,
                            deals: int = CONTEST_DEALS) -> Verdict:
     """Bounded cross-check: ``deals`` symbolic deals from an open contest, each a draw or a
     win of 19 to 36 tricks.  The contest is decided exactly when, as the rule is written,
@@ -562,7 +562,7 @@ PATTERN_RANKS: Final = (Rank.SIX, Rank.TEN, Rank.KING, Rank.ACE)
 
 
 def enumerate_trick_winner(engine: Callable = engine_trick_winner,
-                           kernel: Callable = kernels.trick_winner,
+                           kernel: Callable = branch_free_rules.trick_winner,
                            cards: Sequence[Card] | None = None) -> Verdict:
     """The kernel and ``turub.rules.trick_winner`` agree on every trick of 1 to 4 cards
     drawn from ``cards``, for each trump.  By default the cards are 4 suits × 4 ranks: the
@@ -598,7 +598,7 @@ LEGAL_POOL: Final = tuple(Card(s, r) for s in Suit for r in (Rank.ACE, Rank.SIX)
 
 def enumerate_legal_plays(legal: Callable = engine_legal_plays,
                           is_legal: Callable = engine_is_legal_play,
-                          kernel: Callable = kernels.may_play) -> Verdict:
+                          kernel: Callable = branch_free_rules.may_play) -> Verdict:
     """``turub.rules.legal_plays`` and ``is_legal_play`` agree with the kernel for every
     hand drawn from :data:`LEGAL_POOL`, every led suit (or none) and every card of the pool."""
     hands = [h for n in range(len(LEGAL_POOL) + 1) for h in itertools.combinations(LEGAL_POOL, n)]
@@ -625,7 +625,7 @@ def enumerate_legal_plays(legal: Callable = engine_legal_plays,
 
 
 def enumerate_deal_result(engine: Callable = engine_deal_result,
-                          kernel: Callable = kernels.deal_outcome) -> Verdict:
+                          kernel: Callable = branch_free_rules.deal_outcome) -> Verdict:
     """``turub.rules.deal_result`` names the kernel's winner for every valid pair of counts
     (0 to 40 each, complete or closed early, under both ``early-close`` values), and refuses
     exactly the invalid ones."""
@@ -650,7 +650,7 @@ def enumerate_deal_result(engine: Callable = engine_deal_result,
 
 
 def enumerate_next_dealer(engine: Callable = engine_next_dealer,
-                          kernel: Callable = kernels.next_dealer) -> Verdict:
+                          kernel: Callable = branch_free_rules.next_dealer) -> Verdict:
     """``turub.rules.next_dealer`` and the kernel agree on all 48 cases."""
     def check(case: tuple[Seat, Side | None, Direction, str]) -> str | None:
         dealer, winner, direction, option = case
@@ -668,7 +668,7 @@ def enumerate_next_dealer(engine: Callable = engine_next_dealer,
 
 
 def enumerate_contest_step(engine: Callable = engine_contest_step,
-                           kernel: Callable = kernels.contest_step) -> Verdict:
+                           kernel: Callable = branch_free_rules.contest_step) -> Verdict:
     """``turub.contest.contest_step`` and the kernel agree on every state (holder, mark 0
     to 36, winner) and every valid deal result, under both stakes; a decided contest is
     refused by the engine and left unchanged by the kernel."""

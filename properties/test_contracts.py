@@ -93,7 +93,7 @@ def test_no_rule_contract_is_broken_within_the_budget(searched):
 
 
 PLANTED = '''
-from turub import branch_free_rules as kernels
+from turub import branch_free_rules
 from turub.cards import Card, Suit
 from turub.rules import trick_winner
 
@@ -106,7 +106,7 @@ def beats(challenger: tuple[int, int], holder: tuple[int, int], trump: int) -> b
     post: not (__return__ and challenger == holder)
     """
     # wrong: a later copy of the same card takes the trick
-    return kernels.beats(challenger, holder, trump) or challenger == holder
+    return branch_free_rules.beats(challenger, holder, trump) or challenger == holder
 
 
 def winner_of_a_trick(cards: list[Card], trump: Suit) -> int:

@@ -13,7 +13,7 @@ import pytest
 
 from turub import (Contest, ContestDecidedError, FirstDealerError, ResultError, Rules, Seat,
                    Side, Suit, check_packets, contest_of, contest_step, deal_result,
-                   decide_trick, first_dealer, is_legal_play, branch_free_rules as kernels, parse_card, parse_cards)
+                   decide_trick, first_dealer, is_legal_play, branch_free_rules, parse_card, parse_cards)
 from turub.branch_free_rules import NOBODY
 from turub.properties.tags import verifies
 
@@ -42,7 +42,7 @@ def test_a_lead_is_legal_whatever_the_hand_holds():
     # The kernel is told NOBODY for "leading"; whatever holds_led says, a lead is free.
     for suit in range(4):
         for holds in (False, True):
-            assert kernels.may_play(suit, NOBODY, holds)
+            assert branch_free_rules.may_play(suit, NOBODY, holds)
 
 
 # --- the trick: the decision names the winning card ------------------------------------------

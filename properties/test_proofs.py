@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import z3
 
-from turub import branch_free_rules as kernels
+from turub import branch_free_rules
 from turub.branch_free_rules import NOBODY, PY
 from turub.properties import proofs
 from turub.properties.tags import verifies
@@ -135,8 +135,8 @@ def test_twelve_deals_decide_the_contest_as_the_rule_is_written():
 
 def _winner_with(beats, monkeypatch):
     """The engine's own trick-winner kernel, run on another "beats" rule."""
-    monkeypatch.setattr(kernels, "beats", beats)
-    return kernels.trick_winner
+    monkeypatch.setattr(branch_free_rules, "beats", beats)
+    return branch_free_rules.trick_winner
 
 
 def _later_twin_takes(challenger, holder, trump, logic=PY):
@@ -257,5 +257,5 @@ def test_the_proofs_command_tells_unknown_from_refuted(monkeypatch, capsys):
 
 @verifies("trick.earliest-identical", "contest.second-win-beats-mark")
 def test_the_kernels_run_on_plain_ints_as_documented():
-    assert kernels.trick_winner(((3, 14), (3, 14), (1, 6), (3, 13)), trump=1) == 2
-    assert kernels.contest_step(0, 20, NOBODY, 0, 22) == (0, 20, 0)
+    assert branch_free_rules.trick_winner(((3, 14), (3, 14), (1, 6), (3, 13)), trump=1) == 2
+    assert branch_free_rules.contest_step(0, 20, NOBODY, 0, 22) == (0, 20, 0)

@@ -28,7 +28,7 @@ from typing import Any, Iterator, TextIO
 from turub import __version__
 from turub.tools import cli as _cli
 
-from .. import option_checks as checks
+from .. import option_checks
 from ..option_checks import DEFAULT_LINE_LIMIT, EXIT_USAGE, OptionError
 from ..text import safe_text
 from .tools import write_output
@@ -167,7 +167,7 @@ def _plan(args: argparse.Namespace, early: _Early | None = None) -> tuple[Any, l
     from ..questions.select import Selection, SelectionError
     from ..reports.report import XfailError, load_xfail
     from .check import CheckOptions
-    if sum(bool(x) for x in (checks.program_command(args.command), args.python, args.sample)) > 1:
+    if sum(bool(x) for x in (option_checks.program_command(args.command), args.python, args.sample)) > 1:
         raise UsageError("give one of: -- CMD ARG..., --python module:Object, --sample")
     _validate(args)
     early.stage = f"loading the rules ({_loading(args)})"
@@ -179,7 +179,7 @@ def _plan(args: argparse.Namespace, early: _Early | None = None) -> tuple[Any, l
     if args.xfail:
         early.stage = "reading the expected failures (--xfail)"
         try:
-            xfail = load_xfail(checks.input_text("--xfail", args.xfail))
+            xfail = load_xfail(option_checks.input_text("--xfail", args.xfail))
         except (XfailError, RecursionError) as e:
             raise UsageError(f"--xfail {args.xfail}: {e}") from None
     if args.python:
@@ -263,27 +263,27 @@ def smoke_selection(rules: Any) -> Any:
 def _say_where_it_cannot_police(args: argparse.Namespace) -> None:
     """One line at start-up, on a system where a program's processes cannot be policed."""
     from ..programs import process
-    if (checks.program_command(args.command) or args.python or args.sample) \
+    if (option_checks.program_command(args.command) or args.python or args.sample) \
             and not process.can_police_processes():
         sys.stderr.write(f"turub check: {process.CANNOT_POLICE.format(platform=sys.platform)}\n")
 
 
 def _validate(args: argparse.Namespace) -> None:
     """Every option checked before anything runs (OptionError names the first bad one)."""
-    args.timeout = checks.number("--timeout", args.timeout, high=86_400)
-    args.time_limit = checks.number("--time-limit", args.time_limit, high=30 * 86_400)
-    args.scale = checks.number("--scale", args.scale, low_inclusive=True, high=10_000)
-    args.budget = checks.number("--budget", args.budget, high=86_400)
+    args.timeout = option_checks.number("--timeout", args.timeout, high=86_400)
+    args.time_limit = option_checks.number("--time-limit", args.time_limit, high=30 * 86_400)
+    args.scale = option_checks.number("--scale", args.scale, low_inclusive=True, high=10_000)
+    args.budget = option_checks.number("--budget", args.budget, high=86_400)
     if args.properties_budget is not None:
-        args.properties_budget = checks.number("--properties-budget", args.properties_budget, high=30 * 86_400)
-    checks.integer("--max-restarts", args.max_restarts, high=1000)
-    checks.integer("--examples", args.examples, high=10_000_000)
-    checks.integer("--properties", args.properties, high=1_000_000)
-    checks.integer("--window", args.window, low=1, high=4096)
-    checks.integer("--max-line", args.max_line, low=1024, high=1 << 30)
-    checks.integer("--jobs", args.jobs, low=1, high=256)
-    checks.output_paths((f"--{o.replace('_', '-')}", getattr(args, o)) for o in _REPORTS)
-    checks.output_dir("--html", args.html)
+        args.properties_budget = option_checks.number("--properties-budget", args.properties_budget, high=30 * 86_400)
+    option_checks.integer("--max-restarts", args.max_restarts, high=1000)
+    option_checks.integer("--examples", args.examples, high=10_000_000)
+    option_checks.integer("--properties", args.properties, high=1_000_000)
+    option_checks.integer("--window", args.window, low=1, high=4096)
+    option_checks.integer("--max-line", args.max_line, low=1024, high=1 << 30)
+    option_checks.integer("--jobs", args.jobs, low=1, high=256)
+    option_checks.output_paths((f"--{o.replace('_', '-')}", getattr(args, o)) for o in _REPORTS)
+    option_checks.output_dir("--html", args.html)
 
 
 #: The options that name a report file (``-``: standard output).
@@ -294,7 +294,7 @@ def _target(args: argparse.Namespace, rules: Any, deadline: float) -> tuple[Any,
     """The program to check (``-j N``: N of it) and how the report describes it; with no
     program, the reference playing by ``rules`` (a variant's house rules included)."""
     from ..resources import sample_command
-    command = checks.program_command(args.command)
+    command = option_checks.program_command(args.command)
     note = None
     if args.sample:
         command = sample_command() or []

@@ -13,7 +13,7 @@ from typing import TextIO
 
 from turub.tools import cli as _cli
 
-from .. import option_checks as checks
+from .. import option_checks
 from ..option_checks import EXIT_USAGE, PLAYED_DEALS, OptionError
 from ..text import safe_text
 from .usercode import UsageError as _Usage
@@ -55,16 +55,16 @@ def cmd_vectors(args: argparse.Namespace, out: TextIO) -> int:
     from turub.releases import SPEC_VERSION
     from ..questions.vectors import VECTOR_DIR, render_vectors, write_vectors
     try:
-        checks.output_path("-o/--output", args.output)
+        option_checks.output_path("-o/--output", args.output)
         if args.regenerate:
-            checks.output_dir("--dir", args.dir)  # a folder planted as a link is never followed
+            option_checks.output_dir("--dir", args.dir)  # a folder planted as a link is never followed
             for path in write_vectors(Path(args.dir) if args.dir else VECTOR_DIR):
                 out.write(f"wrote {path}\n")
             return 0
         if args.check:
             directory = Path(args.dir) if args.dir else VECTOR_DIR
             stale = [name for name, text in render_vectors(build_vectors()).items()
-                     if not (directory / name).exists() or checks.input_text("--dir", str(directory / name)) != text]
+                     if not (directory / name).exists() or option_checks.input_text("--dir", str(directory / name)) != text]
             for name in stale:
                 out.write(f"differs from the reference: {directory / name}\n")
             out.write("vectors up to date\n" if not stale else
@@ -218,8 +218,8 @@ def cmd_report(args: argparse.Namespace, out: TextIO) -> int:
     from ..reports.files import ReportWriteError
     from ..reports.report import EXIT_REPORT_LOST
     try:
-        checks.output_dir("--html", args.html)
-        checks.output_path("--json", args.json)
+        option_checks.output_dir("--html", args.html)
+        option_checks.output_path("--json", args.json)
         d = compare(args.reports)
     except (ReportError, OptionError) as e:
         sys.stderr.write(f"turub report: error: {safe_text(str(e), 600)}\n")
