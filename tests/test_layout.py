@@ -212,6 +212,22 @@ def test_the_developers_guide_shows_each_room_of_the_kit_with_its_modules():
     assert list(shown) == ["conformance/", *(f"{r}/" for r in ROOMS[1:])], "the rooms, in order"
 
 
+#: The words for what the kit checks (issue 29): each defined once, in one guide's table.
+CHECKED_WORDS = ("program", "implementation", "adapter", "target")
+
+
+def test_each_word_for_what_the_kit_checks_is_defined_once_and_names_real_code():
+    guides = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "docs" / "guides").glob("*.md")}
+    rows = {w: [(name, line) for name, text in guides.items() for line in text.splitlines()
+                if line.startswith(f"| **{w}** |")] for w in CHECKED_WORDS}
+    assert {w: [name for name, _ in found] for w, found in rows.items()} == \
+        dict.fromkeys(CHECKED_WORDS, ["developers.md"]), "one defining row per word, in the developers' guide"
+    for word, [(_, line)] in rows.items():
+        for dotted in re.findall(r"`(turub(?:\.\w+)+)`", line.rsplit("|", 2)[1]):
+            module, _, name = dotted.rpartition(".")
+            assert hasattr(importlib.import_module(module), name), f"{word}: {dotted} does not exist"
+
+
 def test_the_implementers_guide_lists_each_room_of_the_kit():
     guide = (ROOT / "docs" / "guides" / "implementers.md").read_text(encoding="utf-8")
     section = guide.split("## The kit's modules", 1)[1].split("\n## ", 1)[0]
