@@ -28,9 +28,14 @@ def quick_start() -> list[str]:
 def test_the_readme_is_a_front_door():
     # At most 100 lines; the rest is in the guides.
     assert len(README.splitlines()) <= 100
-    # The command that checks one's own program is named within the first 40 lines.
+    # The command that checks one's own program is named within the first 40 lines, and the
+    # paragraph naming it links (one hop, a link to follow) to the guide for doing it.
     first = "\n".join(README.splitlines()[:40])
-    assert ".venv/bin/turub check -- " in first.split("## Quick start", 1)[1]
+    own = first.split("## Quick start", 1)[1].split("Then check your own program", 1)[1].split("\n\n", 1)[0]
+    assert ".venv/bin/turub check -- " in own
+    assert "](docs/guides/implementers.md)" in own
+    # A failing report is shown, before the Quick start.
+    assert "```text\n" in README.split("## Quick start", 1)[0]
 
 
 def test_the_first_command_needs_no_extra_and_runs_the_main_job():
@@ -71,6 +76,10 @@ def test_the_readme_names_each_top_folder_and_links_to_files_that_exist():
     assert sorted(named) == sorted(folders)
     for path in re.findall(r"`((?:docs|spec|examples|benchmarks|conformance|tests|\.ci)/[\w./-]*)`", README):
         assert (ROOT / path).exists(), path
+    links = re.findall(r"\]\(([^)#]+)\)", README)
+    assert links, "the audiences' guides are links"
+    for path in links:
+        assert (ROOT / path).is_file(), path
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node runs the JavaScript sample")
@@ -78,6 +87,12 @@ def test_the_readmes_failing_report_is_what_a_broken_program_gets():
     """The report lines the README shows are printed, in that order, for the sample with
     follow-suit broken (the wheel check's broken program, .ci/broken-sample.py)."""
     shown = README.split("```text\n", 1)[1].split("```", 1)[0].splitlines()
+    # It names its clause, by the clause's title in the registry, and ends with the verdict.
+    from turub.clauses import clause
+    named = re.match(r"\s+1\. (\S+) — (.+?): \d+ failures? points? to it$", shown[0])
+    assert named and clause(named[1]).title == named[2], shown[0]
+    assert any(named[1] in line for line in shown[1:]), "the smallest situation of that clause"
+    assert shown[-1].startswith("DOES NOT CONFORM ")
     from turub.conformance.resources import sample_path
     run = subprocess.run(
         [sys.executable, "-m", "turub.tools.cli", "check", "--", sys.executable,
