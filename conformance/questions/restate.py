@@ -27,47 +27,55 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Final
 
+from turub.decisions import (CONTEST_STEP, DEAL_RESULT, DEAL_STANDS, FIRST_DEALER, LEGAL_PLAYS, NEXT_DEALER,
+                             SIGNAL, TRICK_WINNER, TRUMP_CALLER, Decision)
 from turub.variants import DECISIONS, Variant
 
 __all__ = ["RESTS_ON", "not_applicable", "restated"]
 
-_T, _P, _R, _D, _C, _S = "trick_winner", "legal_plays", "deal_result", "next_dealer", "contest_step", "may_signal"
-_F, _K, _CALL = "first_dealer", "deal_stands", "trump_caller"
 
-#: ``{property: (decisions it reads through the oracles, decisions it states itself)}``.
+def _named(decisions: tuple[Decision, ...]) -> frozenset[str]:
+    return frozenset(d.name for d in decisions)
+
+
+#: ``{property: (decisions it reads through the oracles, decisions it states itself)}``, each
+#: decision by its record's name (:mod:`turub.decisions`).
 RESTS_ON: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
-    name: (frozenset(reads), frozenset(states)) for name, reads, states in (
-        ("test_tricks.test_exactly_one_card_wins_and_it_is_the_one_the_rule_names", (), (_T,)),
-        ("test_tricks.test_second_ace_never_beats_the_first", (), (_T,)),
-        ("test_tricks.test_renaming_suits_or_reordering_the_followers_changes_nothing", (), (_T,)),
-        ("test_play.test_holding_the_led_suit_you_must_follow_and_void_you_may_play_anything", (), (_P,)),
-        ("test_play.test_no_one_must_play_higher_than_the_card_to_beat", (), (_P,)),
-        ("test_dealing.test_each_seat_gets_its_packets_of_three_and_every_card_lands_once", (), (_CALL,)),
-        ("test_dealing.test_the_caller_names_trump_on_the_first_packet_after_the_cut", (), (_CALL,)),
-        ("test_dealing.test_the_deal_stands_only_if_the_dealers_last_packet_holds_three", (), (_K,)),
-        ("test_dealing.test_the_highest_card_shown_deals_and_ties_draw_again", (), (_F,)),
-        ("test_dealing.test_suits_never_decide_the_first_dealer", (), (_F,)),
-        ("test_dealers.test_next_dealer_after_a_win_a_loss_and_a_draw", (), (_D,)),
-        ("test_dealers.test_next_dealer_for_every_seat_outcome_direction_and_option", (), (_D,)),
-        ("test_dealers.test_the_deal_moves_round_the_table_as_the_rule_says_over_many_deals", (_D,), ()),
-        ("test_contest.test_more_tricks_win_and_eighteen_each_is_a_draw", (_R,), ()),
-        ("test_contest.test_the_contest_follows_the_runs_of_wins_after_every_deal", (_R, _C), ()),
-        ("test_contest.test_insufficient_win_keeps_the_mark", (_R,), (_C,)),
-        ("test_contest.test_a_draw_or_a_short_win_changes_nothing", (_R,), (_C,)),
-        ("test_contest.test_the_other_sides_win_resets_the_mark_to_its_own_count", (_R,), (_C,)),
-        ("test_contest.test_the_contest_is_decided_exactly_when_due_and_never_earlier", (_R, _C), ()),
-        ("test_contest.test_a_first_win_of_36_can_only_be_ended_by_the_other_side", (_R,), (_C,)),
-        ("test_contest.test_with_stakes_per_deal_the_first_win_settles_it", (_R,), (_C,)),
+    name: (_named(reads), _named(states)) for name, reads, states in (
+        ("test_tricks.test_exactly_one_card_wins_and_it_is_the_one_the_rule_names", (), (TRICK_WINNER,)),
+        ("test_tricks.test_second_ace_never_beats_the_first", (), (TRICK_WINNER,)),
+        ("test_tricks.test_renaming_suits_or_reordering_the_followers_changes_nothing", (), (TRICK_WINNER,)),
+        ("test_play.test_holding_the_led_suit_you_must_follow_and_void_you_may_play_anything", (), (LEGAL_PLAYS,)),
+        ("test_play.test_no_one_must_play_higher_than_the_card_to_beat", (), (LEGAL_PLAYS,)),
+        ("test_dealing.test_each_seat_gets_its_packets_of_three_and_every_card_lands_once", (), (TRUMP_CALLER,)),
+        ("test_dealing.test_the_caller_names_trump_on_the_first_packet_after_the_cut", (), (TRUMP_CALLER,)),
+        ("test_dealing.test_the_deal_stands_only_if_the_dealers_last_packet_holds_three", (), (DEAL_STANDS,)),
+        ("test_dealing.test_the_highest_card_shown_deals_and_ties_draw_again", (), (FIRST_DEALER,)),
+        ("test_dealing.test_suits_never_decide_the_first_dealer", (), (FIRST_DEALER,)),
+        ("test_dealers.test_next_dealer_after_a_win_a_loss_and_a_draw", (), (NEXT_DEALER,)),
+        ("test_dealers.test_next_dealer_for_every_seat_outcome_direction_and_option", (), (NEXT_DEALER,)),
+        ("test_dealers.test_the_deal_moves_round_the_table_as_the_rule_says_over_many_deals", (NEXT_DEALER,), ()),
+        ("test_contest.test_more_tricks_win_and_eighteen_each_is_a_draw", (DEAL_RESULT,), ()),
+        ("test_contest.test_the_contest_follows_the_runs_of_wins_after_every_deal", (DEAL_RESULT, CONTEST_STEP), ()),
+        ("test_contest.test_insufficient_win_keeps_the_mark", (DEAL_RESULT,), (CONTEST_STEP,)),
+        ("test_contest.test_a_draw_or_a_short_win_changes_nothing", (DEAL_RESULT,), (CONTEST_STEP,)),
+        ("test_contest.test_the_other_sides_win_resets_the_mark_to_its_own_count", (DEAL_RESULT,), (CONTEST_STEP,)),
+        ("test_contest.test_the_contest_is_decided_exactly_when_due_and_never_earlier", (DEAL_RESULT, CONTEST_STEP), ()),
+        ("test_contest.test_a_first_win_of_36_can_only_be_ended_by_the_other_side", (DEAL_RESULT,), (CONTEST_STEP,)),
+        ("test_contest.test_with_stakes_per_deal_the_first_win_settles_it", (DEAL_RESULT,), (CONTEST_STEP,)),
         ("test_referee.test_the_referee_accepts_exactly_the_legal_actions_and_scores_the_deal",
-         (_P, _T, _R, _S), (_CALL,)),
-        ("test_referee.test_a_void_player_may_discard_though_holding_trump", (_T, _R), (_P, _CALL)),
-        ("test_referee.test_a_follower_may_play_low_under_a_higher_card", (_T, _R), (_P, _CALL)),
+         (LEGAL_PLAYS, TRICK_WINNER, DEAL_RESULT, SIGNAL), (TRUMP_CALLER,)),
+        ("test_referee.test_a_void_player_may_discard_though_holding_trump",
+         (TRICK_WINNER, DEAL_RESULT), (LEGAL_PLAYS, TRUMP_CALLER)),
+        ("test_referee.test_a_follower_may_play_low_under_a_higher_card",
+         (TRICK_WINNER, DEAL_RESULT), (LEGAL_PLAYS, TRUMP_CALLER)),
         # compares two answers of the program (a deal and its mirror image): house rules of
         # the cards alone (plays, tricks, counts) treat both alike
         ("test_referee.test_the_mirror_image_of_a_deal_played_the_other_way_round_ends_the_same",
-         (_P, _T, _R, _S), (_CALL,)),
-        ("test_options.test_the_presets_are_rule_options_the_interface_understands", (), (_D,)),
-        ("test_options.test_each_option_changes_the_answer_it_governs", (), (_D, _C, _CALL)),
+         (LEGAL_PLAYS, TRICK_WINNER, DEAL_RESULT, SIGNAL), (TRUMP_CALLER,)),
+        ("test_options.test_the_presets_are_rule_options_the_interface_understands", (), (NEXT_DEALER,)),
+        ("test_options.test_each_option_changes_the_answer_it_governs", (),
+         (NEXT_DEALER, CONTEST_STEP, TRUMP_CALLER)),
     )}
 
 
@@ -117,13 +125,13 @@ def _patched(variant: Variant, O: Any) -> dict[str, Any]:
     side = {Side.NORTH_SOUTH: "NS", Side.EAST_WEST: "EW", None: "draw"}
     winner_of = {"NS": Side.NORTH_SOUTH, "EW": Side.EAST_WEST, "draw": None}
 
-    if variant.decides("trick_winner"):
+    if variant.decides(TRICK_WINNER.name):
         def trick_winner(cards, trump):
             asked = variant.house("trick_winner", tuple(parse_card(c) for c in cards), parse_suit(trump))
             return asked[0] if asked is not None else std["trick_winner"](cards, trump)
         out["trick_winner"] = trick_winner
 
-    if variant.decides("deal_result"):
+    if variant.decides(DEAL_RESULT.name):
         def deal_outcome(ns, ew, closed_early, rules=None):
             outcome = std["deal_outcome"](ns, ew, closed_early, rules)
             if outcome is None:  # counts that cannot happen are refused before any rule
@@ -132,14 +140,14 @@ def _patched(variant: Variant, O: Any) -> dict[str, Any]:
             return side[asked[0]] if asked is not None else outcome
         out["deal_outcome"] = deal_outcome
 
-    if variant.decides("next_dealer"):
+    if variant.decides(NEXT_DEALER.name):
         def next_dealer(dealer, outcome, rules=None):
             asked = variant.house("next_dealer", parse_seat(dealer), winner_of[outcome],
                                   rules_from_dict(dict(rules or {})))
             return asked[0].letter if asked is not None else std["next_dealer"](dealer, outcome, rules)
         out["next_dealer"] = next_dealer
 
-    if variant.decides("contest_step"):
+    if variant.decides(CONTEST_STEP.name):
         def contest_states(results, rules=None):
             return _stepped_states(variant, results, rules, out.get("deal_outcome", std["deal_outcome"]))
 
@@ -149,7 +157,7 @@ def _patched(variant: Variant, O: Any) -> dict[str, Any]:
         out["contest_states"] = contest_states
         out["contest_decided_at"] = contest_decided_at
 
-    if variant.decides("legal_plays") or variant.decides("deal_result") or variant.decides(_S):
+    if variant.decides(LEGAL_PLAYS.name) or variant.decides(DEAL_RESULT.name) or variant.decides(SIGNAL.name):
         out["TableModel"] = _table_model(variant, std["TableModel"], parse_card, parse_suit)
     return out
 
@@ -209,9 +217,9 @@ def _table_model(variant: Variant, base: type, parse_card, parse_suit) -> type:
         def _signal_broken(self, action, broken):
             """Who may signal as the house rule says, where it decides (``signal.kinds`` is
             checked before the rule is asked)."""
-            if not variant.decides(_S) or self.phase != "playing" or "signal.kinds" in broken:
+            if not variant.decides(SIGNAL.name) or self.phase != "playing" or "signal.kinds" in broken:
                 return broken
-            asked = variant.house(_S, parse_seat(action["seat"]), parse_seat(self.leader), action["signal"])
+            asked = variant.house(SIGNAL.name, parse_seat(action["seat"]), parse_seat(self.leader), action["signal"])
             if asked is None:
                 return broken
             allowed, vc = asked

@@ -79,7 +79,7 @@ class Progress:
         self.terminal = self._console is not None
         self.active = stream is not None and not getattr(stream, "closed", False)
         self.every = refresh if self.terminal else plain_every
-        self._next = self.started + (0.0 if self.terminal else self.every)
+        self._show_at = self.started + (0.0 if self.terminal else self.every)  # when it next shows
 
     # --- the hot path ------------------------------------------------------------------
 
@@ -88,8 +88,8 @@ class Progress:
         self.done = done
         if self.active:
             now = time.monotonic()
-            if now >= self._next:
-                self._next = now + self.every
+            if now >= self._show_at:
+                self._show_at = now + self.every
                 self._show(now)
 
     def step(self, n: int = 1) -> None:
