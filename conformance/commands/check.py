@@ -35,6 +35,7 @@ from typing import Any, TextIO
 
 from turub import Rules
 from turub.decisions import HouseRuleError
+from turub.tools.exiting import ends_the_process
 from turub.tools.progress import Progress
 
 from ..adapter import DIFFERENTIAL_CHECKS
@@ -149,13 +150,17 @@ GC_YOUNG_THRESHOLD = 100_000
 
 @contextmanager
 def _fewer_collections() -> Iterator[None]:
-    """The cyclic garbage collector's youngest threshold raised for a run, then restored."""
+    """The cyclic garbage collector's youngest threshold raised for a run, then restored;
+    kept raised when the process ends with its command (``turub check`` as a script,
+    :func:`turub.tools.exiting.ends_the_process`): set back, it would collect at once all
+    the run left, about a tenth of a second of CPU the exit does without."""
     before = gc.get_threshold()
     gc.set_threshold(max(before[0], GC_YOUNG_THRESHOLD), *before[1:])
     try:
         yield
     finally:
-        gc.set_threshold(*before)
+        if not ends_the_process():
+            gc.set_threshold(*before)
 
 
 @dataclass
