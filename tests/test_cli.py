@@ -185,6 +185,34 @@ def test_a_check_that_is_its_process_leaves_its_garbage_to_the_exit():
     assert done.returncode == 0 and done.stdout.splitlines()[-1] == "frozen True raised False"
 
 
+@pytest.mark.parametrize("search, options", [
+    ("questions.differential:differential_deals", ["--examples", "6", "--properties", "0"]),
+    ("questions.properties:property_results", ["--examples", "0", "--properties", "5"])])
+def test_a_check_that_is_its_process_freezes_its_cases_before_the_first_search(search, options):
+    import subprocess
+    import sys
+    # Hypothesis's first search collects everything once (register_random): the imports, the
+    # plan and the cases' results are frozen by then, so that collection does not walk them
+    module, name = search.split(":")
+    probe = ("import gc, sys\n"
+             f"from turub.conformance.{module} import {name} as plain\n"
+             f"import turub.conformance.{module} as where\n"
+             "def searched(*a, **k):\n"
+             "    print('at the search', gc.get_freeze_count(), len(gc.get_objects()), file=sys.stderr, flush=True)\n"
+             "    return plain(*a, **k)\n"
+             f"where.{name} = searched\n"
+             "from turub.tools.cli import main\n"
+             "sys.argv = ['turub', *sys.argv[1:]]\n"
+             "sys.exit(main())\n")
+    small = [*_SMALL_CHECK[:-4], *options, "--one-process"]
+    done = subprocess.run([sys.executable, "-c", probe, *small], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    said = [line.split() for line in done.stderr.splitlines() if line.startswith("at the search")]
+    assert len(said) == 1, done.stderr[-500:]  # (the kit's stdout is its reports')
+    frozen, walked = int(said[0][-2]), int(said[0][-1])
+    assert frozen > 20_000 and walked < 100, said
+
+
 def test_a_callers_main_leaves_the_collector_as_it_found_it():
     import gc
     before = (gc.get_threshold(), gc.get_freeze_count())

@@ -148,6 +148,15 @@ PINNED_NOTE = ("judged by release {spec}'s frozen cases only: the directed and g
 GC_YOUNG_THRESHOLD = 100_000
 
 
+def _settled() -> None:
+    """What the run has made so far (the imports, the plan, the cases' results) lives to its
+    end: when the process ends with the run, it is frozen (``gc.freeze``) before the
+    Hypothesis searches, whose first collects everything once (``register_random``), so that
+    no collection walks it again."""
+    if ends_the_process():
+        gc.freeze()
+
+
 @contextmanager
 def _fewer_collections() -> Iterator[None]:
     """The cyclic garbage collector's youngest threshold raised for a run, then restored;
@@ -223,8 +232,10 @@ def run_check(target: Target, options: CheckOptions, *, describe: dict | None = 
                     target.diagnostics.append(PINNED_NOTE.format(spec=options.spec))
                     stopped = True
                 if options.examples > 0 and variant_ok and not stopped:
+                    _settled()
                     _differential(target, options, run, log)
                 if not stopped:  # -x: nothing runs after the first failure
+                    _settled()
                     _properties(target, options, run, variant_ok, log)
         except Interrupted as e:
             if isinstance(e, run_out_of_time()):  # something in this process ran past the limit
