@@ -4,7 +4,7 @@ turub.tools.cli``) leaves its cyclic garbage to the exit.
 Freeing garbage costs the cyclic collector a walk of every young object, and the
 interpreter's last act is a full collection of everything: for ``turub check``, whose
 Hypothesis searches leave hundreds of thousands of objects in cycles, those walks took
-about a sixth of its CPU.  A process about to end needs neither: what it holds goes back to
+over a tenth of its CPU in one process (about 0.3 s).  A process about to end needs neither: what it holds goes back to
 the system with it.  So, for the process's own command only (never for a caller's
 ``main(argv)`` in its own process, which lives on):
 
