@@ -49,7 +49,8 @@ def test_bench_load_prints_the_peak_memory() -> None:
 def test_bench_check_prints_the_figures() -> None:
     out = run("bench_check.py", "--split-rounds", "1", *ONCE)
     assert "turub check (medians):" in out and "s CPU" in out and "target at most 2.0 s wall" in out
-    assert "split per question" in out and "property suites" in out
+    assert "split per question" in out and "property suites" in out and "report writing" in out
+    assert "the second process" in out and "inside one --one-process check" in out and "Hypothesis" in out
 
 
 def test_bench_variant_simulate_prints_the_ratios() -> None:

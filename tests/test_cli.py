@@ -158,3 +158,66 @@ def test_the_kit_loads_hypothesis_only_to_run_differential_play_or_the_property_
     no_cases = ["--no-vectors", "--no-generated"]
     assert loads_hypothesis(["check", "--quick", "--quiet", "--properties", "0", "--one-process", *no_cases]) == [True]
     assert loads_hypothesis(["check", "--quick", "--quiet", "--examples", "0", "--one-process", *no_cases]) == [True]
+
+
+# A command that is its process's whole work leaves its garbage to the exit (turub.tools.exiting);
+# a caller's main(argv) in a process that lives on finds the collector as it left it.
+_GC_PROBE = ("import atexit, gc, sys\n"
+             "from turub.tools.cli import main\n"
+             "default = gc.get_threshold()[0]\n"
+             "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0,\n"
+             "                              'raised', gc.get_threshold()[0] > default, flush=True))\n"
+             "sys.argv = ['turub', *sys.argv[1:]]\n"
+             "sys.exit(main())\n")
+_SMALL_CHECK = ["check", "--quick", "--quiet", "--no-generated", "--examples", "0", "--properties", "0"]
+
+
+def test_a_check_that_is_its_process_leaves_its_garbage_to_the_exit():
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", _GC_PROBE, *_SMALL_CHECK], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    # the run's raised threshold kept (set back, it would collect all the run left), the rest frozen
+    assert done.stdout.splitlines()[-1] == "frozen True raised True"
+    done = subprocess.run([sys.executable, "-c", _GC_PROBE, "simulate", "--deals", "3"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.splitlines()[-1] == "frozen True raised False"
+
+
+@pytest.mark.parametrize("search, options", [
+    ("questions.differential:differential_deals", ["--examples", "6", "--properties", "0"]),
+    ("questions.properties:property_results", ["--examples", "0", "--properties", "5"])])
+def test_a_check_that_is_its_process_freezes_its_cases_before_the_first_search(search, options):
+    import subprocess
+    import sys
+    # Hypothesis's first search collects everything once (register_random): the imports, the
+    # plan and the cases' results are frozen by then, so that collection does not walk them
+    module, name = search.split(":")
+    probe = ("import gc, sys\n"
+             f"from turub.conformance.{module} import {name} as plain\n"
+             f"import turub.conformance.{module} as where\n"
+             "def searched(*a, **k):\n"
+             "    print('at the search', gc.get_freeze_count(), len(gc.get_objects()), file=sys.stderr, flush=True)\n"
+             "    return plain(*a, **k)\n"
+             f"where.{name} = searched\n"
+             "from turub.tools.cli import main\n"
+             "sys.argv = ['turub', *sys.argv[1:]]\n"
+             "sys.exit(main())\n")
+    small = [*_SMALL_CHECK[:-4], *options, "--one-process"]
+    done = subprocess.run([sys.executable, "-c", probe, *small], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    said = [line.split() for line in done.stderr.splitlines() if line.startswith("at the search")]
+    assert len(said) == 1, done.stderr[-500:]  # (the kit's stdout is its reports')
+    frozen, walked = int(said[0][-2]), int(said[0][-1])
+    assert frozen > 20_000 and walked < 100, said
+
+
+def test_a_callers_main_leaves_the_collector_as_it_found_it():
+    import gc
+    before = (gc.get_threshold(), gc.get_freeze_count())
+    status, _ = run(*_SMALL_CHECK)
+    assert status == 0
+    assert (gc.get_threshold(), gc.get_freeze_count()) == before
+    from turub.tools.exiting import ends_the_process
+    assert not ends_the_process()

@@ -29,6 +29,7 @@ from ..contest import Contest
 from ..deal import Phase
 from ..decisions import HouseRuleError
 from ..errors import OutOfTime, RuleError
+from .exiting import whole_process
 from .limits import EXIT_TIME_LIMIT, seconds, share, time_limit
 from .progress import Progress
 from ..seats import Seat, Side, parse_seat
@@ -610,8 +611,15 @@ def release_signals() -> int | None:
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run ``turub``; returns the exit status (0 ok, 1 failure reported, 2 usage error, 4
     past ``--time-limit``, 141 standard output closed early, the kit's own for ``turub check``,
-    128 + N when signal N came while it loaded)."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+    128 + N when signal N came while it loaded).  Called with neither argument (the ``turub``
+    script), the command is the process's whole work: its garbage is left to the exit
+    (:mod:`turub.tools.exiting`)."""
+    with whole_process(argv is None and out is None):
+        return _run_held(list(sys.argv[1:] if argv is None else argv), out)
+
+
+def _run_held(argv: list[str], out: TextIO | None) -> int:
+    """The command of ``argv``, the signals held while it loads if it is one that takes them over."""
     if out is not None or _command_of(argv) not in HOLDS_SIGNALS:
         return _run_command(argv, out)
     _hold_signals()
