@@ -201,6 +201,9 @@ def test_a_check_that_is_its_process_freezes_its_cases_before_the_first_search(s
              "    print('at the search', gc.get_freeze_count(), len(gc.get_objects()), file=sys.stderr, flush=True)\n"
              "    return plain(*a, **k)\n"
              f"where.{name} = searched\n"
+             # a table of the searches (SEARCH_RUNS) holds the function itself: point it here too
+             "for table in [v for v in vars(where).values() if isinstance(v, dict)]:\n"
+             "    table.update({k: searched for k, v in table.items() if v is plain})\n"
              "from turub.tools.cli import main\n"
              "sys.argv = ['turub', *sys.argv[1:]]\n"
              "sys.exit(main())\n")
