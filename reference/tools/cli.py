@@ -581,9 +581,17 @@ _HELD_SIGNALS: list[int] = []  # the first signal held (a later one of a burst i
 _HOLDERS: dict[int, object] = {}  # each signal's handler from before the hold, while it lasts
 
 
-def _hold_signals() -> None:
+def _hold_signals(early: tuple[list[int], dict[int, object]] | None = None) -> None:
+    """Hold SIGINT, SIGTERM and SIGHUP; ``early`` is a hold begun before ``turub`` was
+    imported (``turub_entry``, the console script): its first signal, held in the very list
+    its handler keeps writing to, and the handlers from before it become this hold's."""
     import signal
     import threading
+    global _HELD_SIGNALS
+    if early is not None:
+        _HELD_SIGNALS, previous = early
+        _HOLDERS.update(previous)
+        return
     if threading.current_thread() is not threading.main_thread():
         return
 
@@ -607,14 +615,25 @@ def release_signals() -> int | None:
     return _HELD_SIGNALS.pop() if _HELD_SIGNALS else None
 
 
-def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+def _ended_by(held: int) -> int:
+    import signal
+    sys.stderr.write(f"turub: interrupted by {signal.Signals(held).name}\n")
+    return 128 + held
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, *,
+         early_hold: tuple[list[int], dict[int, object]] | None = None) -> int:
     """Run ``turub``; returns the exit status (0 ok, 1 failure reported, 2 usage error, 4
     past ``--time-limit``, 141 standard output closed early, the kit's own for ``turub check``,
-    128 + N when signal N came while it loaded)."""
+    128 + N when signal N came while it loaded).  ``early_hold``: the signals held since
+    before ``turub`` was imported, and the handlers from before (``turub_entry``)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    if out is not None or _command_of(argv) not in HOLDS_SIGNALS:
-        return _run_command(argv, out)
-    _hold_signals()
+    holds = out is None and _command_of(argv) in HOLDS_SIGNALS
+    if early_hold is not None or holds:
+        _hold_signals(early_hold)
+    if not holds:
+        held = release_signals()
+        return _ended_by(held) if held is not None else _run_command(argv, out)
     try:
         status = _run_command(argv, out)
     except SystemExit:  # argparse: --help, a usage error
@@ -623,11 +642,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             raise
         status = 0
     held = release_signals()  # None once the command took the signals over
-    if held is not None:
-        import signal
-        sys.stderr.write(f"turub: interrupted by {signal.Signals(held).name}\n")
-        return 128 + held
-    return status
+    return _ended_by(held) if held is not None else status
 
 
 def _run_command(argv: list[str], out: TextIO | None) -> int:
