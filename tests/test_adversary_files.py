@@ -48,6 +48,13 @@ def hostile(kind: str, folder: Path, suffix: str) -> Path:
     elif kind == "50MB":
         with open(path, "wb") as f:
             f.truncate(50 * 2**20)
+    elif kind == "dangling-link":
+        path.symlink_to(folder / "no-such-file")
+    elif kind == "link-loop":
+        path.symlink_to(path.name)  # a link to itself
+    elif kind == "link-to-fifo":
+        os.mkfifo(folder / f"fifo-{kind}")
+        path.symlink_to(folder / f"fifo-{kind}")
     return path
 
 
@@ -71,10 +78,20 @@ COMMANDS = {
     "--variant TOML": (".toml", lambda p, tmp: ["check", *QUICK, "--variant", str(p)]),
     "--variant JSON": (".json", lambda p, tmp: ["variants", "show", str(p)]),
     "--variant Python": (".py", lambda p, tmp: ["variants", "show", str(p)]),
+    "--diff OLD": (".json", lambda p, tmp: ["check", "--diff", str(p), str(a_report(tmp))]),
+    "turub report, second": (".json", lambda p, tmp: ["report", str(a_report(tmp)), str(p)]),
+    "turub report --html": (".json", lambda p, tmp: ["report", "--html", str(tmp / "page"), str(p)]),
+    "variants diff": (".toml", lambda p, tmp: ["variants", "diff", "standard", str(p)]),
+    "play --variant": (".toml", lambda p, tmp: ["play", "--variant", str(p)]),
+    "simulate --variant": (".py", lambda p, tmp: ["simulate", "--deals", "1", "--variant", f"{p}:club"]),
+    "explain --variant": (".toml", lambda p, tmp: ["explain", "--variant", str(p), "--trump", "H", "AH", "KH", "QH", "JH"]),
+    "vectors --variant": (".toml", lambda p, tmp: ["vectors", "--variant", str(p)]),
 }
+#: What a command may be given in place of a small regular file.
+HOSTILE = ["dev-zero", "fifo", "folder", "50MB", "dangling-link", "link-loop", "link-to-fifo"]
 
 
-@pytest.mark.parametrize("kind", ["dev-zero", "fifo", "folder", "50MB"])
+@pytest.mark.parametrize("kind", HOSTILE)
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_an_input_that_is_not_a_small_regular_file_is_one_line_and_exit_2(command, kind, tmp_path):
     suffix, argv = COMMANDS[command]
