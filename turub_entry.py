@@ -1,3 +1,4 @@
+# PYTHON_ARGCOMPLETE_OK  (argcomplete completes the turub console script, which starts here: turub[completion])
 """The ``turub`` console script's first module (``[project.scripts]`` in pyproject.toml).
 
 Importing the package ``turub`` takes a few tenths of a second (the engine, then the kit's

@@ -271,3 +271,35 @@ def test_a_signal_in_turubs_first_tenths_of_a_second_is_never_a_traceback_nor_lo
             if delay == delays[-1] and delay < generous(1):  # a slow machine: until one is held
                 delays.append(2 * delay)
     assert held, "the console script never held the signals"
+
+
+#: Commands that run for a while and report no interruption of their own: a signal ends
+#: each with one line and its status, never a ``KeyboardInterrupt`` traceback.
+LONG_COMMANDS = {
+    "simulate": ["simulate", "--deals", "10000000"],
+    "variants diff": ["variants", "diff", "standard", "counterclockwise", "--deals", "1000000"],
+    "play --sitting": ["play", "--sitting", "10000000"],
+    "vectors --check": ["vectors", "--check"],
+}
+
+
+@pytest.mark.parametrize("signals", ["SIGINT", "SIGTERM", "SIGINT,SIGTERM,SIGINT"])
+@pytest.mark.parametrize("command", sorted(LONG_COMMANDS))
+def test_every_command_interrupted_ends_with_the_signals_status_and_one_line(command, signals, tmp_path):
+    sent = [getattr(signal, s) for s in signals.split(",")]
+    kit = subprocess.Popen([console_script(), *LONG_COMMANDS[command]], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, cwd=tmp_path)
+    try:
+        time.sleep(0.8)  # loading or running: either way the same status
+        for n, sig in enumerate(sent):
+            if n:
+                time.sleep(0.02)
+            kit.send_signal(sig)
+        err = kit.communicate(timeout=generous(15))[1].decode(errors="replace")
+    finally:
+        if kit.poll() is None:
+            kit.kill()
+            kit.wait()
+    assert kit.returncode == 128 + sent[0], (kit.returncode, err[-800:])
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-800:]
+    assert err.splitlines()[-1] == f"turub: interrupted by {signal.Signals(sent[0]).name}", err[-800:]
