@@ -9,6 +9,7 @@ through a symbolic link another user could have planted.
 """
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -48,6 +49,13 @@ def hostile(kind: str, folder: Path, suffix: str) -> Path:
     elif kind == "50MB":
         with open(path, "wb") as f:
             f.truncate(50 * 2**20)
+    elif kind == "dangling-link":
+        path.symlink_to(folder / "no-such-file")
+    elif kind == "link-loop":
+        path.symlink_to(path.name)  # a link to itself
+    elif kind == "link-to-fifo":
+        os.mkfifo(folder / f"fifo-{kind}")
+        path.symlink_to(folder / f"fifo-{kind}")
     return path
 
 
@@ -71,10 +79,20 @@ COMMANDS = {
     "--variant TOML": (".toml", lambda p, tmp: ["check", *QUICK, "--variant", str(p)]),
     "--variant JSON": (".json", lambda p, tmp: ["variants", "show", str(p)]),
     "--variant Python": (".py", lambda p, tmp: ["variants", "show", str(p)]),
+    "--diff OLD": (".json", lambda p, tmp: ["check", "--diff", str(p), str(a_report(tmp))]),
+    "turub report, second": (".json", lambda p, tmp: ["report", str(a_report(tmp)), str(p)]),
+    "turub report --html": (".json", lambda p, tmp: ["report", "--html", str(tmp / "page"), str(p)]),
+    "variants diff": (".toml", lambda p, tmp: ["variants", "diff", "standard", str(p)]),
+    "play --variant": (".toml", lambda p, tmp: ["play", "--variant", str(p)]),
+    "simulate --variant": (".py", lambda p, tmp: ["simulate", "--deals", "1", "--variant", f"{p}:club"]),
+    "explain --variant": (".toml", lambda p, tmp: ["explain", "--variant", str(p), "--trump", "H", "AH", "KH", "QH", "JH"]),
+    "vectors --variant": (".toml", lambda p, tmp: ["vectors", "--variant", str(p)]),
 }
+#: What a command may be given in place of a small regular file.
+HOSTILE = ["dev-zero", "fifo", "folder", "50MB", "dangling-link", "link-loop", "link-to-fifo"]
 
 
-@pytest.mark.parametrize("kind", ["dev-zero", "fifo", "folder", "50MB"])
+@pytest.mark.parametrize("kind", HOSTILE)
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_an_input_that_is_not_a_small_regular_file_is_one_line_and_exit_2(command, kind, tmp_path):
     suffix, argv = COMMANDS[command]
@@ -340,3 +358,106 @@ def test_the_badges_folder_planted_as_a_link_in_a_shared_html_folder_is_never_fo
     r = turub("report", str(a_report(tmp_path)), "--html", str(shared))
     assert r.returncode != 0 and "symbolic link" in one_line(r), (r.returncode, r.stderr[-600:])
     assert list(victim.iterdir()) == []
+
+
+# --- every field of a report, of every wrong type --------------------------------------------
+# The paths are generated from real reports (a conforming run and a failing one), not listed
+# by hand: every field, every field of an object, the first item of a list and of a map of
+# rows (the clauses), each given in turn a value of each other JSON type.
+
+def _field_paths(value, path=()):
+    yield path
+    if isinstance(value, dict):
+        rows = len(value) > 12 and all(isinstance(v, dict) for v in value.values())
+        keys = list(value)[:1] if path and rows else list(value)  # a map of rows (the clauses): one row
+        for key in keys:
+            yield from _field_paths(value[key], (*path, key))
+    elif isinstance(value, list) and value:
+        yield from _field_paths(value[0], (*path, 0))
+
+
+def _shown_path(path) -> str:
+    return "".join(f"[{k}]" if isinstance(k, int) else (f".{k}" if n else k) for n, k in enumerate(path))
+
+
+def _replaced(doc, path, value):
+    doc = json.loads(json.dumps(doc))
+    inner = doc
+    for key in path[:-1]:
+        inner = inner[key]
+    inner[path[-1]] = value
+    return doc
+
+
+#: A value of each JSON type: each field is given every one that is not of its own type.
+WRONG = {"an object": {"x": 1}, "a list": [1], "text": "x", "a number": 3, "a boolean": True, "null": None}
+
+
+def _kind(value) -> str:
+    return next(k for k, w in WRONG.items() if type(w) is type(value) or (k == "a number" and type(value) is float))
+
+
+def _failing_report(tmp_path) -> Path:
+    path = tmp_path / "failing.json"
+    broken = str(Path(__file__).parent / "broken" / "adapters.py") + ":NoFollowSuit"
+    r = turub("check", *QUICK, "--python", broken, "--json", str(path))
+    assert r.returncode == 1, r.stderr
+    return path
+
+
+@pytest.fixture(scope="module")
+def real_reports(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("reports")
+    good, failing = a_report(folder), _failing_report(folder)
+    docs = {name: json.loads(p.read_text(encoding="utf-8")) for name, p in (("conforming", good), ("failing", failing))}
+    for doc in docs.values():  # a few cases, the failing ones first: every field of a case, at a fraction of the cost
+        doc["cases"] = sorted(doc["cases"], key=lambda c: c["status"] == "passed")[:4]
+    return docs
+
+
+@pytest.mark.parametrize("which", ["conforming", "failing"])
+def test_every_field_of_a_report_of_every_wrong_type_is_exit_2_naming_it_or_read_as_absent(which, real_reports, tmp_path, capsys):
+    """``turub report`` (alone, beside a good report, with --html) and ``turub check --diff``
+    (either side), given a report whose one field is of another type: exit 2 and one line
+    naming the file and a field on the path to it, or (a field the command does not read, or
+    may be null) the command's usual status; never a traceback, never a status of its own."""
+    from turub.tools.cli import main
+    doc = real_reports[which]
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(doc), encoding="utf-8")
+    bad = tmp_path / "bad-report.json"
+    paths = [p for p in _field_paths(doc) if p and p[0] != "format"]
+    assert len(paths) > 60 and ("cases", 0, "status") in paths, len(paths)
+    commands = {"report": (["report", str(bad)], {0, 2}), "report, second": (["report", str(good), str(bad)], {0, 2}),
+                "report --html": (["report", "--html", str(tmp_path / "page"), str(good), str(bad)], {0, 2}),
+                "--diff NEW": (["check", "--diff", str(good), str(bad)], {0, 1, 2}),
+                "--diff OLD": (["check", "--diff", str(bad), str(good)], {0, 1, 2})}
+    tried = refused = 0
+    for path in paths:
+        inner = doc
+        for key in path:
+            inner = inner[key]
+        for kind, value in WRONG.items():
+            if kind == _kind(inner):
+                continue
+            bad.write_text(json.dumps(_replaced(doc, path, value)), encoding="utf-8")
+            for name, (argv, allowed) in commands.items():
+                if name == "report --html" and len(path) > 1:
+                    continue  # (the page is drawn from what the text is: its fields are those above)
+                out = io.StringIO()
+                try:
+                    status = main(argv, out)
+                except SystemExit as e:  # (argparse's own; never expected here)
+                    status = e.code
+                err = capsys.readouterr().err
+                where = f"{name}: {_shown_path(path)} as {kind}"
+                tried += 1
+                assert status in allowed, (where, status, err[-600:])
+                assert "Traceback" not in err, (where, err)
+                if status == 2:
+                    refused += 1
+                    lines = [x for x in err.splitlines() if x.strip() and "warning:" not in x]
+                    assert len(lines) == 1 and bad.name in lines[0], (where, err)
+                    named = [k for k in path if isinstance(k, str) and k in lines[0].split(bad.name, 1)[1]]
+                    assert named or "not a turub report" in lines[0], (where, lines[0])
+    assert refused > tried // 10, (refused, tried)

@@ -52,13 +52,16 @@ class PipeWhoseReaderLeaves(io.TextIOBase):
             self.gone = True
 
 
-@pytest.mark.parametrize("argv", [["variants", "list"], ["clause", "play.turn"], ["report", "REPORT"]],
-                         ids=lambda a: a[0])
+@pytest.mark.parametrize("argv", [["variants", "list"], ["clause", "play.turn"], ["report", "REPORT"],
+                                  ["variants", "show", "counterclockwise"],
+                                  ["explain", "--trump", "H", "AH", "KH", "QH", "JH"],
+                                  ["check", "--diff", "REPORT", "REPORT"]],
+                         ids=" ".join)
 def test_a_reader_that_leaves_early_is_141_for_every_command(argv, tmp_path, monkeypatch):
     if "REPORT" in argv:
         report = tmp_path / "r.json"
         assert main(["check", *QUICK, "--quiet", "--json", str(report)], io.StringIO()) == 0
-        argv = ["report", str(report)]
+        argv = [a if a != "REPORT" else str(report) for a in argv]
     pipe = PipeWhoseReaderLeaves()
     monkeypatch.setattr(sys, "stdout", pipe)
     try:
@@ -112,7 +115,10 @@ def with_reader_gone(argv: list[str], **kwargs) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["check", "--help"], ["--version"], ["schema"],
-                                  ["report", "--json", "-", "REPORT"]], ids=" ".join)
+                                  ["report", "--json", "-", "REPORT"], ["vectors", "--op", "trick_winner"],
+                                  ["variants", "diff", "standard", "counterclockwise", "--deals", "1"],
+                                  ["play", "--seed", "3"], ["simulate", "--deals", "2"], ["check", "--list"]],
+                         ids=" ".join)
 def test_help_version_and_every_output_to_a_gone_reader_are_141(argv, tmp_path):
     if "REPORT" in argv:
         report = tmp_path / "r.json"

@@ -198,3 +198,16 @@ def test_variants_diff_names_the_option_clauses():
     status, text = run("variants", "diff", "standard", "opponent-dealer=previous")
     assert status == 0 and "dealer.after-win" in text
     assert "No case" in run("variants", "diff", "standard", "direction=clockwise")[1]
+
+
+@pytest.mark.parametrize("extra", [["--variant", "counterclockwise"], ["--rules", "direction=counterclockwise"],
+                                   ["--op", "trick_winner"], ["--spec", "1"], ["--format", "jsonl"]])
+@pytest.mark.parametrize("mode", ["--check", "--regenerate"])
+def test_vectors_check_and_regenerate_refuse_a_choice_they_would_ignore(mode, extra, tmp_path, capsys):
+    """`--check` and `--regenerate` cover every committed set as the reference answers it: a
+    variant, an option set, an operation, a release or a format given with them is a usage
+    error naming it, never silently dropped (`--check --variant X` said "up to date")."""
+    status, text = run("vectors", mode, "--dir", str(tmp_path), *extra)
+    assert status == 2, (status, text)
+    assert extra[0] in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []  # nothing written

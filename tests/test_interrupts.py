@@ -176,3 +176,130 @@ def test_a_signal_while_turub_loads_is_never_lost(argv, status):
                          capture_output=True, text=True, timeout=generous(60))
     assert run.returncode == status, run.stderr[-600:]
     assert "Traceback" not in run.stderr
+
+
+#: The installed ``turub`` console script, run as the shell runs it, with the signals sent
+#: to itself the moment the package ``turub`` begins to import (its first tenths of a second,
+#: before ``turub.tools.cli.main`` could take any signal over).
+SIGNALLED_AS_TURUB_IMPORTS = """
+import os, runpy, signal, sys
+sys.argv.pop(0)  # "-c": then the script, the signals, turub's arguments
+signals = sys.argv.pop(1).split(",")
+class Signal:
+    def find_spec(self, name, path=None, target=None):
+        if name == "turub":
+            sys.meta_path.remove(self)
+            for s in signals:
+                os.kill(os.getpid(), getattr(signal, s))
+        return None
+sys.meta_path.insert(0, Signal())
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
+def console_script() -> str:
+    """The installed ``turub`` script, checked to be the one pyproject.toml declares."""
+    import tomllib
+    declared = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
+    module = declared["project"]["scripts"]["turub"].split(":")[0]
+    text = Path(TURUB).read_text(encoding="utf-8")
+    assert f"from {module} import" in text, (
+        f"{TURUB} does not run {module} (pyproject.toml's [project.scripts]): reinstall the "
+        f"project (pip install --no-deps -e .)")
+    return TURUB
+
+
+@pytest.mark.parametrize("signals", ["SIGINT", "SIGTERM", "SIGTERM,SIGINT,SIGTERM"])
+def test_a_signal_while_the_package_turub_imports_is_an_interruption_with_its_reports(signals, tmp_path):
+    js, xml, jsonl = tmp_path / "r.json", tmp_path / "r.xml", tmp_path / "r.jsonl"
+    run = subprocess.run([sys.executable, "-c", SIGNALLED_AS_TURUB_IMPORTS, console_script(), signals, "check",
+                          "--json", str(js), "--junit", str(xml), "--jsonl", str(jsonl), "--quiet"],
+                         capture_output=True, text=True, timeout=generous(60))
+    first = getattr(signal, signals.split(",")[0])
+    assert_interrupted(run.returncode, run.stderr, js, xml, "no-such-marker", first)
+
+
+@pytest.mark.parametrize("argv", [["report", "--help"], ["vectors", "--check"], ["play", "--seed", "1"],
+                                  ["check", "--diff", "/nonexistent", "/nonexistent"]])
+def test_a_signal_while_the_package_turub_imports_ends_any_command_with_its_status(argv):
+    run = subprocess.run([sys.executable, "-c", SIGNALLED_AS_TURUB_IMPORTS, console_script(), "SIGINT", *argv],
+                         capture_output=True, text=True, timeout=generous(60))
+    assert run.returncode == 130, (run.returncode, run.stderr[-800:])
+    assert "Traceback" not in run.stderr and "interrupted by SIGINT" in run.stderr, run.stderr[-800:]
+
+
+def caught_signals(pid: int) -> int:
+    """The mask of signals the process ``pid`` has handlers for (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            return next(int(line.split()[1], 16) for line in f if line.startswith("SigCgt:"))
+    except (OSError, StopIteration):
+        return 0
+
+
+@pytest.mark.parametrize("sig", sorted(DOCUMENTED), ids=lambda s: signal.Signals(s).name)
+def test_a_signal_in_turubs_first_tenths_of_a_second_is_never_a_traceback_nor_lost(sig, tmp_path):
+    """Signals sent from the moment ``turub check`` is spawned to its fourth tenth of a
+    second.  Once the console script holds the signals (SIGTERM caught: the interpreter
+    alone never catches it), the run ends with the documented status and its report marked
+    interrupted; one that came earlier, while the interpreter itself started, ended it by the
+    signal (the shell's 128 + N), no report claiming anything."""
+    script = console_script()
+    held, delays = 0, [0, 0.002, 0.01, 0.03, 0.06, 0.1, 0.15, 0.2, 0.3, 0.4]
+    for n, delay in enumerate(delays):
+        js = tmp_path / f"r{n}.json"
+        kit = subprocess.Popen([script, "check", "--quick", "--quiet", "--json", str(js)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            time.sleep(delay)
+            holding = bool(caught_signals(kit.pid) & (1 << (signal.SIGTERM - 1)))
+            kit.send_signal(sig)
+            err = kit.communicate(timeout=generous(30))[1].decode(errors="replace")
+        finally:
+            if kit.poll() is None:
+                kit.kill()
+                kit.wait()
+        if holding:
+            held += 1
+            assert kit.returncode == DOCUMENTED[sig], (delay, kit.returncode, err[-800:])
+            assert "Traceback" not in err, err
+            report = json.loads(js.read_text(encoding="utf-8"))
+            assert report["verdict"] == "INTERRUPTED" and report["interrupted"] == sig
+        else:  # the interpreter's own start: the signal's default, or its KeyboardInterrupt
+            assert kit.returncode in (-sig, 1, DOCUMENTED[sig]), (delay, kit.returncode, err[-800:])
+            assert not js.exists() or json.loads(js.read_text())["verdict"] == "INTERRUPTED"
+            if delay == delays[-1] and delay < generous(1):  # a slow machine: until one is held
+                delays.append(2 * delay)
+    assert held, "the console script never held the signals"
+
+
+#: Commands that run for a while and report no interruption of their own: a signal ends
+#: each with one line and its status, never a ``KeyboardInterrupt`` traceback.
+LONG_COMMANDS = {
+    "simulate": ["simulate", "--deals", "10000000"],
+    "variants diff": ["variants", "diff", "standard", "counterclockwise", "--deals", "1000000"],
+    "play --sitting": ["play", "--sitting", "10000000"],
+    "vectors --check": ["vectors", "--check"],
+}
+
+
+@pytest.mark.parametrize("signals", ["SIGINT", "SIGTERM", "SIGINT,SIGTERM,SIGINT"])
+@pytest.mark.parametrize("command", sorted(LONG_COMMANDS))
+def test_every_command_interrupted_ends_with_the_signals_status_and_one_line(command, signals, tmp_path):
+    sent = [getattr(signal, s) for s in signals.split(",")]
+    kit = subprocess.Popen([console_script(), *LONG_COMMANDS[command]], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, cwd=tmp_path)
+    try:
+        time.sleep(0.8)  # loading or running: either way the same status
+        for n, sig in enumerate(sent):
+            if n:
+                time.sleep(0.02)
+            kit.send_signal(sig)
+        err = kit.communicate(timeout=generous(15))[1].decode(errors="replace")
+    finally:
+        if kit.poll() is None:
+            kit.kill()
+            kit.wait()
+    assert kit.returncode == 128 + sent[0], (kit.returncode, err[-800:])
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-800:]
+    assert err.splitlines()[-1] == f"turub: interrupted by {signal.Signals(sent[0]).name}", err[-800:]

@@ -29,6 +29,7 @@ SCALE = float(os.environ.get("TURUB_TEST_TIME_SCALE", "1"))
 SHIM = [sys.executable, "-P", "-m", "turub.conformance.programs.shim",
         "turub.conformance.adapter:ReferenceImplementation"]
 
+SLOW = str(Path(__file__).parent / "faults" / "adapters.py") + ":Slow"
 HELLO = '{"id": %d, "result": {"protocol": 1, "name": "twice", "version": "0", "operations": ["trick_winner"]}}'
 
 
@@ -123,3 +124,68 @@ def test_a_kit_stopped_and_resumed_still_finds_a_correct_program_conforms():
     assert report["verdict"] == "CONFORMS", ([c for c in report["cases"] if c["status"] != "passed"][:3],
                                              report.get("startup_failure"), err[-2000:])
     assert kit.returncode == 0
+
+
+def _family(pid: int) -> list[int]:
+    """``pid`` and every process below it (the kit is a child subreaper: all it started)."""
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        found.append(p)
+        try:
+            todo += _children(p)
+        except OSError:
+            continue
+    return found
+
+
+def _pause_all(pid: int, seconds: float) -> None:
+    """Stop the kit and everything it started (a paused VM, a suspended laptop, a `kill -STOP`
+    of the whole job), then let all go on: the program had none of that time either."""
+    family = _family(pid)
+    for p in family:
+        try:
+            os.kill(p, signal.SIGSTOP)
+        except ProcessLookupError:
+            pass
+    time.sleep(seconds)
+    for n, p in enumerate(family):  # the kit first: its deadlines, not the program, see the gap
+        if n == 1:
+            time.sleep(0.1)
+        try:
+            os.kill(p, signal.SIGCONT)
+        except ProcessLookupError:
+            pass
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("pause", [_pause, _pause_all], ids=["the-kit", "the-kit-and-its-program"])
+def test_a_run_stopped_and_resumed_at_each_stage_is_never_a_false_timeout(pause):
+    """A correct adapter that takes a quarter of a second on each answer (so that the kit,
+    stopped at any moment, is almost surely waiting for one), in the cases and the property
+    suites: stopped around the hello,
+    then every 0.7 s of the run (six times) for longer than a request may take; a correct program still
+    conforms, nothing timed out, the program started once."""
+    kit = subprocess.Popen([TURUB, "check", "--python", SLOW, "--no-generated", "--examples", "0", "--properties", "2",
+                            "-k", "worked or test_second_ace_never_beats_the_first",
+                            "--timeout", "1", "--quiet", "--json", "-"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.monotonic() + 60 * SCALE
+        while not _children(kit.pid) and time.monotonic() < end:
+            time.sleep(0.001)
+        pauses = 0
+        while kit.poll() is None and time.monotonic() < end and pauses < 6:
+            pause(kit.pid, 1.5)
+            pauses += 1
+            time.sleep(0.7)
+        out, err = kit.communicate(timeout=300 * SCALE)
+    finally:
+        kit.kill()
+        kit.wait()
+    assert pauses >= 2, pauses
+    assert "Traceback" not in err, err
+    report = json.loads(out)
+    assert report["verdict"] == "CONFORMS" and kit.returncode == 0, (
+        [c for c in report["cases"] if c["status"] != "passed"][:3], report.get("startup_failure"), err[-2000:])
+    assert report["restarts"] == 0 and "timeout" not in json.dumps(report["summary"]), report["summary"]

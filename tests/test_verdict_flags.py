@@ -94,3 +94,52 @@ def test_no_assert_statement_in_a_property_the_kit_runs():
                 if lines := _asserts(node):
                     found[f"{suite}.{node.name}"] = lines
     assert found == {}, f"assert statements (gone under python -O) in properties the kit runs: {found}"
+
+
+#: Each stage of ``turub check`` alone, against a program that never follows suit (every
+#: stage finds that): the committed vectors, the generated cases, the differential play.
+STAGES = {
+    "vectors": ["--no-generated", "--examples", "0", "--properties", "0"],
+    "generated": ["--no-vectors", "--examples", "0", "--properties", "0"],
+    "differential": ["--no-vectors", "--no-generated", "--examples", "20", "--properties", "0"],
+}
+#: The flags that change what Python runs or how (-O's removal of asserts is within -OO's).
+CHANGING = ["-OO", "PYTHONOPTIMIZE=2", "PYTHONWARNINGS=error", "PYTHONHASHSEED=random"]
+NO_FOLLOW = str(Path(__file__).parent / "broken" / "adapters.py") + ":NoFollowSuit"
+
+
+def under(name: str) -> tuple[list[str], dict[str, str]]:
+    flags, env = FLAGS[name]
+    clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONOPTIMIZE", "PYTHONWARNINGS", "PYTHONHASHSEED")}
+    return flags, {**clean, **env}
+
+
+@pytest.mark.parametrize("name", CHANGING)
+@pytest.mark.parametrize("stage", list(STAGES))
+def test_a_rule_broken_is_found_at_every_stage_whatever_the_interpreters_flags(stage, name, tmp_path):
+    flags, env = under(name)
+    report = tmp_path / "r.json"
+    run = subprocess.run([sys.executable, *flags, TURUB, "check", "--python", NO_FOLLOW, *STAGES[stage],
+                          "--quiet", "--json", str(report)],
+                         capture_output=True, text=True, errors="replace", env=env, timeout=300 * SCALE)
+    assert "Traceback" not in run.stderr, run.stderr
+    assert run.returncode == 1, (run.returncode, run.stderr[-2000:])
+    import json
+    judged = json.loads(report.read_text(encoding="utf-8"))
+    assert judged["verdict"] == "DOES NOT CONFORM"
+    assert any(c["status"] == "failed" and "play.follow-suit" in c["clauses"] for c in judged["cases"])
+
+
+@pytest.mark.parametrize("name", ["-OO", "PYTHONOPTIMIZE=2"])
+def test_the_pytest_plugin_fails_a_broken_program_whatever_the_interpreters_flags(name, tmp_path):
+    """pytest under ``-O`` neither rewrites nor runs an ``assert``: the plugin's items still
+    fail a program that breaks a rule, in the cases and in the property suites."""
+    flags, env = under(name)
+    run = subprocess.run([sys.executable, *flags, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                          "--turub-python", BROKEN, "--turub-scale", "0.1", "--turub-examples", "0",
+                          "--turub-properties", "10", "-k", "earliest-identical or test_second_ace_never_beats_the_first"],
+                         cwd=tmp_path, capture_output=True, text=True, errors="replace", env=env, timeout=300 * SCALE)
+    assert run.returncode == 1, (run.returncode, run.stdout[-2000:], run.stderr[-2000:])
+    failed = [line for line in run.stdout.splitlines() if line.startswith("FAILED ")]
+    assert any("property/" in line for line in failed), run.stdout[-2000:]
+    assert any("property/" not in line for line in failed), run.stdout[-2000:]

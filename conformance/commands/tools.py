@@ -56,6 +56,12 @@ def cmd_vectors(args: argparse.Namespace, out: TextIO) -> int:
     from ..questions.vectors import VECTOR_DIR, render_vectors, write_vectors
     try:
         option_checks.output_path("-o/--output", args.output)
+        if args.regenerate or args.check:  # every committed set, from the reference: nothing to choose
+            given = [o for o, v in (("--rules", args.rules), ("--variant", args.variant), ("--op", args.op),
+                                    ("--spec", args.spec), ("--format", args.format != "json")) if v]
+            if given:
+                raise _Usage(f"{'--regenerate' if args.regenerate else '--check'} covers every committed "
+                             f"set of vectors as the reference answers them; {', '.join(given)} does not apply")
         if args.regenerate:
             option_checks.output_dir("--dir", args.dir)  # a folder planted as a link is never followed
             for path in write_vectors(Path(args.dir) if args.dir else VECTOR_DIR):

@@ -7,7 +7,10 @@ Those are imported only when one of their commands runs (:data:`LAZY_COMMANDS`),
 engine's commands and ``--help`` start without the kit and Hypothesis.
 Bad arguments print one line and exit with status 2; a command that ran past its
 ``--time-limit`` prints one line naming what was running (a house rule: its variant, clause
-and situation) and exits with status 4 (:data:`EXIT_TIME_LIMIT`).
+and situation) and exits with status 4 (:data:`EXIT_TIME_LIMIT`).  A SIGINT, SIGTERM or
+SIGHUP ends any command with one line and the signal's status, 128 + N (``turub check``
+writes its reports first), a burst of them as one; from the console script's first line
+(``turub_entry``), before the package is imported.
 """
 
 from __future__ import annotations
@@ -582,9 +585,17 @@ _HELD_SIGNALS: list[int] = []  # the first signal held (a later one of a burst i
 _HOLDERS: dict[int, object] = {}  # each signal's handler from before the hold, while it lasts
 
 
-def _hold_signals() -> None:
+def _hold_signals(early: tuple[list[int], dict[int, object]] | None = None) -> None:
+    """Hold SIGINT, SIGTERM and SIGHUP; ``early`` is a hold begun before ``turub`` was
+    imported (``turub_entry``, the console script): its first signal, held in the very list
+    its handler keeps writing to, and the handlers from before it become this hold's."""
     import signal
     import threading
+    global _HELD_SIGNALS
+    if early is not None:
+        _HELD_SIGNALS, before = early
+        _HOLDERS.update(before)
+        return
     if threading.current_thread() is not threading.main_thread():
         return
 
@@ -599,30 +610,48 @@ def _hold_signals() -> None:
 
 
 def release_signals() -> int | None:
-    """End the hold of :data:`HOLDS_SIGNALS`: each signal's handler from before it back, and
-    the first signal that came meanwhile (None if none did, or nothing was held)."""
+    """End the hold of :data:`HOLDS_SIGNALS`: the first signal that came meanwhile (None if
+    none did, or nothing was held).  If none did, each signal's handler from before the hold
+    is back; if one did, the process is ending with its status, and the signals stay ignored
+    (the rest of a burst is the same interruption, never an end by the signal)."""
     import signal
+    held = _HELD_SIGNALS.pop() if _HELD_SIGNALS else None
     for s, previous in _HOLDERS.items():
-        signal.signal(s, previous if previous is not None else signal.SIG_DFL)  # type: ignore[arg-type]
+        if held is not None:
+            signal.signal(s, signal.SIG_IGN)
+        else:
+            signal.signal(s, previous if previous is not None else signal.SIG_DFL)  # type: ignore[arg-type]
     _HOLDERS.clear()
-    return _HELD_SIGNALS.pop() if _HELD_SIGNALS else None
+    return held
 
 
-def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+def _ended_by(held: int) -> int:
+    import signal
+    sys.stderr.write(f"turub: interrupted by {signal.Signals(held).name}\n")
+    return 128 + held
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None, *,
+         early_hold: tuple[list[int], dict[int, object]] | None = None) -> int:
     """Run ``turub``; returns the exit status (0 ok, 1 failure reported, 2 usage error, 4
     past ``--time-limit``, 141 standard output closed early, the kit's own for ``turub check``,
-    128 + N when signal N came while it loaded).  Called with neither argument (the ``turub``
-    script), the command is the process's whole work: its garbage is left to the exit
-    (:mod:`turub.tools.exiting`)."""
+    128 + N when signal N came while it loaded).  ``early_hold``: the signals held since
+    before ``turub`` was imported, and the handlers from before (``turub_entry``).  Called with
+    neither argument (the ``turub`` script), the command is the process's whole work: its
+    garbage is left to the exit (:mod:`turub.tools.exiting`)."""
     with whole_process(argv is None and out is None):
-        return _run_held(list(sys.argv[1:] if argv is None else argv), out)
+        return _run_held(list(sys.argv[1:] if argv is None else argv), out, early_hold)
 
 
-def _run_held(argv: list[str], out: TextIO | None) -> int:
+def _run_held(argv: list[str], out: TextIO | None,
+              early_hold: tuple[list[int], dict[int, object]] | None) -> int:
     """The command of ``argv``, the signals held while it loads if it is one that takes them over."""
-    if out is not None or _command_of(argv) not in HOLDS_SIGNALS:
-        return _run_command(argv, out)
-    _hold_signals()
+    holds = out is None and _command_of(argv) in HOLDS_SIGNALS
+    if early_hold is not None or holds:
+        _hold_signals(early_hold)
+    if not holds:
+        held = release_signals()
+        return _ended_by(held) if held is not None else _run_interruptible(argv, out)
     try:
         status = _run_command(argv, out)
     except SystemExit:  # argparse: --help, a usage error
@@ -631,10 +660,40 @@ def _run_held(argv: list[str], out: TextIO | None) -> int:
             raise
         status = 0
     held = release_signals()  # None once the command took the signals over
-    if held is not None:
-        import signal
-        sys.stderr.write(f"turub: interrupted by {signal.Signals(held).name}\n")
-        return 128 + held
+    return _ended_by(held) if held is not None else status
+
+
+def _run_interruptible(argv: list[str], out: TextIO | None) -> int:
+    """A command that does not report an interruption itself (all but :data:`HOLDS_SIGNALS`):
+    a SIGINT, SIGTERM or SIGHUP ends it with one line and the signal's status (128 + N),
+    never a ``KeyboardInterrupt`` traceback; the rest of a burst is the same interruption.
+    What it was writing is not left half-written (outputs are written atomically)."""
+    import signal
+    import threading
+    if out is not None or threading.current_thread() is not threading.main_thread():
+        return _run_command(argv, out)
+    came: list[int] = []
+    taken: dict[int, object] = {}
+
+    def interrupt(signum: int, frame: object) -> None:
+        if not came:
+            came.append(signum)
+            for s in taken:
+                signal.signal(s, signal.SIG_IGN)
+            raise KeyboardInterrupt
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        previous = signal.getsignal(sig)
+        if previous in (signal.SIG_DFL, signal.default_int_handler):  # (one ignored stays ignored)
+            taken[sig] = previous
+            signal.signal(sig, interrupt)
+    try:
+        status = _run_command(argv, out)
+    except KeyboardInterrupt:
+        came.append(signal.SIGINT)  # (the first one counts: a signal's, or the interpreter's own)
+    if came:
+        return _ended_by(came[0])
+    for s, handler in taken.items():
+        signal.signal(s, handler)  # type: ignore[arg-type]
     return status
 
 

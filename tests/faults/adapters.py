@@ -82,3 +82,13 @@ class Prints(_Base):
     def misbehave(self, cards, trump):
         print('{"id": 1, "result": "not from the protocol"}')
         return super().misbehave(cards, trump)
+
+
+class Slow(_Base):
+    """Correct, and a quarter of a second on each answer: a kit stopped at any moment is
+    almost surely waiting for one (tests/test_program_time.py)."""
+    name = "slow-adapter"
+
+    def trick_winner(self, cards, trump):
+        time.sleep(0.25)
+        return super().trick_winner(cards, trump)
