@@ -290,7 +290,12 @@ def test_every_command_interrupted_ends_with_the_signals_status_and_one_line(com
     kit = subprocess.Popen([console_script(), *LONG_COMMANDS[command]], stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, cwd=tmp_path)
     try:
-        time.sleep(0.8)  # loading or running: either way the same status
+        # once turub's script holds the signals (before that the interpreter itself is starting,
+        # which no code of turub's can reach): then loading or running, either way the same status
+        ready = time.monotonic() + generous(10)
+        while not caught_signals(kit.pid) & (1 << (signal.SIGTERM - 1)) and time.monotonic() < ready:
+            time.sleep(0.005)
+        time.sleep(0.3)
         for n, sig in enumerate(sent):
             if n:
                 time.sleep(0.02)
