@@ -82,10 +82,14 @@ def _subsets(first: int) -> tuple[tuple[Card, ...], ...]:
 
 # A checked hand (see the module documentation): a list of the copies held of each card code
 # (items 0-35), the suits' masks (items 36-39, suit s at 36 + s), an empty mask (item 40,
-# _NO_LED: the deal's ``_led`` while no card is led) and the legal plays when leading or void
-# (item 41, _EVERY: None until asked, again once the hand changes).
+# _NO_LED: the deal's ``_led`` while no card is led), the legal plays when leading or void
+# (item 41, _EVERY: None until asked, again once the hand changes), the seat holding it (item
+# 42, _SEAT) and the number of the seat after it (item 43, _NEXT: where its hand is in the list
+# of the deal's checked hands), so that the hot path never indexes by a Seat.
 _NO_LED: Final = 40
 _EVERY: Final = 41
+_SEAT: Final = 42
+_NEXT: Final = 43
 #: Where each card code's suit mask sits in a checked hand (36 + its suit).
 _MASK_AT: Final = tuple(36 + suit for suit in SUIT_OF)
 #: A seat's distinct cards of one suit, by where the suit's mask sits in a checked hand (36 +
@@ -96,14 +100,23 @@ _BIT: Final = tuple(1 << (code - SUIT_START[SUIT_OF[code]]) for code in range(36
 _BIT36: Final = tuple(1 << code for code in range(36))
 
 
-def _checked(codes: Iterable[int]) -> list[Any]:
-    """Card codes as a checked hand (see the module documentation)."""
+def _checked(codes: Iterable[int], seat: Seat, after: int) -> list[Any]:
+    """The card codes ``seat`` holds as a checked hand, ``after`` the number of the seat after
+    it (see the comment above)."""
     hand: list[Any] = [0] * 36
     for code in codes:
         hand[code] += 1
     held = sum(compress(_BIT36, hand))
-    hand += (held & 511, held >> 9 & 511, held >> 18 & 511, held >> 27, 0, None)
+    hand += (held & 511, held >> 9 & 511, held >> 18 & 511, held >> 27, 0, None, seat, after)
     return hand
+
+
+def _every_legal(hand: list[Any]) -> tuple[Card, ...]:
+    """The distinct cards of a checked hand (the legal plays when its seat leads or is void),
+    kept in the hand until it changes."""
+    cards = hand[_EVERY] = (_SUITED[36][hand[36]] + _SUITED[37][hand[37]] + _SUITED[38][hand[38]]
+                            + _SUITED[39][hand[39]])
+    return cards  # type: ignore[no-any-return]
 
 
 #: Per trump suit, per card code, whether each card code played after it takes the trick from
@@ -134,7 +147,7 @@ class Deal:
     """The state machine of one deal.  See the module documentation."""
 
     __slots__ = ("rules", "dealer", "caller", "cut", "_pack", "_stock", "_dealt", "_card_codes",
-                 "_held", "_legal", "_phase", "_trump", "_beats", "_rows", "_top", "_to_act", "_leader",
+                 "_held", "_hand", "_legal", "_phase", "_trump", "_beats", "_rows", "_top", "_to_act", "_leader",
                  "_trick", "_led", "_winning", "_signal", "_tricks", "_built", "_won", "_result",
                  "_closed_by", "_play_order", "_seat_after")
 
@@ -179,6 +192,7 @@ class Deal:
         # the checked hands.  See the module documentation.
         self._card_codes: list[list[list[int]]] | None = None
         self._held: list[list[Any]] | None = None
+        self._hand: list[Any] | None = None  # the checked hand of the seat to act, once read
         self._legal: tuple[Card, ...] | None = None  # the seat to act's legal plays, once asked
         self._phase = Phase.CALLING
         self._trump = -1  # the trump suit's number once named
@@ -258,21 +272,15 @@ class Deal:
     def _deal_packets(self, n: int) -> None:
         """Deal ``n`` more packets of three, going round from the caller (``deal.packets``)."""
         self._dealt += PACKET_SIZE * n
-        # Packet p goes to the p-th seat (mod 4) from the caller: the k-th seat from the caller
-        # holds the stock's cards 12r+3k .. 12r+3k+2 of the packets dealt so far.
-        stock = self._stock[:self._dealt]
-        if self._dealt == PACKET_SIZE:  # the pause for trump: the caller has the first packet
-            hands: list[list[list[int]]] = [[[], [], [], []] for _ in range(4)]
-            hands[self.caller] = _by_suit(sorted(stock))
-            self._card_codes, self._held = hands, None
-            return
-        # The full hands are built from the stock when first read, straight into the form the
-        # first reader wants (a list form for play_out, a dict form for play): neither yet.
-        self._card_codes = self._held = None
+        # The hands are built from the stock when first read, straight into the form the first
+        # reader wants (the list form for play_out, the checked form for play): neither yet.
+        self._card_codes = self._held = self._hand = None
 
     def _dealt_codes(self) -> list[tuple[int, ...]]:
-        """Each seat's card codes as dealt (all packets), in no particular order."""
-        stock = self._stock
+        """Each seat's card codes as dealt (the packets dealt so far), in no particular order."""
+        # Packet p goes to the p-th seat (mod 4) from the caller: the k-th seat from the caller
+        # holds the stock's cards 12r+3k .. 12r+3k+2 of the packets dealt so far.
+        stock = self._stock if self._dealt == len(self._stock) else self._stock[:self._dealt]
         hands: list[tuple[int, ...]] = [(), (), (), ()]
         for k, seat in enumerate(self._play_order[self.caller]):
             hands[seat] = stock[3 * k::12] + stock[3 * k + 1::12] + stock[3 * k + 2::12]
@@ -286,38 +294,37 @@ class Deal:
             else:
                 self._card_codes = [[[c for c in range(first, first + 9) for _ in range(copies[c])]
                                      for first in SUIT_START] for copies in self._held]
-            self._held = None
+            self._held = self._hand = None
         return self._card_codes
 
     def _as_checked(self) -> list[list[Any]]:
         """The hands as checked hands (what :meth:`play` checks against; see the module
         documentation)."""
         if self._held is None:
+            after = self._seat_after
             if self._card_codes is None:  # just dealt: counted straight from the stock
-                self._held = [_checked(codes) for codes in self._dealt_codes()]
+                codes: Iterable[Iterable[int]] = self._dealt_codes()
             else:
-                self._held = [_checked([c for suit in hand for c in suit]) for hand in self._card_codes]
+                codes = ([c for suit in hand for c in suit] for hand in self._card_codes)
+            self._held = [_checked(cards, seat, int(after[seat])) for cards, seat in zip(codes, SEATS)]
             self._card_codes = None
         return self._held
 
-    def _every_legal(self, seat: Seat) -> tuple[Card, ...]:
-        """The distinct cards ``seat`` holds (its legal plays when it leads or is void), kept
-        in its checked hand until its hand changes."""
-        hand = self._held[seat]  # type: ignore[index]
-        cards = hand[_EVERY] = (_SUITED[36][hand[36]] + _SUITED[37][hand[37]] + _SUITED[38][hand[38]]
-                                + _SUITED[39][hand[39]])
-        return cards  # type: ignore[no-any-return]
+    def _hand_now(self) -> list[Any]:
+        """The checked hand of the seat to act (while playing), kept in ``_hand`` until the turn
+        passes."""
+        hand = self._hand = self._as_checked()[self._to_act]  # type: ignore[index]
+        return hand
 
     def _legal_now(self) -> tuple[Card, ...]:
         """The legal plays of the seat to act, looked up in its checked hand and kept until a
         card is played (``play.follow-suit``, ``play.void-any-card``); none unless playing."""
         if self._phase is not _PLAYING:
             return ()
-        seat = self._to_act
-        hand = (self._held or self._as_checked())[seat]  # type: ignore[index]
+        hand = self._hand or self._hand_now()
         led = self._led
         held = hand[led]
-        self._legal = legal = _SUITED[led][held] if held else (hand[_EVERY] or self._every_legal(seat))  # type: ignore[arg-type]
+        self._legal = legal = _SUITED[led][held] if held else (hand[_EVERY] or _every_legal(hand))
         return legal
 
     def _codes(self, seat: Seat) -> list[int]:
@@ -497,7 +504,7 @@ class Deal:
         if type(card) is not Card:
             card = _card(card)
         code = card.index
-        hand = (self._held or self._as_checked())[seat]
+        hand = self._hand or self._hand_now()
         copies = hand[code]
         if copies == 0:
             raise CardNotHeldError(f"{seat} holds no {card}")
@@ -520,11 +527,11 @@ class Deal:
             self._winning = len(trick)
             self._top = self._rows[code]
         trick.append(code)
-        if len(trick) < 4:
-            self._to_act = seat = self._seat_after[seat]
-            hand = self._held[seat]  # type: ignore[index]
+        if len(trick) < 4:  # the turn passes (the checked hands know the seat after each)
+            self._hand = hand = self._held[hand[_NEXT]]  # type: ignore[index]
+            self._to_act = hand[_SEAT]
             held = hand[led]
-            self._legal = _SUITED[led][held] if held else (hand[_EVERY] or self._every_legal(seat))
+            self._legal = _SUITED[led][held] if held else (hand[_EVERY] or _every_legal(hand))
             return None
         return self._complete_trick()
 
@@ -554,16 +561,15 @@ class Deal:
         if type(card) is not Card:
             card = _card(card)
         code = card.index
-        seat = self._to_act
-        hand = (self._held or self._as_checked())[seat]  # type: ignore[index]
+        hand = self._hand or self._hand_now()
         copies = hand[code]
         if copies == 0:
-            raise CardNotHeldError(f"{seat} holds no {card}")
+            raise CardNotHeldError(f"{self._to_act} holds no {card}")
         suit = _MASK_AT[code]
         led = self._led
         if suit != led and hand[led]:  # leading: hand[_NO_LED] is 0
             raise MustFollowSuitError(
-                f"{seat} holds {SUITS[led - 36].symbol} and must follow suit, not play {card}")
+                f"{self._to_act} holds {SUITS[led - 36].symbol} and must follow suit, not play {card}")
         # Checked: from here on the state changes (as play changes it).
         hand[code] = copies - 1
         if copies == 1:  # its last copy: the suit's mask and the seat's legal plays change
@@ -578,11 +584,11 @@ class Deal:
             self._winning = len(trick)
             self._top = self._rows[code]
         trick.append(code)
-        if len(trick) < 4:
-            self._to_act = seat = self._seat_after[seat]  # type: ignore[index]
-            hand = self._held[seat]  # type: ignore[index]
+        if len(trick) < 4:  # the turn passes (the checked hands know the seat after each)
+            self._hand = hand = self._held[hand[_NEXT]]  # type: ignore[index]
+            self._to_act = hand[_SEAT]
             held = hand[led]
-            legal = self._legal = _SUITED[led][held] if held else (hand[_EVERY] or self._every_legal(seat))
+            legal = self._legal = _SUITED[led][held] if held else (hand[_EVERY] or _every_legal(hand))
             return legal  # type: ignore[no-any-return]
         # trick.*: the standard decision (the table's position), its clauses derived when asked
         leader, position = self._leader, self._winning
@@ -595,7 +601,8 @@ class Deal:
         if len(self._tricks) == TRICKS_PER_DEAL:
             self._finish(self.decide_result(self._won[0], self._won[1]))
             return ()
-        legal = self._legal = self._held[seat][_EVERY] or self._every_legal(seat)  # type: ignore[index]
+        self._hand = hand = self._held[seat]  # type: ignore[index]
+        legal = self._legal = hand[_EVERY] or _every_legal(hand)
         return legal  # type: ignore[no-any-return]
 
     def _complete_trick(self) -> TrickDecision:
@@ -619,7 +626,8 @@ class Deal:
         if len(self._tricks) == TRICKS_PER_DEAL:
             self._finish(self.decide_result(self._won[0], self._won[1]))
         else:  # the winner leads: any card it holds
-            self._legal = self._held[seat][_EVERY] or self._every_legal(seat)  # type: ignore[index]
+            self._hand = hand = self._held[seat]  # type: ignore[index]
+            self._legal = hand[_EVERY] or _every_legal(hand)
         return decision
 
     def decide_result(self, north_south: int, east_west: int, closed_early: bool = False) -> DealResult:
@@ -716,7 +724,7 @@ class Deal:
     def _finish(self, result: DealResult) -> None:
         self._result = result
         self._phase = Phase.FINISHED
-        self._to_act = None
+        self._to_act = self._hand = None
         self._legal = ()
 
     def apply(self, action: Mapping[str, str]) -> Any:
@@ -755,6 +763,7 @@ class Deal:
             twin._card_codes = [[list(suit) for suit in hand] for hand in self._card_codes]
         if self._held is not None:
             twin._held = [list(hand) for hand in self._held]
+            twin._hand = None  # the seat to act's hand among the twin's own
         twin._trick, twin._tricks = list(self._trick), list(self._tricks)
         twin._built, twin._won = list(self._built), list(self._won)
         return twin
