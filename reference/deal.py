@@ -41,7 +41,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from operator import attrgetter, itemgetter
 from typing import Any, Final
 
-from .cards import CARDS, PACK, SUIT_OF, SUIT_START, SUITS, Card, Suit, parse_suit, sort_hand
+from .cards import CARDS, PACK, SUIT_OF, SUIT_START, SUITS, Card, Suit, card_name, parse_suit, sort_hand
 from . import argument_checks, playout, records
 from .errors import (CardFormatError, CardNotHeldError, MustFollowSuitError, OutOfTurnError,
                      PhaseError, RecordError, RuleError, SignalError, TrumpCallError)
@@ -140,6 +140,10 @@ _DECIDED: Final[dict[int, TrickDecision]] = {}
 
 _seat = argument_checks.seat
 _card = argument_checks.card
+#: The code of each card, by the card and by the names :func:`turub.cards.card_name` gives it:
+#: the hot path's reading of a card argument (anything else goes through ``_card``).
+_CODES: Final[dict[object, int]] = {**{c: c.index for c in CARDS},
+                                    **{card_name(c, ascii=a): c.index for c in CARDS for a in (False, True)}}
 _PLAYING: Final = Phase.PLAYING  # bound once for the hot path of Deal.play
 
 
@@ -311,8 +315,11 @@ class Deal:
         return self._held
 
     def _hand_now(self) -> list[Any]:
-        """The checked hand of the seat to act (while playing), kept in ``_hand`` until the turn
-        passes."""
+        """The checked hand of the seat to act, kept in ``_hand`` until the turn passes (``_hand``
+        is None whenever no card may be played: this raises PhaseError then)."""
+        if self._phase is not _PLAYING:
+            raise PhaseError("cards are played only after trump is named and before the deal ends"
+                             if self._phase is Phase.CALLING else "the deal is over")
         hand = self._hand = self._as_checked()[self._to_act]  # type: ignore[index]
         return hand
 
@@ -494,25 +501,23 @@ class Deal:
         void, any card), then ``trick.*`` decides the trick, ``play.winner-leads``, and after
         36 tricks ``result.*`` decides the deal.
         """
-        if self._phase is not _PLAYING:
-            raise PhaseError("cards are played only after trump is named and before the deal ends"
-                             if self._phase is Phase.CALLING else "the deal is over")
+        hand = self._hand or self._hand_now()  # play.* only while playing (else PhaseError)
         if seat is not self._to_act:
             seat = _seat(seat, "play.turn")
             if seat is not self._to_act:
                 raise OutOfTurnError(f"it is {self._to_act}'s turn, not {seat}'s")
-        if type(card) is not Card:
-            card = _card(card)
-        code = card.index
-        hand = self._hand or self._hand_now()
+        try:
+            code = _CODES[card]
+        except (KeyError, TypeError):
+            code = _card(card).index
         copies = hand[code]
         if copies == 0:
-            raise CardNotHeldError(f"{seat} holds no {card}")
+            raise CardNotHeldError(f"{seat} holds no {CARDS[code]}")
         suit = _MASK_AT[code]
         led = self._led
         if suit != led and hand[led] and self.checks_follow_suit:  # leading: hand[_NO_LED] is 0
             raise MustFollowSuitError(
-                f"{seat} holds {SUITS[led - 36].symbol} and must follow suit, not play {card}")
+                f"{seat} holds {SUITS[led - 36].symbol} and must follow suit, not play {CARDS[code]}")
         # Checked: from here on the state changes.
         hand[code] = copies - 1
         if copies == 1:  # its last copy: the suit's mask and the seat's legal plays change
@@ -550,26 +555,22 @@ class Deal:
         Every card is checked as :meth:`play` checks it (``play.turn`` is the seat to act by
         construction; ``play.card-in-hand``, ``play.follow-suit``) before anything changes;
         the tricks, the decisions and the result are :meth:`play`'s.  The trick's
-        :class:`TrickDecision` is not built here (:attr:`tricks` builds it when asked).
+        :class:`TrickDecision` is not built here (:attr:`tricks` builds it when asked).  A
+        subclass of :class:`Deal` plays through its hooks (:meth:`_play_turn_by_hooks`).
         """
-        if type(self) is not Deal:  # a subclass's hooks decide: through them
-            self.play(self._to_act, card)  # type: ignore[arg-type]
-            return self.legal_plays()
-        if self._phase is not _PLAYING:
-            raise PhaseError("cards are played only after trump is named and before the deal ends"
-                             if self._phase is Phase.CALLING else "the deal is over")
-        if type(card) is not Card:
-            card = _card(card)
-        code = card.index
-        hand = self._hand or self._hand_now()
+        hand = self._hand or self._hand_now()  # only while playing (else PhaseError)
+        try:
+            code = _CODES[card]
+        except (KeyError, TypeError):
+            code = _card(card).index
         copies = hand[code]
         if copies == 0:
-            raise CardNotHeldError(f"{self._to_act} holds no {card}")
+            raise CardNotHeldError(f"{self._to_act} holds no {CARDS[code]}")
         suit = _MASK_AT[code]
         led = self._led
         if suit != led and hand[led]:  # leading: hand[_NO_LED] is 0
             raise MustFollowSuitError(
-                f"{self._to_act} holds {SUITS[led - 36].symbol} and must follow suit, not play {card}")
+                f"{self._to_act} holds {SUITS[led - 36].symbol} and must follow suit, not play {CARDS[code]}")
         # Checked: from here on the state changes (as play changes it).
         hand[code] = copies - 1
         if copies == 1:  # its last copy: the suit's mask and the seat's legal plays change
@@ -604,6 +605,18 @@ class Deal:
         self._hand = hand = self._held[seat]  # type: ignore[index]
         legal = self._legal = hand[_EVERY] or _every_legal(hand)
         return legal  # type: ignore[no-any-return]
+
+    def _play_turn_by_hooks(self, card: Card | str) -> tuple[Card, ...]:
+        """:meth:`play_turn` for a subclass (its hooks decide): :meth:`play`, then
+        :meth:`legal_plays`."""
+        self.play(self._to_act, card)  # type: ignore[arg-type]
+        return self.legal_plays()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass's :meth:`play_turn` goes through its hooks, unless it defines its own."""
+        super().__init_subclass__(**kwargs)
+        if cls.play_turn is Deal.play_turn:
+            cls.play_turn = Deal._play_turn_by_hooks  # type: ignore[method-assign]
 
     def _complete_trick(self) -> TrickDecision:
         codes = tuple(self._trick)
