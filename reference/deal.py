@@ -84,12 +84,15 @@ def _subsets(first: int) -> tuple[tuple[Card, ...], ...]:
 # (items 0-35), the suits' masks (items 36-39, suit s at 36 + s), an empty mask (item 40,
 # _NO_LED: the deal's ``_led`` while no card is led), the legal plays when leading or void
 # (item 41, _EVERY: None until asked, again once the hand changes), the seat holding it (item
-# 42, _SEAT) and the number of the seat after it (item 43, _NEXT: where its hand is in the list
-# of the deal's checked hands), so that the hot path never indexes by a Seat.
+# 42, _SEAT), the number of the seat after it (item 43, _NEXT: where its hand is in the list
+# of the deal's checked hands) and its side's number (item 44, _SIDE), so that the hot path
+# never indexes by a Seat; and the seat's number (item 45, _NUMBER).
 _NO_LED: Final = 40
 _EVERY: Final = 41
 _SEAT: Final = 42
 _NEXT: Final = 43
+_SIDE: Final = 44
+_NUMBER: Final = 45
 #: Where each card code's suit mask sits in a checked hand (36 + its suit).
 _MASK_AT: Final = tuple(36 + suit for suit in SUIT_OF)
 #: A seat's distinct cards of one suit, by where the suit's mask sits in a checked hand (36 +
@@ -107,7 +110,7 @@ def _checked(codes: Iterable[int], seat: Seat, after: int) -> list[Any]:
     for code in codes:
         hand[code] += 1
     held = sum(compress(_BIT36, hand))
-    hand += (held & 511, held >> 9 & 511, held >> 18 & 511, held >> 27, 0, None, seat, after)
+    hand += (held & 511, held >> 9 & 511, held >> 18 & 511, held >> 27, 0, None, seat, after, seat & 1, int(seat))
     return hand
 
 
@@ -151,7 +154,7 @@ class Deal:
     """The state machine of one deal.  See the module documentation."""
 
     __slots__ = ("rules", "dealer", "caller", "cut", "_pack", "_stock", "_dealt", "_card_codes",
-                 "_held", "_hand", "_legal", "_phase", "_trump", "_beats", "_rows", "_top", "_to_act", "_leader",
+                 "_held", "_hand", "_legal", "_phase", "_trump", "_beats", "_rows", "_top", "_win_hand", "_to_act", "_leader",
                  "_trick", "_led", "_winning", "_signal", "_tricks", "_built", "_won", "_result",
                  "_closed_by", "_play_order", "_seat_after")
 
@@ -203,6 +206,7 @@ class Deal:
         self._beats = b""
         self._rows: tuple[tuple[bool, ...], ...] = ()
         self._top: tuple[bool, ...] = ()  # the row (_beats_rows) of the card winning the trick
+        self._win_hand: list[Any] = []  # the checked hand of the seat winning the trick so far
         self._to_act: Seat | None = self.caller
         self._leader = self.caller
         self._trick: list[int] = []  # the codes played to the current trick
@@ -528,9 +532,11 @@ class Deal:
             self._led = led = suit
             self._winning = 0
             self._top = self._rows[code]
+            self._win_hand = hand
         elif self._top[code]:  # trick.*: the card now winning
             self._winning = len(trick)
             self._top = self._rows[code]
+            self._win_hand = hand
         trick.append(code)
         if len(trick) < 4:  # the turn passes (the checked hands know the seat after each)
             self._hand = hand = self._held[hand[_NEXT]]  # type: ignore[index]
@@ -581,9 +587,11 @@ class Deal:
             self._led = led = suit
             self._winning = 0
             self._top = self._rows[code]
+            self._win_hand = hand
         elif self._top[code]:  # trick.*: the card now winning
             self._winning = len(trick)
             self._top = self._rows[code]
+            self._win_hand = hand
         trick.append(code)
         if len(trick) < 4:  # the turn passes (the checked hands know the seat after each)
             self._hand = hand = self._held[hand[_NEXT]]  # type: ignore[index]
@@ -592,17 +600,16 @@ class Deal:
             legal = self._legal = _SUITED[led][held] if held else (hand[_EVERY] or _every_legal(hand))
             return legal  # type: ignore[no-any-return]
         # trick.*: the standard decision (the table's position), its clauses derived when asked
-        leader, position = self._leader, self._winning
-        self._tricks.append((leader, tuple(trick), self._signal, position, None))
-        self._leader = self._to_act = seat = self._play_order[leader][position]  # play.winner-leads
-        self._won[seat & 1] += 1
+        self._tricks.append((self._leader, tuple(trick), self._signal, self._winning, None))
+        self._hand = hand = self._win_hand
+        self._leader = self._to_act = hand[_SEAT]  # play.winner-leads
+        self._won[hand[_SIDE]] += 1
         self._trick = []
         self._led = _NO_LED
         self._signal = None
         if len(self._tricks) == TRICKS_PER_DEAL:
             self._finish(self.decide_result(self._won[0], self._won[1]))
             return ()
-        self._hand = hand = self._held[seat]  # type: ignore[index]
         legal = self._legal = hand[_EVERY] or _every_legal(hand)
         return legal  # type: ignore[no-any-return]
 
@@ -624,7 +631,7 @@ class Deal:
         if self.decide_trick is decision_at:  # the standard decision: one value per outcome, kept
             position = self._winning
             code = codes[position]
-            key = ((((self._trump * 36 + code) << 2 | position) << 2 | self._play_order[leader][position])
+            key = ((((self._trump * 36 + code) << 2 | position) << 2 | self._win_hand[_NUMBER])
                    << 1 | (codes.count(code) > 1))
             decision = _DECIDED.get(key) or _DECIDED.setdefault(
                 key, decision_at(leader, codes, position, self._trump, self._play_order))
@@ -777,6 +784,8 @@ class Deal:
         if self._held is not None:
             twin._held = [list(hand) for hand in self._held]
             twin._hand = None  # the seat to act's hand among the twin's own
+            if self._trick:  # and the hand winning the trick so far
+                twin._win_hand = twin._held[self._win_hand[_NUMBER]]
         twin._trick, twin._tricks = list(self._trick), list(self._tricks)
         twin._built, twin._won = list(self._built), list(self._won)
         return twin
