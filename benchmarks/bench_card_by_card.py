@@ -42,6 +42,20 @@ loop 350-420 µs a deal): three calls 0.74×, 0.83× (before 0.71×, 0.72×), on
 1.15× (before 0.91×, 0.94×).  The ``floor`` loops run the same per-card calls against a
 stand-in that does nothing (:class:`Idle`): 57-65 µs a deal, about 0.4 µs a card, the loops'
 own share; with the set-up, no engine behind these calls exceeds about 2.3×.
+
+Then (dc10ebe) one checked hand per seat, read by plain numbers (it knows its seat and the
+seat after it), the seat to act's hand and legal plays kept, the trick's winner kept as it is
+played, a card argument read by one dict look-up, ``to_act`` read in C; against c8d5e86, the
+same way (naive loop 154-156 µs a deal, load average 6-8): three calls 1.03×, 0.98× (before
+0.89×, 0.87×), one call 1.37×, 1.32× (before 1.21×, 1.16×).  Counted in instructions, free
+of load (``--only LOOP`` runs one loop once; per deal, 300 deals less none, over 300)::
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+        .venv/bin/python benchmarks/bench_card_by_card.py --only 'one call' --deals 300
+
+naive 2.03 M a deal; three calls 1.86 M (1.09×; before 2.07 M, 0.98×); one call 1.49 M
+(1.36×; before 1.66 M, 1.22×); set-up 0.60 M, of which the seed's two ``random.Random`` and
+its shuffle are about 0.28 M.
 """
 
 from __future__ import annotations
@@ -149,7 +163,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=300, help="deals per block (default: 300)")
     parser.add_argument("--rounds", type=int, default=7, help="blocks of each loop (default: 7)")
+    parser.add_argument("--only", choices=LOOPS, help="run this loop once over --deals deals and print "
+                        "nothing (to count its instructions: see the module documentation)")
     args = parser.parse_args()
+    if args.only:
+        LOOPS[args.only](args.deals)
+        return
     times: dict[str, list[float]] = {name: [] for name in LOOPS}
     for _ in range(args.rounds):
         for name, loop in LOOPS.items():

@@ -18,10 +18,13 @@ turns back into the same deal; :meth:`Deal.view` shows what one seat may see.
 
 Inside, a played card is its code ``Card.index`` (0..35, see :data:`turub.cards.SUIT_OF`) and
 each hand is kept in one of two forms: the checked form, for :meth:`Deal.play`,
-:meth:`Deal.play_turn` and :meth:`Deal.legal_plays`: the copies held of each card code, and per
-suit a 9-bit mask of the cards held (bit ``i``: the suit's ``i``-th code), so that whether a
+:meth:`Deal.play_turn` and :meth:`Deal.legal_plays`: one list per seat holding the copies held
+of each card code, then per suit a 9-bit mask of the cards held (bit ``i``: the suit's
+``i``-th code), an always-empty mask (read when a card leads: no suit to follow), and the
+seat's legal plays when it leads or is void (kept until its hand changes), so that whether a
 card is held and whether the seat must follow suit are read in constant time and a seat's
-legal plays are a tuple looked up by its mask (:data:`_SUITED`), never built card by card; and
+legal plays are a tuple looked up by its mask (:data:`_SUITED`), never built card by card; the
+legal plays of the seat to act are kept until a card is played; and
 for :meth:`Deal.play_out` (:mod:`turub.playout`), a sorted list of card codes, from which a
 random legal card is drawn in constant time.  A deal's hands are dealt straight into the form
 its first reader wants, and each form is built from the other when the deal switches between
@@ -35,10 +38,10 @@ import random
 from bisect import bisect_left
 from itertools import compress
 from collections.abc import Iterable, Mapping, Sequence
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Final
 
-from .cards import CARDS, PACK, SUIT_OF, SUIT_START, SUITS, Card, Suit, parse_suit, sort_hand
+from .cards import CARDS, PACK, SUIT_OF, SUIT_START, SUITS, Card, Suit, card_name, parse_suit, sort_hand
 from . import argument_checks, playout, records
 from .errors import (CardFormatError, CardNotHeldError, MustFollowSuitError, OutOfTurnError,
                      PhaseError, RecordError, RuleError, SignalError, TrumpCallError)
@@ -77,22 +80,60 @@ def _subsets(first: int) -> tuple[tuple[Card, ...], ...]:
     return tuple(table)
 
 
-#: A seat's distinct cards of one suit, by the suit and the mask of the cards it holds in it:
-#: a seat's legal plays when it follows suit, looked up, never built.
-_SUITED: Final = tuple(_subsets(first) for first in SUIT_START)
+# A checked hand (see the module documentation): a list of the copies held of each card code
+# (items 0-35), the suits' masks (items 36-39, suit s at 36 + s), an empty mask (item 40,
+# _NO_LED: the deal's ``_led`` while no card is led), the legal plays when leading or void
+# (item 41, _EVERY: None until asked, again once the hand changes), the seat holding it (item
+# 42, _SEAT), the number of the seat after it (item 43, _NEXT: where its hand is in the list
+# of the deal's checked hands) and its side's number (item 44, _SIDE), so that the hot path
+# never indexes by a Seat; and the seat's number (item 45, _NUMBER).
+_NO_LED: Final = 40
+_EVERY: Final = 41
+_SEAT: Final = 42
+_NEXT: Final = 43
+_SIDE: Final = 44
+_NUMBER: Final = 45
+#: Where each card code's suit mask sits in a checked hand (36 + its suit).
+_MASK_AT: Final = tuple(36 + suit for suit in SUIT_OF)
+#: A seat's distinct cards of one suit, by where the suit's mask sits in a checked hand (36 +
+#: the suit) and the mask: a seat's legal plays when it follows suit, looked up, never built.
+_SUITED: Final = ((),) * 36 + tuple(_subsets(first) for first in SUIT_START)
 #: The bit of each card code in its suit's mask, and in a hand's 36-bit mask.
 _BIT: Final = tuple(1 << (code - SUIT_START[SUIT_OF[code]]) for code in range(36))
 _BIT36: Final = tuple(1 << code for code in range(36))
 
 
-def _checked(codes: Iterable[int]) -> tuple[list[int], list[int]]:
-    """Card codes in the checked form: the copies held of each code, and per suit the mask of
-    the cards held, with a fifth, empty mask (read when a card leads: no suit to follow)."""
-    copies = [0] * 36
+def _checked(codes: Iterable[int], seat: Seat, after: int) -> list[Any]:
+    """The card codes ``seat`` holds as a checked hand, ``after`` the number of the seat after
+    it (see the comment above)."""
+    hand: list[Any] = [0] * 36
     for code in codes:
-        copies[code] += 1
-    held = sum(compress(_BIT36, copies))
-    return copies, [held & 511, held >> 9 & 511, held >> 18 & 511, held >> 27, 0]
+        hand[code] += 1
+    held = sum(compress(_BIT36, hand))
+    hand += (held & 511, held >> 9 & 511, held >> 18 & 511, held >> 27, 0, None, seat, after, seat & 1, int(seat))
+    return hand
+
+
+def _every_legal(hand: list[Any]) -> tuple[Card, ...]:
+    """The distinct cards of a checked hand (the legal plays when its seat leads or is void),
+    kept in the hand until it changes."""
+    cards = hand[_EVERY] = (_SUITED[36][hand[36]] + _SUITED[37][hand[37]] + _SUITED[38][hand[38]]
+                            + _SUITED[39][hand[39]])
+    return cards  # type: ignore[no-any-return]
+
+
+#: Per trump suit, per card code, whether each card code played after it takes the trick from
+#: it (``row[challenger]``, :func:`turub.rules.beats_table` read by rows), built once.
+_ROWS: Final[list[tuple[tuple[bool, ...], ...] | None]] = [None, None, None, None]
+
+
+def _beats_rows(trump: int) -> tuple[tuple[bool, ...], ...]:
+    rows = _ROWS[trump]
+    if rows is None:
+        table = beats_table(trump)
+        rows = _ROWS[trump] = tuple(tuple(bool(table[36 * challenger + holder]) for challenger in range(36))
+                                    for holder in range(36))
+    return rows
 
 
 #: The standard trick decisions made so far, by trump, winning card code, position, seat and
@@ -102,6 +143,10 @@ _DECIDED: Final[dict[int, TrickDecision]] = {}
 
 _seat = argument_checks.seat
 _card = argument_checks.card
+#: The code of each card, by the card and by the names :func:`turub.cards.card_name` gives it:
+#: the hot path's reading of a card argument (anything else goes through ``_card``).
+_CODES: Final[dict[object, int]] = {**{c: c.index for c in CARDS},
+                                    **{card_name(c, ascii=a): c.index for c in CARDS for a in (False, True)}}
 _PLAYING: Final = Phase.PLAYING  # bound once for the hot path of Deal.play
 
 
@@ -109,9 +154,9 @@ class Deal:
     """The state machine of one deal.  See the module documentation."""
 
     __slots__ = ("rules", "dealer", "caller", "cut", "_pack", "_stock", "_dealt", "_card_codes",
-                 "_copies", "_masks", "_every", "_phase", "_trump", "_beats", "_to_act", "_leader", "_trick", "_led",
-                 "_winning", "_signal", "_tricks", "_built", "_won", "_result", "_closed_by",
-                 "_play_order", "_seat_after")
+                 "_held", "_hand", "_legal", "_phase", "_trump", "_beats", "_rows", "_top", "_win_hand", "_to_act", "_leader",
+                 "_trick", "_led", "_winning", "_signal", "_tricks", "_built", "_won", "_result",
+                 "_closed_by", "_play_order", "_seat_after")
 
     # The hooks of the decisions a house rule may override (turub.decisions: each decision's
     # ``hooks``; turub.house_rule_deal.HouseRuleDeal overrides them): the standard ones here.
@@ -151,20 +196,21 @@ class Deal:
         self._stock = pack[cut:] + pack[:cut]
         self._dealt = 0
         # The hands, in one of two forms (the other is None): sorted lists of card codes, or
-        # the checked form: per seat the copies of each code, the masks of the suits held and
-        # the seat's legal plays when leading (or void) once asked, until its hand changes.
-        # See the module documentation.
+        # the checked hands.  See the module documentation.
         self._card_codes: list[list[list[int]]] | None = None
-        self._copies: list[list[int]] | None = None
-        self._masks: list[list[int]] = []
-        self._every: list[tuple[Card, ...] | None] = []
+        self._held: list[list[Any]] | None = None
+        self._hand: list[Any] | None = None  # the checked hand of the seat to act, once read
+        self._legal: tuple[Card, ...] | None = None  # the seat to act's legal plays, once asked
         self._phase = Phase.CALLING
         self._trump = -1  # the trump suit's number once named
         self._beats = b""
+        self._rows: tuple[tuple[bool, ...], ...] = ()
+        self._top: tuple[bool, ...] = ()  # the row (_beats_rows) of the card winning the trick
+        self._win_hand: list[Any] = []  # the checked hand of the seat winning the trick so far
         self._to_act: Seat | None = self.caller
         self._leader = self.caller
         self._trick: list[int] = []  # the codes played to the current trick
-        self._led = -1  # the suit led to the current trick
+        self._led = _NO_LED  # where the led suit's mask sits in a checked hand
         self._winning = 0  # the position of the card winning the current trick so far
         self._signal: Signal | None = None
         # Completed tricks, compact (turub.playout.CompletedTrick: leader, card codes, signal,
@@ -234,21 +280,15 @@ class Deal:
     def _deal_packets(self, n: int) -> None:
         """Deal ``n`` more packets of three, going round from the caller (``deal.packets``)."""
         self._dealt += PACKET_SIZE * n
-        # Packet p goes to the p-th seat (mod 4) from the caller: the k-th seat from the caller
-        # holds the stock's cards 12r+3k .. 12r+3k+2 of the packets dealt so far.
-        stock = self._stock[:self._dealt]
-        if self._dealt == PACKET_SIZE:  # the pause for trump: the caller has the first packet
-            hands: list[list[list[int]]] = [[[], [], [], []] for _ in range(4)]
-            hands[self.caller] = _by_suit(sorted(stock))
-            self._card_codes, self._copies = hands, None
-            return
-        # The full hands are built from the stock when first read, straight into the form the
-        # first reader wants (a list form for play_out, a dict form for play): neither yet.
-        self._card_codes = self._copies = None
+        # The hands are built from the stock when first read, straight into the form the first
+        # reader wants (the list form for play_out, the checked form for play): neither yet.
+        self._card_codes = self._held = self._hand = None
 
     def _dealt_codes(self) -> list[tuple[int, ...]]:
-        """Each seat's card codes as dealt (all packets), in no particular order."""
-        stock = self._stock
+        """Each seat's card codes as dealt (the packets dealt so far), in no particular order."""
+        # Packet p goes to the p-th seat (mod 4) from the caller: the k-th seat from the caller
+        # holds the stock's cards 12r+3k .. 12r+3k+2 of the packets dealt so far.
+        stock = self._stock if self._dealt == len(self._stock) else self._stock[:self._dealt]
         hands: list[tuple[int, ...]] = [(), (), (), ()]
         for k, seat in enumerate(self._play_order[self.caller]):
             hands[seat] = stock[3 * k::12] + stock[3 * k + 1::12] + stock[3 * k + 2::12]
@@ -257,44 +297,54 @@ class Deal:
     def _as_lists(self) -> list[list[list[int]]]:
         """The hands as, per suit, a sorted list of card codes (the form :meth:`play_out` draws from)."""
         if self._card_codes is None:
-            if self._copies is None:  # just dealt
+            if self._held is None:  # just dealt
                 self._card_codes = [_by_suit(sorted(codes)) for codes in self._dealt_codes()]
             else:
                 self._card_codes = [[[c for c in range(first, first + 9) for _ in range(copies[c])]
-                                     for first in SUIT_START] for copies in self._copies]
-            self._copies = None
+                                     for first in SUIT_START] for copies in self._held]
+            self._held = self._hand = None
         return self._card_codes
 
-    def _as_checked(self) -> list[list[int]]:
-        """The hands in the checked form (what :meth:`play` checks against): each seat's copies
-        of each card code; the suits' masks in ``_masks``, the legal plays when leading in
-        ``_every`` (``None`` until asked)."""
-        if self._copies is None:
+    def _as_checked(self) -> list[list[Any]]:
+        """The hands as checked hands (what :meth:`play` checks against; see the module
+        documentation)."""
+        if self._held is None:
+            after = self._seat_after
             if self._card_codes is None:  # just dealt: counted straight from the stock
-                hands = [_checked(codes) for codes in self._dealt_codes()]
+                codes: Iterable[Iterable[int]] = self._dealt_codes()
             else:
-                hands = [_checked([c for suit in hand for c in suit]) for hand in self._card_codes]
-            self._copies = [copies for copies, _ in hands]
-            self._masks = [masks for _, masks in hands]
-            self._every = [None, None, None, None]
+                codes = ([c for suit in hand for c in suit] for hand in self._card_codes)
+            self._held = [_checked(cards, seat, int(after[seat])) for cards, seat in zip(codes, SEATS)]
             self._card_codes = None
-        return self._copies
+        return self._held
 
-    def _every_legal(self, seat: Seat) -> tuple[Card, ...]:
-        """The distinct cards ``seat`` holds (its legal plays when it leads or is void), kept
-        until its hand changes."""
-        spades, hearts, diamonds, clubs, _ = self._masks[seat]
-        cards = self._every[seat] = (_SUITED[0][spades] + _SUITED[1][hearts] + _SUITED[2][diamonds]
-                                     + _SUITED[3][clubs])
-        return cards
+    def _hand_now(self) -> list[Any]:
+        """The checked hand of the seat to act, kept in ``_hand`` until the turn passes (``_hand``
+        is None whenever no card may be played: this raises PhaseError then)."""
+        if self._phase is not _PLAYING:
+            raise PhaseError("cards are played only after trump is named and before the deal ends"
+                             if self._phase is Phase.CALLING else "the deal is over")
+        hand = self._hand = self._as_checked()[self._to_act]  # type: ignore[index]
+        return hand
+
+    def _legal_now(self) -> tuple[Card, ...]:
+        """The legal plays of the seat to act, looked up in its checked hand and kept until a
+        card is played (``play.follow-suit``, ``play.void-any-card``); none unless playing."""
+        if self._phase is not _PLAYING:
+            return ()
+        hand = self._hand or self._hand_now()
+        led = self._led
+        held = hand[led]
+        self._legal = legal = _SUITED[led][held] if held else (hand[_EVERY] or _every_legal(hand))
+        return legal
 
     def _codes(self, seat: Seat) -> list[int]:
         """The codes of the cards ``seat`` holds, sorted, whatever the form of the hands."""
-        if self._card_codes is None and self._copies is None:
+        if self._card_codes is None and self._held is None:
             self._as_lists()
         if self._card_codes is not None:
             return [code for suit in self._card_codes[seat] for code in suit]
-        copies = self._copies[seat]  # type: ignore[index]
+        copies = self._held[seat]  # type: ignore[index]
         return [c for c in range(36) for _ in range(copies[c])]
 
     # --- reading the state ----------------------------------------------------------------
@@ -317,10 +367,10 @@ class Deal:
     def trump(self) -> Suit | None:
         return None if self._trump < 0 else SUITS[self._trump]
 
-    @property
-    def to_act(self) -> Seat | None:
-        """The seat whose turn it is: to name trump, or to play; ``None`` when finished."""
-        return self._to_act
+    #: The seat whose turn it is: to name trump, or to play; ``None`` when finished (read-only;
+    #: read in C, no Python frame: a card-by-card loop reads it at every card).
+    to_act = property(attrgetter("_to_act"),
+                      doc="The seat whose turn it is: to name trump, or to play; ``None`` when finished.")
 
     @property
     def leader(self) -> Seat:
@@ -396,20 +446,11 @@ class Deal:
         Empty unless it is that seat's turn to play.  ``play.follow-suit``,
         ``play.void-any-card``.
         """
-        to_act = self._to_act
-        if seat is not None and seat is not to_act:
+        if seat is not None and seat is not self._to_act:
             seat = _seat(seat, "table.partnerships")
-            if seat is not to_act:
+            if seat is not self._to_act:
                 return ()
-        if self._phase is not _PLAYING:
-            return ()
-        if self._copies is None:
-            self._as_checked()
-        led = self._led
-        held = self._masks[to_act][led]  # type: ignore[index]  # leading: the fifth mask, empty
-        if held:
-            return _SUITED[led][held]
-        return self._every[to_act] or self._every_legal(to_act)  # type: ignore[index, arg-type]
+        return self._legal or self._legal_now()  # kept until a card is played
 
     def view(self, seat: Seat) -> SeatView:
         """What ``seat`` may see now.  The caller's view at the call holds three cards."""
@@ -452,6 +493,7 @@ class Deal:
                                      "(♠ ♥ ♦ ♣), nothing else", clause="trump.any-suit") from None
         self._trump = int(suit)
         self._beats = beats_table(suit)
+        self._rows = _beats_rows(self._trump)
         self._deal_packets(144 // PACKET_SIZE - 1)
         self._phase = Phase.PLAYING
         self._to_act = self.caller
@@ -463,39 +505,44 @@ class Deal:
         void, any card), then ``trick.*`` decides the trick, ``play.winner-leads``, and after
         36 tricks ``result.*`` decides the deal.
         """
-        if self._phase is not _PLAYING:
-            raise PhaseError("cards are played only after trump is named and before the deal ends"
-                             if self._phase is Phase.CALLING else "the deal is over")
+        hand = self._hand or self._hand_now()  # play.* only while playing (else PhaseError)
         if seat is not self._to_act:
             seat = _seat(seat, "play.turn")
             if seat is not self._to_act:
                 raise OutOfTurnError(f"it is {self._to_act}'s turn, not {seat}'s")
-        if type(card) is not Card:
-            card = _card(card)
-        code = card.index
-        held = (self._copies or self._as_checked())[seat]
-        copies = held[code]
-        if not copies:
-            raise CardNotHeldError(f"{seat} holds no {card}")
-        suit = SUIT_OF[code]
-        masks = self._masks[seat]
+        try:
+            code = _CODES[card]
+        except (KeyError, TypeError):
+            code = _card(card).index
+        copies = hand[code]
+        if copies == 0:
+            raise CardNotHeldError(f"{seat} holds no {CARDS[code]}")
+        suit = _MASK_AT[code]
         led = self._led
-        if suit != led and masks[led] and self.checks_follow_suit:  # leading: masks[-1] is empty
+        if suit != led and hand[led] and self.checks_follow_suit:  # leading: hand[_NO_LED] is 0
             raise MustFollowSuitError(
-                f"{seat} holds {SUITS[led].symbol} and must follow suit, not play {card}")
-        held[code] = copies - 1
+                f"{seat} holds {SUITS[led - 36].symbol} and must follow suit, not play {CARDS[code]}")
+        # Checked: from here on the state changes.
+        hand[code] = copies - 1
         if copies == 1:  # its last copy: the suit's mask and the seat's legal plays change
-            masks[suit] ^= _BIT[code]
-            self._every[seat] = None
+            hand[suit] ^= _BIT[code]
+            hand[_EVERY] = None
         trick = self._trick
-        if not trick:
-            self._led = suit
+        if led == _NO_LED:
+            self._led = led = suit
             self._winning = 0
-        elif self._beats[36 * code + trick[self._winning]]:
+            self._top = self._rows[code]
+            self._win_hand = hand
+        elif self._top[code]:  # trick.*: the card now winning
             self._winning = len(trick)
+            self._top = self._rows[code]
+            self._win_hand = hand
         trick.append(code)
-        if len(trick) < 4:
-            self._to_act = self._seat_after[seat]
+        if len(trick) < 4:  # the turn passes (the checked hands know the seat after each)
+            self._hand = hand = self._held[hand[_NEXT]]  # type: ignore[index]
+            self._to_act = hand[_SEAT]
+            held = hand[led]
+            self._legal = _SUITED[led][held] if held else (hand[_EVERY] or _every_legal(hand))
             return None
         return self._complete_trick()
 
@@ -514,57 +561,69 @@ class Deal:
         Every card is checked as :meth:`play` checks it (``play.turn`` is the seat to act by
         construction; ``play.card-in-hand``, ``play.follow-suit``) before anything changes;
         the tricks, the decisions and the result are :meth:`play`'s.  The trick's
-        :class:`TrickDecision` is not built here (:attr:`tricks` builds it when asked).
+        :class:`TrickDecision` is not built here (:attr:`tricks` builds it when asked).  A
+        subclass of :class:`Deal` plays through its hooks (:meth:`_play_turn_by_hooks`).
         """
-        if type(self) is not Deal:  # a subclass's hooks decide: through them
-            self.play(self._to_act, card)  # type: ignore[arg-type]
-            return self.legal_plays()
-        if self._phase is not _PLAYING:
-            raise PhaseError("cards are played only after trump is named and before the deal ends"
-                             if self._phase is Phase.CALLING else "the deal is over")
-        seat = self._to_act
-        if type(card) is not Card:
-            card = _card(card)
-        code = card.index
-        held = (self._copies or self._as_checked())[seat]  # type: ignore[index]
-        copies = held[code]
-        if not copies:
-            raise CardNotHeldError(f"{seat} holds no {card}")
-        suit = SUIT_OF[code]
-        masks = self._masks[seat]  # type: ignore[index]
+        hand = self._hand or self._hand_now()  # only while playing (else PhaseError)
+        try:
+            code = _CODES[card]
+        except (KeyError, TypeError):
+            code = _card(card).index
+        copies = hand[code]
+        if copies == 0:
+            raise CardNotHeldError(f"{self._to_act} holds no {CARDS[code]}")
+        suit = _MASK_AT[code]
         led = self._led
-        if suit != led and masks[led]:  # leading: masks[-1], the fifth mask, is empty
+        if suit != led and hand[led]:  # leading: hand[_NO_LED] is 0
             raise MustFollowSuitError(
-                f"{seat} holds {SUITS[led].symbol} and must follow suit, not play {card}")
-        held[code] = copies - 1
+                f"{self._to_act} holds {SUITS[led - 36].symbol} and must follow suit, not play {CARDS[code]}")
+        # Checked: from here on the state changes (as play changes it).
+        hand[code] = copies - 1
         if copies == 1:  # its last copy: the suit's mask and the seat's legal plays change
-            masks[suit] ^= _BIT[code]
-            self._every[seat] = None  # type: ignore[index]
+            hand[suit] ^= _BIT[code]
+            hand[_EVERY] = None
         trick = self._trick
-        if not trick:
+        if led == _NO_LED:
             self._led = led = suit
             self._winning = 0
-        elif self._beats[36 * code + trick[self._winning]]:
+            self._top = self._rows[code]
+            self._win_hand = hand
+        elif self._top[code]:  # trick.*: the card now winning
             self._winning = len(trick)
+            self._top = self._rows[code]
+            self._win_hand = hand
         trick.append(code)
-        if len(trick) < 4:
-            self._to_act = seat = self._seat_after[seat]  # type: ignore[index]
-            held = self._masks[seat][led]  # type: ignore[assignment]
-            if held:  # the seat holds the led suit (play.follow-suit): those cards
-                return _SUITED[led][held]  # type: ignore[call-overload]
-            return self._every[seat] or self._every_legal(seat)  # play.void-any-card
+        if len(trick) < 4:  # the turn passes (the checked hands know the seat after each)
+            self._hand = hand = self._held[hand[_NEXT]]  # type: ignore[index]
+            self._to_act = hand[_SEAT]
+            held = hand[led]
+            legal = self._legal = _SUITED[led][held] if held else (hand[_EVERY] or _every_legal(hand))
+            return legal  # type: ignore[no-any-return]
         # trick.*: the standard decision (the table's position), its clauses derived when asked
-        leader, position = self._leader, self._winning
-        self._tricks.append((leader, tuple(trick), self._signal, position, None))
-        self._leader = self._to_act = seat = self._play_order[leader][position]  # play.winner-leads
-        self._won[seat & 1] += 1
+        self._tricks.append((self._leader, tuple(trick), self._signal, self._winning, None))
+        self._hand = hand = self._win_hand
+        self._leader = self._to_act = hand[_SEAT]  # play.winner-leads
+        self._won[hand[_SIDE]] += 1
         self._trick = []
-        self._led = -1
+        self._led = _NO_LED
         self._signal = None
         if len(self._tricks) == TRICKS_PER_DEAL:
             self._finish(self.decide_result(self._won[0], self._won[1]))
             return ()
-        return self._every[seat] or self._every_legal(seat)
+        legal = self._legal = hand[_EVERY] or _every_legal(hand)
+        return legal  # type: ignore[no-any-return]
+
+    def _play_turn_by_hooks(self, card: Card | str) -> tuple[Card, ...]:
+        """:meth:`play_turn` for a subclass (its hooks decide): :meth:`play`, then
+        :meth:`legal_plays`."""
+        self.play(self._to_act, card)  # type: ignore[arg-type]
+        return self.legal_plays()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A subclass's :meth:`play_turn` goes through its hooks, unless it defines its own."""
+        super().__init_subclass__(**kwargs)
+        if cls.play_turn is Deal.play_turn:
+            cls.play_turn = Deal._play_turn_by_hooks  # type: ignore[method-assign]
 
     def _complete_trick(self) -> TrickDecision:
         codes = tuple(self._trick)
@@ -572,7 +631,7 @@ class Deal:
         if self.decide_trick is decision_at:  # the standard decision: one value per outcome, kept
             position = self._winning
             code = codes[position]
-            key = ((((self._trump * 36 + code) << 2 | position) << 2 | self._play_order[leader][position])
+            key = ((((self._trump * 36 + code) << 2 | position) << 2 | self._win_hand[_NUMBER])
                    << 1 | (codes.count(code) > 1))
             decision = _DECIDED.get(key) or _DECIDED.setdefault(
                 key, decision_at(leader, codes, position, self._trump, self._play_order))
@@ -581,11 +640,14 @@ class Deal:
         self._tricks.append((leader, codes, self._signal, decision.position, decision.clauses))
         self._won[decision.seat & 1] += 1
         self._trick = []
-        self._led = -1
+        self._led = _NO_LED
         self._signal = None
-        self._leader = self._to_act = decision.seat
+        self._leader = self._to_act = seat = decision.seat
         if len(self._tricks) == TRICKS_PER_DEAL:
             self._finish(self.decide_result(self._won[0], self._won[1]))
+        else:  # the winner leads: any card it holds
+            self._hand = hand = self._held[seat]  # type: ignore[index]
+            self._legal = hand[_EVERY] or _every_legal(hand)
         return decision
 
     def decide_result(self, north_south: int, east_west: int, closed_early: bool = False) -> DealResult:
@@ -682,7 +744,8 @@ class Deal:
     def _finish(self, result: DealResult) -> None:
         self._result = result
         self._phase = Phase.FINISHED
-        self._to_act = None
+        self._to_act = self._hand = None
+        self._legal = ()
 
     def apply(self, action: Mapping[str, str]) -> Any:
         """Apply one action in record form: ``{"act": "play", "seat": "E", "card": "AC"}``."""
@@ -718,10 +781,11 @@ class Deal:
             twin.__dict__.update(self.__dict__)
         if self._card_codes is not None:
             twin._card_codes = [[list(suit) for suit in hand] for hand in self._card_codes]
-        if self._copies is not None:
-            twin._copies = [list(copies) for copies in self._copies]
-            twin._masks = [list(masks) for masks in self._masks]
-            twin._every = list(self._every)
+        if self._held is not None:
+            twin._held = [list(hand) for hand in self._held]
+            twin._hand = None  # the seat to act's hand among the twin's own
+            if self._trick:  # and the hand winning the trick so far
+                twin._win_hand = twin._held[self._win_hand[_NUMBER]]
         twin._trick, twin._tricks = list(self._trick), list(self._tricks)
         twin._built, twin._won = list(self._built), list(self._won)
         return twin

@@ -3,6 +3,7 @@
 The legal plays and the trick winners are checked against the rules stated here again, from
 the cards alone (not from the engine's helpers)."""
 
+import copy
 import json
 import random
 
@@ -103,3 +104,55 @@ def test_no_card_in_one_call_before_trump_or_after_the_deal():
     deal.name_trump(deal.caller, Suit.CLUBS)
     deal.play_out(random.Random(3))
     refused(deal, lambda: deal.play_turn(PACK[0]), PhaseError, "play.order-of-actions")
+
+
+@pytest.mark.parametrize("seed", [4, 11])
+def test_the_kept_legal_plays_and_trick_winner_follow_copies_and_refusals(seed):
+    # The engine keeps the seat to act's legal plays and the hand winning the trick between
+    # calls: a copy taken mid-trick, a refused card and a seat asked by name never see stale ones.
+    deal = called(seed, Suit(seed % 4))
+    rng = random.Random(seed)
+    twins = []
+    while deal.phase is Phase.PLAYING:
+        seat, trick = deal.to_act, deal.current_trick
+        expected = may_play(deal.hand(seat), trick)
+        assert set(deal.legal_plays()) == expected == set(deal.legal_plays(seat))
+        assert all(deal.legal_plays(s) == () for s in Seat if s is not seat)
+        wrong = [c for c in deal.hand(seat) if c not in expected]
+        if wrong:
+            refused(deal, lambda: deal.play(seat, wrong[0]), MustFollowSuitError, "play.follow-suit")
+            assert set(deal.legal_plays()) == expected
+        if trick and len(twins) < 3:
+            twins.append(copy.copy(deal))
+        card = rng.choice(sorted(expected, key=lambda c: c.index))
+        if rng.random() < 0.5:
+            deal.play(seat, card)
+        else:
+            deal.play_turn(card)
+        if len(trick) == 3:
+            assert deal.tricks[-1].winner == winner(trick + ((seat, card),), deal.trump)
+    for twin in twins:  # each copy plays on alone, by the same rules, to its own end
+        while legal := twin.legal_plays():
+            seat, trick = twin.to_act, twin.current_trick
+            assert set(legal) == may_play(twin.hand(seat), trick)
+            card = legal[-1]
+            twin.play_turn(card)
+            if len(trick) == 3:
+                assert twin.tricks[-1].winner == winner(trick + ((seat, card),), twin.trump)
+        assert sum(twin.result.tricks) == 36
+
+
+def test_a_subclass_plays_one_call_a_card_through_its_hooks():
+    class LeaderWins(Deal):  # a house rule of sorts: the trick's leader always takes it
+        __slots__ = ()
+
+        def decide_trick(self, leader, codes, position, trump, order):
+            return Deal.decide_trick(leader, codes, 0, trump, order)
+
+    deal = LeaderWins.from_seed(9)
+    deal.name_trump(deal.caller, Suit.SPADES)
+    legal = deal.legal_plays()
+    while legal:
+        legal = deal.play_turn(legal[0])
+    assert all(t.winner == t.leader for t in deal.tricks)
+    assert deal.tricks[0].leader == deal.caller and len({t.leader for t in deal.tricks}) == 1
