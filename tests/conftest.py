@@ -1,8 +1,10 @@
-"""The tests' own helpers (``pace``, ``sitebuild``) importable by name under ``--import-mode=importlib``."""
+"""The tests' own helpers (``pace``, ``sitebuild``; ``variants/kind_checks``) importable by name
+under ``--import-mode=importlib``."""
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent / "variants"))
 
 import pytest  # noqa: E402
 
