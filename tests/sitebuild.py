@@ -16,6 +16,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from pace import generous
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 
@@ -25,7 +27,7 @@ def sphinx(out: Path, *extra: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "sphinx", "-W", "-n", "-b", "html", str(DOCS), str(out / "html"),
          "-d", str(out / "doctrees"), *extra],
-        capture_output=True, text=True, cwd=ROOT, timeout=600,
+        capture_output=True, text=True, cwd=ROOT, timeout=generous(60),
         env={**os.environ, "PYTHONHASHSEED": "0"})
 
 

@@ -20,6 +20,7 @@ from turub.clauses import CLAUSES, RELEASES, SPEC_VERSION, VOCABULARY
 from turub.tools.sources import find_folder, resolve
 from turub.tools.sources import sentences as sentences_of
 
+from pace import generous
 from sitebuild import sphinx
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,7 +101,7 @@ def test_the_site_renders_in_headless_chromium(site, tmp_path):
     if screenshot.chromium() is None:
         pytest.skip("Chromium is not installed (apt-get install chromium)")
     html = site.html
-    shots = screenshot.render(html, tmp_path)
+    shots = screenshot.render(html, tmp_path, timeout=generous(6))
     assert [p.name for p in shots] == ["index.png", "clause-page.png"]
     assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and p.stat().st_size > 20_000 for p in shots)
 
@@ -119,7 +120,7 @@ def test_every_page_fits_the_screen_keeps_words_whole_and_shows_the_navigation_a
     # A phone (390 px), a tablet (768) and a desktop (1280), in headless Chromium.
     screenshot = _chromium_or_skip()
     html = site.html
-    pages = screenshot.layout(html, width=width)
+    pages = screenshot.layout(html, width=width, timeout=generous(18))
     assert len(pages) >= 30 and "spec/play.html" in pages and "traceability/matrix.html" in pages
     # No page scrolls sideways, and nothing is drawn past the screen's edge outside a frame
     # of its own that scrolls (a wide diagram, a long code line, a wide table).
@@ -146,7 +147,7 @@ def _dom(url: str) -> str:
             try:
                 run = subprocess.run([screenshot.chromium(), *screenshot.FLAGS,
                                       f"--user-data-dir={profile}", "--dump-dom", url],
-                                     capture_output=True, text=True, timeout=90)
+                                     capture_output=True, text=True, timeout=generous(9))
             except subprocess.TimeoutExpired:
                 if attempt == 2:
                     raise
