@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from pace import generous
+
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = Path(os.environ.get("TURUB_DEEP_VENV", ROOT / ".venv-deep"))
 BROKEN = "tests/broken/adapters.py:NoFollowSuit"
@@ -32,6 +34,18 @@ def _children(pid: int) -> list[int]:
     except OSError:
         return []
     return [int(p) for p in text.split()]
+
+
+#: what the plain run that replays the database prints for the failure HypoFuzz found
+FOUND = "FAILED properties/fuzz_targets.py::test_test_play__holding"
+
+
+def _replay(env: dict[str, str]) -> subprocess.CompletedProcess:
+    """A plain run of the targets that replays only the shared database."""
+    return subprocess.run([str(DEEP / "bin" / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "properties/fuzz_targets.py", "-k", TARGETS],
+                          cwd=ROOT, env={**env, "HYPOTHESIS_PROFILE": "replay"},
+                          capture_output=True, text=True, timeout=generous(60))
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -57,18 +71,25 @@ def test_a_hypofuzz_campaign_saves_what_it_finds_and_loses_no_worker(tmp_path):
     env.pop("CI", None)
     env.pop("TURUB_PROGRAM", None)
     log = (tmp_path / "fuzz.log").open("w")
+    began = time.monotonic()
     fuzz = subprocess.Popen([str(DEEP / "bin" / "hypothesis"), "fuzz", "--no-dashboard",
                              "-n", str(WORKERS), "--", "properties/fuzz_targets.py", "-k", TARGETS],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
                             start_new_session=True)
     try:
-        # long enough to collect, start both workers and find the broken rule (about 15 s
-        # on an idle core); then both workers must still be there
-        deadline = time.monotonic() + 60
+        # until the failure is in the database (about 15 s on an idle core: collect, start both
+        # workers, find the broken rule), looked at every few seconds by the plain run that
+        # replays it; the limit is only for a campaign that never finds it (pace.generous)
+        deadline, look = time.monotonic() + generous(60), began + 12
         while time.monotonic() < deadline and fuzz.poll() is None:
             time.sleep(2)
-            if time.monotonic() > deadline - 40 and "Traceback" in (tmp_path / "fuzz.log").read_text():
+            if "Traceback" in (tmp_path / "fuzz.log").read_text():
                 break
+            if time.monotonic() > look:
+                if FOUND in _replay(env).stdout:
+                    time.sleep(3)  # a worker that dies of its own success dies by then
+                    break
+                look = time.monotonic() + 8
         alive = _children(fuzz.pid) if fuzz.poll() is None else []
         log.flush()
         output = (tmp_path / "fuzz.log").read_text()  # before the stop's own noise
@@ -79,9 +100,6 @@ def test_a_hypofuzz_campaign_saves_what_it_finds_and_loses_no_worker(tmp_path):
     assert "Traceback" not in output and "AttributeError" not in output, output[-3000:]
     assert len(alive) >= WORKERS, (alive, output[-2000:])
     # the failure is in the shared database: a plain run that replays only the database fails
-    replay = subprocess.run([str(DEEP / "bin" / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                             "properties/fuzz_targets.py", "-k", TARGETS],
-                            cwd=ROOT, env={**env, "HYPOTHESIS_PROFILE": "replay"},
-                            capture_output=True, text=True, timeout=300)
-    assert "FAILED properties/fuzz_targets.py::test_test_play__holding" in replay.stdout, replay.stdout[-3000:]
+    replay = _replay(env)
+    assert FOUND in replay.stdout, replay.stdout[-3000:]
     assert "Falsifying example" in replay.stdout

@@ -21,6 +21,8 @@ import pytest
 
 from turub.conformance.programs.protocol import ProtocolTarget
 
+from pace import generous
+
 PROG = Path(__file__).parent / "escapees.py"
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's subreaper")
 
@@ -34,10 +36,10 @@ def beats(path: Path) -> int:
 def test_helpers_that_change_their_pid_are_stopped_with_the_program(mode, ending, tmp_path):
     heartbeat = tmp_path / "heartbeat"
     heartbeat.touch()
-    until = time.time() + 15  # the helpers give up by themselves then
-    target = ProtocolTarget([sys.executable, str(PROG), mode, str(heartbeat), str(until)], timeout=5)
+    until = time.time() + generous(15)  # the helpers give up by themselves then
+    target = ProtocolTarget([sys.executable, str(PROG), mode, str(heartbeat), str(until)], timeout=generous(0.5))
     assert target.start() is None
-    end = time.monotonic() + 5
+    end = time.monotonic() + generous(5)
     while beats(heartbeat) < 20 and time.monotonic() < end:  # the helpers are running
         time.sleep(0.01)
     assert beats(heartbeat) >= 20, "the helpers never started"

@@ -24,8 +24,9 @@ import pytest
 
 from turub.conformance.programs.protocol import ProtocolTarget
 
+from pace import generous
+
 TURUB = shutil.which("turub", path=str(Path(sys.executable).parent)) or "turub"
-SCALE = float(os.environ.get("TURUB_TEST_TIME_SCALE", "1"))
 SHIM = [sys.executable, "-P", "-m", "turub.conformance.programs.shim",
         "turub.conformance.adapter:ReferenceImplementation"]
 
@@ -53,7 +54,7 @@ def program(tmp_path: Path, body: str) -> list[str]:
 
 
 def run_target(argv: list[str]) -> ProtocolTarget:
-    target = ProtocolTarget(argv, timeout=30 * SCALE)
+    target = ProtocolTarget(argv, timeout=generous(3))
     try:
         assert target.start() is None
         answer = target.call("trick_winner", {"cards": ["AS", "6S", "7S", "8S"], "trump": "H"})
@@ -109,13 +110,13 @@ def test_a_kit_stopped_and_resumed_still_finds_a_correct_program_conforms():
                             "--timeout", "1", "--quiet", "--json", "-", "--", *SHIM],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        end = time.monotonic() + 60 * SCALE
+        end = time.monotonic() + generous(6)
         while not _children(kit.pid) and time.monotonic() < end:
             time.sleep(0.001)
         _pause(kit.pid, 3.0)  # around the hello
         time.sleep(0.5)
         _pause(kit.pid, 2.5)  # mid-run
-        out, err = kit.communicate(timeout=300 * SCALE)
+        out, err = kit.communicate(timeout=generous(30))
     finally:
         kit.kill()
         kit.wait()

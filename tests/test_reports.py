@@ -21,6 +21,8 @@ import pytest
 
 from turub.tools.cli import main
 
+from pace import generous
+
 HERE = Path(__file__).parent
 PROG = HERE / "faults" / "prog.py"
 BROKEN = HERE / "broken" / "impl.py"
@@ -66,7 +68,7 @@ def test_a_run_killed_mid_way_keeps_every_finished_case(tmp_path):
                              "--jsonl", str(lines), "--", sys.executable, str(PROG), "slow", marker],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + generous(6)
         seen = []  # the number of answered cases on disk, each time it changed
         while time.monotonic() < deadline:  # until a few cases are in (each answer takes 0.15 s)
             n = lines.read_text(encoding="utf-8").count('"status": "passed"') if lines.exists() else 0
@@ -76,13 +78,13 @@ def test_a_run_killed_mid_way_keeps_every_finished_case(tmp_path):
                 break
             time.sleep(0.02)
         os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
+        proc.wait(timeout=generous(1))
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
     # the program, in a process group of its own, sees its input close and ends by itself
     left = _running(marker)
-    until = time.monotonic() + 10
+    until = time.monotonic() + generous(1)
     while left and time.monotonic() < until:
         time.sleep(0.1)
         left = _running(marker)

@@ -14,9 +14,7 @@ must be gone, and the inflected forms (dealt, won, led, closed, winner) linked.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -73,14 +71,10 @@ def wrong_senses(links: list[Link]) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    run = subprocess.run([sys.executable, "-m", "sphinx", "-W", "-n", "-q", "-b", "html",
-                          str(ROOT / "docs"), str(out / "html"), "-d", str(out / "doctrees")],
-                         capture_output=True, text=True, cwd=ROOT, timeout=600,
-                         env={**os.environ, "PYTHONHASHSEED": "0"})
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    return out / "html"
+def site(built_site) -> Path:
+    """The site built once for the run, shared with the other files that read it (``sitebuild.py``)."""
+    assert built_site.returncode == 0, built_site.stdout[-3000:] + built_site.stderr[-3000:]
+    return built_site.html
 
 
 @pytest.fixture(scope="module")

@@ -14,8 +14,6 @@ import io
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -37,14 +35,10 @@ def _numbered() -> list[tuple[str, dict]]:
 
 
 @pytest.fixture(scope="module")
-def pages(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site")
-    run = subprocess.run([sys.executable, "-m", "sphinx", "-W", "-n", "-b", "html", "-q",
-                          str(ROOT / "docs"), str(out / "html"), "-d", str(out / "doctrees")],
-                         capture_output=True, text=True, cwd=ROOT, timeout=600,
-                         env={**os.environ, "PYTHONHASHSEED": "0"})
-    assert run.returncode == 0, run.stderr[-3000:]
-    return {p.stem: p.read_text(encoding="utf-8") for p in (out / "html" / "spec").glob("*.html")}
+def pages(built_site):
+    """The spec's pages of the site built once for the run (``sitebuild.py``)."""
+    assert built_site.returncode == 0, built_site.stderr[-3000:]
+    return {p.stem: p.read_text(encoding="utf-8") for p in (built_site.html / "spec").glob("*.html")}
 
 
 _EXAMPLE = re.compile(r'id="example-(\d+)".*?<code[^>]*>.*?<span class="pre">(.*?)</span>'

@@ -20,12 +20,13 @@ from pathlib import Path
 
 import pytest
 
+from pace import generous
+
 TURUB = shutil.which("turub", path=str(Path(sys.executable).parent)) or "turub"
 BROKEN = str(Path(__file__).parent / "broken" / "adapters.py") + ":LaterCopyWins"
 #: The property suites only (no vector, no generated case can catch it instead).
 PROPERTIES_ONLY = ["--no-vectors", "--no-generated", "--examples", "0", "--properties", "10",
                    "-k", "test_second_ace_never_beats_the_first"]
-SCALE = float(os.environ.get("TURUB_TEST_TIME_SCALE", "1"))
 
 FLAGS = {
     "plain": ([], {}),
@@ -44,7 +45,7 @@ def check_broken(flags: list[str], env: dict[str, str]) -> subprocess.CompletedP
     clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONOPTIMIZE", "PYTHONWARNINGS", "PYTHONHASHSEED")}
     return subprocess.run([sys.executable, *flags, TURUB, "check", "--python", BROKEN, *PROPERTIES_ONLY],
                           capture_output=True, text=True, errors="replace", env={**clean, **env},
-                          timeout=300 * SCALE)
+                          timeout=generous(30))
 
 
 @pytest.mark.parametrize("name", list(FLAGS))
