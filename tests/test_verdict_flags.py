@@ -122,7 +122,7 @@ def test_a_rule_broken_is_found_at_every_stage_whatever_the_interpreters_flags(s
     report = tmp_path / "r.json"
     run = subprocess.run([sys.executable, *flags, TURUB, "check", "--python", NO_FOLLOW, *STAGES[stage],
                           "--quiet", "--json", str(report)],
-                         capture_output=True, text=True, errors="replace", env=env, timeout=300 * SCALE)
+                         capture_output=True, text=True, errors="replace", env=env, timeout=generous(30))
     assert "Traceback" not in run.stderr, run.stderr
     assert run.returncode == 1, (run.returncode, run.stderr[-2000:])
     import json
@@ -139,7 +139,7 @@ def test_the_pytest_plugin_fails_a_broken_program_whatever_the_interpreters_flag
     run = subprocess.run([sys.executable, *flags, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                           "--turub-python", BROKEN, "--turub-scale", "0.1", "--turub-examples", "0",
                           "--turub-properties", "10", "-k", "earliest-identical or test_second_ace_never_beats_the_first"],
-                         cwd=tmp_path, capture_output=True, text=True, errors="replace", env=env, timeout=300 * SCALE)
+                         cwd=tmp_path, capture_output=True, text=True, errors="replace", env=env, timeout=generous(30))
     assert run.returncode == 1, (run.returncode, run.stdout[-2000:], run.stderr[-2000:])
     failed = [line for line in run.stdout.splitlines() if line.startswith("FAILED ")]
     assert any("property/" in line for line in failed), run.stdout[-2000:]
