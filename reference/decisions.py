@@ -753,8 +753,8 @@ def _asker(variant: str, decision: str, clauses: Sequence[Any],
         for vc, rule, sees in rules:
             try:
                 out = rule(*args, game=game if game is not None else Game()) if sees else rule(*args)
-            except KeyboardInterrupt:
-                raise
+            except KeyboardInterrupt:  # Ctrl-C, or the rule raised it: say which rule was running
+                raise KeyboardInterrupt(str(interrupted(variant, vc.id, decision, args))) from None
             except OutOfTime:
                 raise interrupted(variant, vc.id, decision, args) from None
             except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
@@ -773,8 +773,9 @@ def _asker_of_one(variant: str, decision: str, vc: Any, rule: Callable[..., Any]
     def ask(a: Any, b: Any, c: Any = _TWO, game: Game | None = None) -> tuple[Any, Any] | None:
         try:
             out = rule(a, b) if c is _TWO else rule(a, b, c)
-        except KeyboardInterrupt:
-            raise
+        except KeyboardInterrupt:  # Ctrl-C, or the rule raised it: say which rule was running
+            raise KeyboardInterrupt(str(interrupted(variant, vc.id, decision,
+                                                    (a, b) if c is _TWO else (a, b, c)))) from None
         except OutOfTime:
             raise interrupted(variant, vc.id, decision, (a, b) if c is _TWO else (a, b, c)) from None
         except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
