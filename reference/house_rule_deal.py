@@ -154,8 +154,8 @@ class HouseRuleDeal(Deal):
             return super().decide_result(north_south, east_west, closed_early)
         return self.variant.deal_result(north_south, east_west, closed_early=closed_early,
                                         rules=self.rules, dealer=self.dealer,
-                                        game=Game(None, None, self.tricks, self.rules, self.dealer)
-                                        if self.result_sees else None)
+                                        game=Game(None, None, lambda: self.tricks, self.rules, self.dealer)
+                                        if self.result_sees else None)  # (the tricks built if read)
 
     def play_tricks(self, position: Position, rnd: Any) -> Seat:
         """:meth:`Deal.play_tricks`: the tricks left at random, as the standard playout plays
