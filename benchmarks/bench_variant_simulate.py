@@ -21,7 +21,13 @@ Each timing is the CPU time (user + system) of one child process:
   ``kinds.py:club-passes`` and ``house_rules.py:bench-draws`` (asked once a deal);
 * ``trump caller rule``: under ``kinds.py:club-partner-calls`` (asked once a deal, as it is
   dealt: every deal a house rule's deal); ``first dealer rule``: under
-  ``kinds.py:club-suit-ties`` (asked after each round of the draw, once a run).
+  ``kinds.py:club-suit-ties`` (asked after each round of the draw, once a run);
+* ``signal rule``: under ``kinds.py:club-partner-signals`` (asked at the signals the random
+  play gives); ``deal stands rule``: ``kinds.py:club-last-packet`` (never asked by the engine:
+  its cost is loading and checking the file);
+* rules that read the game (``tests/variants/seeing.py``): a legal-play rule at the leads
+  (``seeing-trumps``), a deal result (``seeing-non-dealers``) and a trick rule using the
+  seats (``seeing-dealers-copy``).
 
 The figures are the ratios of the medians, variant / standard; the target is at most 2.
 On a shared machine pyperf's timings of one benchmark after another meet different loads,
@@ -35,6 +41,7 @@ saying where it applies (``applies_to``) is how a legal-play rule pays only ther
 
     .venv/bin/pip install -e '.[bench]'
     .venv/bin/python benchmarks/bench_variant_simulate.py [--deals 2000] [--seed 1] [pyperf options]
+    .venv/bin/python benchmarks/bench_variant_simulate.py --paired-only all --rounds 5
 """
 
 from __future__ import annotations
@@ -60,16 +67,22 @@ VARIANTS = {"trick rule": f"{TESTS / 'kinds.py'}:club-nell",
             "next dealer rule": f"{TESTS / 'kinds.py'}:club-passes",
             "contest rule": f"{HERE / 'house_rules.py'}:bench-draws",
             "trump caller rule": f"{TESTS / 'kinds.py'}:club-partner-calls",
-            "first dealer rule": f"{TESTS / 'kinds.py'}:club-suit-ties"}
+            "first dealer rule": f"{TESTS / 'kinds.py'}:club-suit-ties",
+            "signal rule": f"{TESTS / 'kinds.py'}:club-partner-signals",
+            "deal stands rule": f"{TESTS / 'kinds.py'}:club-last-packet",
+            "play rule reading the game": f"{TESTS / 'seeing.py'}:seeing-trumps",
+            "deal result rule reading the game": f"{TESTS / 'seeing.py'}:seeing-non-dealers",
+            "trick rule reading the game": f"{TESTS / 'seeing.py'}:seeing-dealers-copy"}
 PLAY_RULES = ("play rule", "play rule, asked at every play", "play rule 2", "deferring play rule")
 
 
-def paired_ratios(simulate: list[str], rounds: int) -> dict[str, float]:
+def paired_ratios(simulate: list[str], rounds: int, names: list[str] | None = None) -> dict[str, float]:
     """``{variant: median of its run's CPU time / the standard run's, round by round}``."""
-    ratios: dict[str, list[float]] = {name: [] for name in VARIANTS}
+    ratios: dict[str, list[float]] = {name: [] for name in names or VARIANTS}
     for _ in range(rounds):
         standard = child_cpu(1, simulate)
-        for name, v in VARIANTS.items():
+        for name in ratios:
+            v = VARIANTS[name]
             ratios[name].append(child_cpu(1, [*simulate, "--variant", v]) / max(standard, 1e-3))
     return {name: statistics.median(values) for name, values in ratios.items()}
 
@@ -85,7 +98,18 @@ def main() -> None:
     runner.argparser.add_argument("--rounds", type=int, default=7,
                                   help="rounds of paired runs, every command once a round "
                                        "(default: %(default)s; 0: none)")
+    runner.argparser.add_argument("--paired-only", metavar="KIND,...",
+                                  help="only the paired rounds, of these kinds (names as printed, "
+                                       "comma-separated; 'all': every kind), no pyperf runs")
     args = runner.parse_args()
+    if args.paired_only:
+        names = list(VARIANTS) if args.paired_only == "all" else args.paired_only.split(",")
+        simulate = [sys.executable, "-m", "turub.tools.cli", "simulate", "--deals", str(args.deals),
+                    "--seed", str(args.seed)]
+        print(f"Paired, {args.rounds} rounds, {args.deals} deals, load average {os.getloadavg()[0]:.1f}:")
+        for name, ratio in paired_ratios(simulate, args.rounds, names).items():
+            print(f"  {name}: {ratio:.2f} ({'met' if ratio <= TARGET else 'NOT met'})")
+        return
     runner.metadata["description"] = "turub simulate under house rules against the standard game"
     simulate = [sys.executable, "-m", "turub.tools.cli", "simulate", "--deals", str(args.deals),
                 "--seed", str(args.seed)]

@@ -56,16 +56,17 @@ class CaseResult:
     situation: Any = UNSET  # a property's first wrong answer, as a question ({op, args, expected, got})
     house_rule_failed: Any = UNSET  # the clause of the variant's house rule that broke (not judged)
     plan: Any = UNSET  # a differential sitting's smallest drawn plan
+    house_clauses: Any = UNSET  # a differential row under house rules: {clause: decisions it made}
 
     #: The report's key order (each construction site once wrote it; now here, once).
     _ORDER: ClassVar[tuple[str, ...]] = ("id", "kind", "op", "clauses", "rules", "expected_digest", "answer_digest", "status",
               "outcome", "failing_clauses", "blamed", "detail", "args", "expected", "got", "minimal",
-              "situation", "house_rule_failed", "plan")
+              "situation", "house_rule_failed", "plan", "house_clauses")
     #: A differential search's row, in the order reports have written it: the detail just after
     #: the status, the rules of the drawn question after the answers, then the drawn plan.
     _SEARCH_ORDER: ClassVar[tuple[str, ...]] = ("id", "kind", "op", "clauses", "status", "detail", "outcome",
               "failing_clauses", "blamed", "minimal", "args", "expected", "got", "rules", "plan",
-              "house_rule_failed", "expected_digest", "answer_digest", "situation")
+              "house_rule_failed", "expected_digest", "answer_digest", "situation", "house_clauses")
 
     def to_json(self) -> dict[str, Any]:
         """The case as the report's ``cases`` rows hold it (unset fields left out)."""

@@ -310,6 +310,9 @@ class TrumpCallerRule(Protocol):
         naming this clause.  The cut stays the seat after the dealer's (``deal.cut``)."""
 
 
+_set: Final = object.__setattr__  # (Game's fields, set once: the view is read-only after)
+
+
 class Game:
     """What a rule may see of the game beyond its decision's arguments: one read-only view,
     given to a rule that takes a parameter named ``game`` (a rule without one is asked as
@@ -336,9 +339,12 @@ class Game:
     def __init__(self, seat: Seat | None = None, trick_number: int | None = None,
                  tricks: tuple[Any, ...] | Callable[[], tuple[Any, ...]] | None = None,
                  rules: Rules | None = None, dealer: Seat | None = None) -> None:
-        for name, value in (("seat", seat), ("trick_number", trick_number), ("_tricks", tricks),
-                            ("rules", rules), ("dealer", dealer)):
-            object.__setattr__(self, name, value)
+        # (one call a field: built at every play a rule reading the game is asked about)
+        _set(self, "seat", seat)
+        _set(self, "trick_number", trick_number)
+        _set(self, "_tricks", tricks)
+        _set(self, "rules", rules)
+        _set(self, "dealer", dealer)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Game is a read-only view")
@@ -753,8 +759,8 @@ def _asker(variant: str, decision: str, clauses: Sequence[Any],
         for vc, rule, sees in rules:
             try:
                 out = rule(*args, game=game if game is not None else Game()) if sees else rule(*args)
-            except KeyboardInterrupt:
-                raise
+            except KeyboardInterrupt:  # Ctrl-C, or the rule raised it: say which rule was running
+                raise KeyboardInterrupt(str(interrupted(variant, vc.id, decision, args))) from None
             except OutOfTime:
                 raise interrupted(variant, vc.id, decision, args) from None
             except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
@@ -773,8 +779,9 @@ def _asker_of_one(variant: str, decision: str, vc: Any, rule: Callable[..., Any]
     def ask(a: Any, b: Any, c: Any = _TWO, game: Game | None = None) -> tuple[Any, Any] | None:
         try:
             out = rule(a, b) if c is _TWO else rule(a, b, c)
-        except KeyboardInterrupt:
-            raise
+        except KeyboardInterrupt:  # Ctrl-C, or the rule raised it: say which rule was running
+            raise KeyboardInterrupt(str(interrupted(variant, vc.id, decision,
+                                                    (a, b) if c is _TWO else (a, b, c)))) from None
         except OutOfTime:
             raise interrupted(variant, vc.id, decision, (a, b) if c is _TWO else (a, b, c)) from None
         except BaseException as e:  # noqa: BLE001 - user code: say which rule, where

@@ -154,8 +154,8 @@ class HouseRuleDeal(Deal):
             return super().decide_result(north_south, east_west, closed_early)
         return self.variant.deal_result(north_south, east_west, closed_early=closed_early,
                                         rules=self.rules, dealer=self.dealer,
-                                        game=Game(None, None, self.tricks, self.rules, self.dealer)
-                                        if self.result_sees else None)
+                                        game=Game(None, None, lambda: self.tricks, self.rules, self.dealer)
+                                        if self.result_sees else None)  # (the tricks built if read)
 
     def play_tricks(self, position: Position, rnd: Any) -> Seat:
         """:meth:`Deal.play_tricks`: the tricks left at random, as the standard playout plays
@@ -171,16 +171,12 @@ class HouseRuleDeal(Deal):
         game = _games(self) if self.plays_see or self.tricks_see else None
         decide = _trick_rule(self.variant, self.trick_rule, trump, game if self.tricks_see else None) \
             if self.trick_rule is not None else None
-        if self.play_rules is None and not self.tricks_see:
+        if self.play_rules is None:  # a trick rule, reading the game or not: the standard loop
             return playout.random_tricks(position, rnd, decide)
-        asks = self.play_rules or _NO_PLAY_RULES
+        asks = self.play_rules
         if game is not None and self.plays_see:  # the play rules read the game: each asked with it
             asks = {kind: _with_game(ask, game, position) for kind, ask in asks.items()}
         return _plays_by(self.variant, position, rnd, asks, trump, decide)
-
-
-#: No rule deciding the plays (a trick rule reading the game plays through :func:`_plays_by`).
-_NO_PLAY_RULES: Final = {"lead": None, "follow": None, "void": None}
 
 
 def _games(deal: HouseRuleDeal) -> Callable[[Seat], Game]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from .cards import CARDS, PACK, SUIT_OF, Card
 from .views import Signal
@@ -79,13 +79,13 @@ def shuffled_pack(rng: random.Random) -> bytes:
 
 
 def random_tricks(position: Position, rnd: Callable[[], float],
-                  decide: Callable[[tuple[Card, ...], int], tuple[int, tuple[str, ...] | None]] | None = None
+                  decide: Callable[[tuple[Card, ...], int, Any], tuple[int, tuple[str, ...] | None]] | None = None
                   ) -> Seat:
     """The deal's remaining tricks from ``position``, each card drawn at random from those
     its seat may play; returns the last trick's winner.  Every hand holds ``left`` cards
     before each trick.  ``decide``, if given, decides each trick in place of the table (a
-    variant's house rule, :mod:`turub.house_rule_deal`): given the trick's cards and the
-    standard winning position, it returns the winning position and the clauses that decided
+    variant's house rule, :mod:`turub.house_rule_deal`): given the trick's cards, the
+    standard winning position and the trick's leader (for a rule that reads the game), it returns the winning position and the clauses that decided
     it (``None``: the standard ones)."""
     hands, beats, nxt, order, tricks, won, leader, _ = position
     clauses = None
@@ -120,7 +120,7 @@ def random_tricks(position: Position, rnd: Callable[[], float],
                 best, position_now = code, k
             seat = nxt[seat]
         if decide is not None:
-            position_now, clauses = decide(tuple(map(CARDS.__getitem__, codes)), position_now)
+            position_now, clauses = decide(tuple(map(CARDS.__getitem__, codes)), position_now, leader)
         tricks.append((leader, tuple(codes), None, position_now, clauses))
         leader = order[leader][position_now]  # play.winner-leads
         won[leader & 1] += 1

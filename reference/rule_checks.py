@@ -12,16 +12,19 @@ clause (:class:`~turub.variants.VariantError`), when
 * it changes a value it was shown (the same situation reads otherwise after the call; a
   frozen value changed with ``object.__setattr__`` included).
 
-A rule that raises or answers nonsense on a sample situation is left to the game, which
-stops at the first such answer with :class:`~turub.decisions.HouseRuleError` as it always
-has.  A rule still running when the command's time limit comes is named
+* it prints (to standard output or error: its words would mix with the command's);
+* it raises, or answers something that is not an answer of its kind, on a sample situation
+  (the game would stop there with :class:`~turub.decisions.HouseRuleError`: the command is
+  told before it starts, whatever it would have asked).  A rule still running when the command's time limit comes is named
 (:func:`turub.decisions.interrupted`).
 """
 
 from __future__ import annotations
 
+import io
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from functools import lru_cache
 from typing import Any, Final
 
@@ -38,7 +41,7 @@ from .rules import deal_result
 from .seats import SEATS, Side, seats_from
 from .sitting import draw_first_dealer
 
-__all__ = ["check_rules", "RuleCheckError", "SAMPLE_DEALS"]
+__all__ = ["captured_output", "check_rules", "RuleCheckError", "SAMPLE_DEALS", "Written"]
 
 #: The seeds of the standard deals whose plays and tricks the rules are asked about.
 SAMPLE_DEALS: Final = (1, 2)
@@ -145,8 +148,12 @@ def _answer(rule: Callable[..., Any], decision: str, args: tuple[Any, ...], game
     to a rule that reads it."""
     try:
         out = rule(*args) if game is None else rule(*args, game=game)
-    except (Exception, SystemExit) as e:  # noqa: BLE001 - left to the game, which names it
-        return "raised", type(e).__name__
+    except BaseException as e:  # user code: refused, naming what it raised (a bare BaseException
+        # too), but never an interruption: Ctrl-C, a time limit's, a signal's
+        if not isinstance(e, (Exception, SystemExit, GeneratorExit)) and type(e) is not BaseException:
+            raise
+        first = (str(e).strip().splitlines() or [""])[0][:160]
+        return "raised", f"{type(e).__name__}{': ' + first if first else ''}"
     if out is None:
         return "deferred", None
     normal = DECISION_TABLE[decision].normalise(out, args)
@@ -166,6 +173,32 @@ def _said(answer: tuple[str, Any]) -> str:
     return shown(value)
 
 
+class Written(io.StringIO):
+    """What user code wrote to a standard stream it was given in place of the command's
+    (:func:`captured_output`); closing it (``sys.stdout.close()``) closes nothing."""
+
+    def close(self) -> None:
+        pass
+
+    def said(self) -> str | None:
+        """The first line written, escaped and cut short (None: nothing was written)."""
+        text = self.getvalue()
+        if not text:
+            return None
+        first = (text.strip().splitlines() or [""])[0][:60]
+        return first.encode("unicode_escape", "backslashreplace").decode("ascii")
+
+
+@contextmanager
+def captured_output() -> Iterator[Written]:
+    """Run user code with ``sys.stdout`` and ``sys.stderr`` both a :class:`Written`: a variant
+    file or a rule that prints is told (its words would mix with the command's own output,
+    a report on standard output or the one line of an error), never let through."""
+    written = Written()
+    with redirect_stdout(written), redirect_stderr(written):
+        yield written
+
+
 def check_rule(variant: str, clause: Any, rules: Rules) -> None:
     """Ask the rule of ``clause`` (a clause of ``variant``, its name and version) about each
     sample situation twice; :class:`RuleCheckError` if it answers two ways or changes what it
@@ -178,11 +211,18 @@ def check_rule(variant: str, clause: Any, rules: Rules) -> None:
         shown_game = game if sees else None
         before = _reading((args, shown_game))
         try:
-            first = _answer(clause.rule, decision, args, shown_game)
-            after = _reading((args, shown_game))
-            second = _answer(clause.rule, decision, args, shown_game) if after == before else first
+            with captured_output() as written:
+                first = _answer(clause.rule, decision, args, shown_game)
+                after = _reading((args, shown_game))
+                second = _answer(clause.rule, decision, args, shown_game) if after == before else first
         except OutOfTime:
             raise interrupted(variant, clause.id, decision, args) from None
+        except KeyboardInterrupt:  # Ctrl-C, or the rule raised it: say which rule was running
+            raise KeyboardInterrupt(str(interrupted(variant, clause.id, decision, args))) from None
+        if (said := written.said()) is not None:
+            raise RuleCheckError(variant, clause.id, decision,
+                                 f"printed {said!r} (a rule may not write: it would mix with the "
+                                 "command's output)", situation(decision, args))
         if after != before:
             raise RuleCheckError(variant, clause.id, decision,
                                  "changed a value it was shown", situation(decision, args))
@@ -190,6 +230,12 @@ def check_rule(variant: str, clause: Any, rules: Rules) -> None:
             raise RuleCheckError(variant, clause.id, decision,
                                  f"answered one situation two ways, {_said(first)} then {_said(second)} "
                                  "(a rule may not draw at random or keep count)", situation(decision, args))
+        if first[0] == "raised":
+            raise RuleCheckError(variant, clause.id, decision, f"raised {first[1]}", situation(decision, args))
+        if first[0] == "nonsense":
+            raise RuleCheckError(variant, clause.id, decision,
+                                 f"returned {first[1]}, not {DECISION_TABLE[decision].wants}",
+                                 situation(decision, args))
 
 
 def check_rules(variant: Any) -> None:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -59,7 +60,7 @@ from .sitting import HouseRuleSitting, Sitting, draw_first_dealer
 from . import argument_checks
 from .errors import FirstDealerError
 from .house_rule_deal import HouseRuleDeal
-from .rule_checks import RuleCheckError, check_rules
+from .rule_checks import RuleCheckError, captured_output, check_rules
 
 __all__ = ["Variant", "VariantClause", "VariantError", "HouseRuleError", "DECISIONS",
            "DECISION_TABLE", "RELATIONS", "BUILTIN", "ENTRY_POINT_GROUP", "resolve", "select",
@@ -124,10 +125,9 @@ class VariantClause:
     is_normative: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "replaces", tuple(self.replaces))
-        object.__setattr__(self, "amends", tuple(self.amends))
         if not isinstance(self.id, str) or not _ID.match(self.id):
             raise VariantError(f"clause id {self.id!r} must be namespaced, lower case: 'club.must-trump'")
+        self._check_kinds()
         if self.id.split(".")[0] in _standard_parts():
             raise VariantError(f"clause id {self.id!r} uses the standard part "
                                f"{self.id.split('.')[0]!r}: name it after its variant",
@@ -153,6 +153,21 @@ class VariantClause:
                                    f"{', '.join(PLAYS)}")
             object.__setattr__(self, "applies_to", kinds)
 
+    def _check_kinds(self) -> None:
+        """Each field given of its kind (a :class:`VariantError` naming the field otherwise);
+        ``replaces`` and ``amends`` made tuples."""
+        for name in ("title", "text"):
+            if not isinstance(getattr(self, name), str):
+                raise VariantError(f"{self.id}: {name} must be text, not {_kind_of(getattr(self, name))}")
+        for name in ("replaces", "amends"):  # a text is not read letter by letter
+            given = getattr(self, name)
+            if isinstance(given, (str, bytes, Mapping)) or not isinstance(given, Iterable) \
+                    or not all(isinstance(cid, str) for cid in given):
+                raise VariantError(f"{self.id}: {name} must be a list of clause ids, not {_kind_of(given)}")
+            object.__setattr__(self, name, tuple(given))
+        if self.decides is not None and not isinstance(self.decides, str):
+            raise VariantError(f"{self.id}: decides must be the name of a decision, not {_kind_of(self.decides)}")
+
     @property
     def plays(self) -> tuple[str, ...]:
         """The kinds of play its rule is asked at (every kind unless ``applies_to`` says)."""
@@ -170,6 +185,13 @@ class VariantClause:
         return {"id": self.id, "title": self.title, "text": self.text, "relation": self.relation,
                 "targets": list(self.targets), "decides": self.decides, "variant": self.variant,
                 **({"applies_to": list(self.applies_to)} if self.applies_to else {})}
+
+
+def _kind_of(value: Any) -> str:
+    """A value a definition gave where another kind was wanted, in words (``text 'x'``)."""
+    names: dict[type, str] = {str: "text", dict: "a table", list: "a list", tuple: "a tuple"}
+    kind = names.get(type(value), type(value).__name__)
+    return f"{kind} {value!r:.60}"
 
 
 def _standard_parts() -> frozenset[str]:
@@ -202,6 +224,7 @@ class Variant:
         if not isinstance(self.version, str) or not self.version.strip():
             raise VariantError(f"variant {self.name}: version {self.version!r} is not text: "
                                f"write it as a string ('{self.version}')")
+        self._check_kinds()
         base = self.base
         if isinstance(base, str):
             base = resolve(base)
@@ -252,6 +275,16 @@ class Variant:
         object.__setattr__(self, "_tally", None)
         object.__setattr__(self, "_askers", {})
         _clauses.register(self.all_clauses)
+
+    def _check_kinds(self) -> None:
+        """Each field given of its kind (a :class:`VariantError` naming the field otherwise)."""
+        for name, kind in (("options", Mapping), ("overrides", Mapping), ("description", str)):
+            if not isinstance(getattr(self, name), kind):
+                raise VariantError(f"variant {self.name}: {name} must be "
+                                   f"{'text' if kind is str else 'a table'}, not {_kind_of(getattr(self, name))}")
+        if isinstance(self.clauses, (str, bytes, Mapping)) or not isinstance(self.clauses, Iterable):
+            raise VariantError(f"variant {self.name}: clauses must be a list of VariantClause, "
+                               f"not {_kind_of(self.clauses)}")
 
     # Set once by __post_init__ (object.__setattr__: the value is frozen).
     rules: Rules = field(init=False, compare=False)
@@ -714,37 +747,7 @@ def load_file(path: str | Path, name: str | None = None) -> Variant:
     except InputFileError as e:
         raise VariantError(f"variant file {e}") from None
     if p.suffix == ".py":
-        spec = importlib.util.spec_from_file_location(f"turub_variant_{abs(hash(str(p.resolve())))}", p)
-        if spec is None or spec.loader is None:
-            raise VariantError(f"{p}: cannot be loaded as Python")
-        module = importlib.util.module_from_spec(spec)
-        try:
-            exec(compile(source, str(p), "exec"), vars(module))  # noqa: S102 - the user's own variant file
-        except VariantError as e:
-            raise e.in_file(str(p), _variant_at(p, source, e.__traceback__)) from None
-        except RuleError:
-            raise
-        except SystemExit as e:  # the user's file ended the interpreter: say which file
-            raise VariantError(f"{p}: the file exited while it was loaded (SystemExit: "
-                               f"{str(e.code)[:200]!r})") from None
-        except Exception as e:  # noqa: BLE001 - the user's file: say what broke
-            raise VariantError(f"{p}: {type(e).__name__}: {e}") from None
-        found = {k: v for k, v in vars(module).items() if isinstance(v, Variant)}
-        if name is not None:
-            v = found.get(name) or next((x for x in found.values() if x.name == name), None)
-            if v is None:
-                raise VariantError(f"{p} has no variant {name!r} (it has: {', '.join(found) or 'none'})")
-        else:
-            own = [x for x in found.values() if x.name not in BUILTIN]
-            if len(own) != 1:
-                raise VariantError(f"{p} defines {len(own)} variants: name one ({p}:NAME)")
-            v = own[0]
-        if v.has_rules:  # user code, checked like a program before it plays (turub.rule_checks)
-            try:
-                check_rules(v)
-            except RuleCheckError as e:
-                raise VariantError(f"{p}: {e}") from None
-        return replace(v, source=str(p)) if not v.source else v
+        return _load_python(p, source, name)
     try:
         if p.suffix == ".toml":
             import tomllib
@@ -753,7 +756,75 @@ def load_file(path: str | Path, name: str | None = None) -> Variant:
             data = json.loads(source.decode("utf-8"))
     except (ValueError, RecursionError) as e:
         raise VariantError(f"{p}: {e}") from None
-    return from_data(data, str(p))
+    return _own_name(from_data(data, str(p)), str(p))
+
+
+def _load_python(p: Path, source: bytes, name: str | None) -> Variant:
+    """The variant ``name`` (or the only one) of the Python file ``p``, whose text is ``source``:
+    run once, its rules checked (:mod:`turub.rule_checks`); a :class:`VariantError` naming the
+    file (and the variant, once known) for whatever it does wrong."""
+    spec = importlib.util.spec_from_file_location(f"turub_variant_{abs(hash(str(p.resolve())))}", p)
+    if spec is None or spec.loader is None:
+        raise VariantError(f"{p}: cannot be loaded as Python")
+    module = importlib.util.module_from_spec(spec)
+    threads = set(threading.enumerate())
+    try:
+        with captured_output() as written:
+            exec(compile(source, str(p), "exec"), vars(module))  # noqa: S102 - the user's own variant file
+    except VariantError as e:
+        raise e.in_file(str(p), _variant_at(p, source, e.__traceback__)) from None
+    except RuleError:
+        raise
+    except SystemExit as e:  # the user's file ended the interpreter: say which file
+        raise VariantError(f"{p}: the file exited while it was loaded (SystemExit: "
+                           f"{str(e.code)[:200]!r})") from None
+    except Exception as e:  # noqa: BLE001 - the user's file: say what broke
+        raise VariantError(f"{p}: {type(e).__name__}: {e}") from None
+    if (said := written.said()) is not None:
+        raise VariantError(f"{p}: the file printed {said!r} while it was loaded (a variant file may "
+                           "not write: it would mix with the command's output)")
+    if set(threading.enumerate()) - threads:
+        THREADS_LEFT.extend(set(threading.enumerate()) - threads)
+        raise VariantError(f"{p}: the file started a thread while it was loaded (a variant file "
+                           "may not run code in the background)")
+    v = _chosen(p, {k: x for k, x in vars(module).items() if isinstance(x, Variant)}, name)
+    if v.has_rules:  # user code, checked like a program before it plays (turub.rule_checks)
+        try:
+            check_rules(v)
+        except RuleCheckError as e:
+            raise VariantError(f"{p}: {e}") from None
+    return replace(v, source=str(p)) if not v.source else v
+
+
+def _chosen(p: Path, found: Mapping[str, Variant], name: str | None) -> Variant:
+    """Of the variants ``found`` in the file ``p`` (by variable), the one ``name`` names (a
+    variable or a variant's name), or the file's only own one."""
+    for each in found.values():  # a built-in imported is not the file's; a new one named so is refused
+        _own_name(each, str(p))
+    if name is not None:
+        v = found.get(name) or next((x for x in found.values() if x.name == name), None)
+        if v is None:
+            raise VariantError(f"{p} has no variant {name!r} (it has: {', '.join(found) or 'none'})")
+        return v
+    own = [x for x in found.values() if x.name not in BUILTIN]
+    if len(own) != 1:
+        raise VariantError(f"{p} defines {len(own)} variants: name one ({p}:NAME)")
+    return own[0]
+
+
+#: The threads a variant file started as it loaded (refused): the ``turub`` command ends without
+#: waiting for them (:func:`turub.tools.cli.main`).
+THREADS_LEFT: list[threading.Thread] = []
+
+
+def _own_name(variant: Variant, source: str) -> Variant:
+    """``variant``, unless it takes the name of a built-in variant it is not (every report and
+    record would call it by the other's name): a :class:`VariantError` naming ``source``."""
+    known = BUILTIN.get(variant.name)
+    if known is not None and known != variant:
+        raise VariantError(f"{source}: variant {variant.name}: the name {variant.name!r} is a built-in "
+                           f"variant's ({known.description or 'the standard game'}): name it after your club")
+    return variant
 
 
 #: What each value of a declarative variant (a ``.toml`` or ``.json`` house rule) must be: a
@@ -864,7 +935,14 @@ def resolve(text: str | Variant) -> Variant:
     path, _, name = text.partition(":") if re.match(r"^[^:]+\.py:", text) else (text, "", "")
     if path.endswith((".py", ".toml", ".json")):
         v = load_file(path, name or None)
-        return register(v) if v.name not in BUILTIN else v
+        if v.name in BUILTIN:
+            return v
+        try:
+            return register(v)
+        except VariantError as e:  # another file (or package) named its variant so
+            taken = _REGISTERED.get(v.name)
+            where = f" by {taken.source}" if taken is not None and taken.source else ""
+            raise VariantError(f"{path}: variant {v.name}: {e}{where}") from None
     if "=" in text:
         try:
             rules = rules_from_dict(dict(item.split("=", 1) for item in text.split(",") if item))

@@ -53,6 +53,12 @@ def test_bench_check_prints_the_figures() -> None:
     assert "the second process" in out and "inside one --one-process check" in out and "Hypothesis" in out
 
 
+def test_bench_variant_simulate_paired_only_prints_the_kinds_asked() -> None:
+    out = run("bench_variant_simulate.py", "--deals", "5", "--rounds", "1", "--paired-only", "signal rule,trick rule")
+    assert "Paired, 1 rounds, 5 deals" in out and "  signal rule: " in out and "  trick rule: " in out
+    assert "play rule" not in out
+
+
 def test_bench_variant_simulate_prints_the_ratios() -> None:
     out = run("bench_variant_simulate.py", "--deals", "20", "--rounds", "1", *ONCE)
     assert "trick rule / standard (CPU, medians):" in out and "play rule / standard" in out
@@ -60,5 +66,7 @@ def test_bench_variant_simulate_prints_the_ratios() -> None:
                  "next dealer rule", "contest rule"):
         assert f"{kind} / standard (CPU, medians):" in out
     assert "Paired, 1 rounds" in out and "  play rule 2: " in out
+    for kind in ("signal rule", "deal stands rule", "play rule reading the game", "trick rule reading the game"):
+        assert f"{kind} / standard (CPU, medians):" in out
     # where a legal-play rule's time goes: its own against the engine's
     assert out.count("the rule's own") == 4 and "the engine's" in out

@@ -42,8 +42,18 @@ def _standard_plays(hand, trick) -> set[Card]:
     return set(hand)
 
 
+def _defers_reading(cards, trump, game):
+    return None
+
+
+def _defers_reading_plays(hand, trick, trump, game):
+    return None
+
+
 @pytest.mark.parametrize("decides, rule", [("legal_plays", lambda hand, trick, trump: None),
-                                           ("trick_winner", lambda cards, trump: None)])
+                                           ("trick_winner", lambda cards, trump: None),
+                                           ("trick_winner", _defers_reading),
+                                           ("legal_plays", _defers_reading_plays)])
 def test_a_rule_that_always_defers_plays_the_standard_deals(decides, rule):
     # Where every house rule defers, the standard rules decide, drawing from the same random
     # numbers: the deals are the standard engine's own, card for card.
@@ -357,3 +367,17 @@ def test_whoever_asks_the_rule_is_given_the_hand_sorted():
     v.house("legal_plays", hand[::-1], (parse_card("8C"),), None)
     # pack.sort-hand, stated here: black and red suits alternating, each highest rank first
     assert [" ".join(map(str, h)) for h in seen] == ["A♠ A♠ 9♥ 6♥ K♣ Q♦ 7♦"] * 2
+
+
+def test_a_trick_rule_reading_the_game_sees_each_tricks_leader_number_and_the_tricks_before():
+    # Asked from the standard playout's own loop: what it is shown is the deal as it stands,
+    # checked against the finished deal's record (the leader of trick k, the k - 1 before it).
+    seen = []
+
+    def records(cards, trump, game):
+        seen.append((game.seat, game.trick_number, len(game.tricks), game.dealer, cards))
+        return None
+    v = Variant("reads", clauses=[VariantClause("reads.rule", "A rule", decides="trick_winner", rule=records)])
+    deal = v.play_random_deal(Seat.EAST, random.Random(5))
+    assert [(Seat(s), n, before, d, c) for s, n, before, d, c in seen] == \
+        [(t.leader, k + 1, k, Seat.EAST, t.cards) for k, t in enumerate(deal.tricks)]

@@ -410,6 +410,19 @@ def broken_file(tmp_path):
     return f"{path}:BOOM"
 
 
+@pytest.fixture()
+def broken_in_play_file(tmp_path):
+    """A rule that raises on a trick of four copies of one card: never in the sample of tricks
+    its file is checked on as it loads (turub.rule_checks), so it breaks while the game runs."""
+    path = tmp_path / "broken_in_play.py"
+    path.write_text("from turub.variants import Variant, VariantClause\n"
+                    "def boom(cards, trump):\n    if len(cards) == 4 and len(set(cards)) == 1:\n"
+                    "        raise KeyError('nine')\n"
+                    "BOOM = Variant('boom', version='2', clauses=[VariantClause('boom.rule', 'Boom',"
+                    " decides='trick_winner', rule=boom)])\n")
+    return f"{path}:BOOM"
+
+
 @pytest.mark.parametrize("command", [["play", "--seed", "3"], ["simulate", "--deals", "5"], ["vectors"],
                                      ["explain", "--trump", "S", "AS", "KS", "AS", "QS"]])
 def test_every_command_says_a_broken_rule_in_one_line(command, broken_file):
@@ -425,7 +438,8 @@ def test_variants_diff_says_a_broken_rule_in_one_line(broken_file):
     assert len(done.stderr.strip().splitlines()) == 1 and "house rule boom.rule" in done.stderr
 
 
-def test_a_check_under_a_broken_rule_keeps_its_reports_and_is_incomplete(broken_file, tmp_path):
+def test_a_check_under_a_broken_rule_keeps_its_reports_and_is_incomplete(broken_in_play_file, tmp_path):
+    broken_file = broken_in_play_file
     report, junit = tmp_path / "r.json", tmp_path / "r.xml"
     done = turub("check", "--variant", broken_file, "--quick", "--json", str(report), "--junit", str(junit),
                  "--python", "turub.conformance.adapter:ReferenceImplementation")
@@ -438,8 +452,9 @@ def test_a_check_under_a_broken_rule_keeps_its_reports_and_is_incomplete(broken_
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_the_smoke_test_of_a_broken_rule_is_incomplete_never_a_failure_of_the_reference(broken_file, tmp_path,
-                                                                                      jobs):
+def test_the_smoke_test_of_a_broken_rule_is_incomplete_never_a_failure_of_the_reference(broken_in_play_file,
+                                                                                      tmp_path, jobs):
+    broken_file = broken_in_play_file
     # No program: the reference plays the variant, every kind of check on.  Its rule raising
     # is the variant's fault: the run is INCOMPLETE (4), the reference fails no case for it,
     # and no time limit is said to have cut the run.

@@ -146,6 +146,7 @@ def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
                 out.write(f"{name:<{width}}  {v.version:<4} {v.description or v.rules.to_dict()}{own}\n")
             return 0
         if args.variants_command == "show":
+            args.variant = args.name  # named by a time limit reached while it loads
             v = _option_set(args.name)
             d = v.describe()
             if args.json:
@@ -164,7 +165,10 @@ def cmd_variants(args: argparse.Namespace, out: TextIO) -> int:
                 if c["text"]:
                     out.write(f"      \"{c['text']}\"\n")
             return 0
-        a, b = _option_set(args.a), _option_set(args.b)
+        args.variant = args.a  # named by a time limit reached while one loads
+        a = _option_set(args.a)
+        args.variant = args.b
+        b = _option_set(args.b)
     except _Usage as e:
         sys.stderr.write(f"turub variants: error: {e}\n")
         return EXIT_USAGE
@@ -198,7 +202,11 @@ def _add_variants(sub: argparse._SubParsersAction) -> None:
     d.add_argument("--deals", type=int, default=PLAYED_DEALS,
                    help=f"deals played under each and refereed by both (default {PLAYED_DEALS})")
     d.add_argument("--json", metavar="FILE", help="write the diff as JSON (- for stdout)")
-    for q in (s, d):
+    from turub.tools.limits import seconds
+    for q in (s, d):  # a variant file's rules are user code: they may loop as it loads
+        q.add_argument("--time-limit", type=seconds, metavar="SECONDS", dest="command_time_limit",
+                       help="stop after SECONDS (loading the variant and its house rules included) "
+                            "with one line saying what was running, exit status 4")
         q.set_defaults(run=cmd_variants)
     p.set_defaults(run=cmd_variants)
 

@@ -18,7 +18,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-from turub.errors import RuleError
+from turub.errors import OutOfTime, RuleError
 
 from ..text import safe_text
 
@@ -30,8 +30,9 @@ class UsageError(Exception):
     """A bad argument or input file (exit status 2); the message is one line."""
 
 
-class _OutOfTime(BaseException):
-    """User code still running when its time limit came."""
+class _OutOfTime(OutOfTime):
+    """User code still running when its time limit came (the engine's :class:`OutOfTime`:
+    a house rule being checked as the variant loads is named, :mod:`turub.rule_checks`)."""
 
 
 def _out_of_time_class() -> type:
@@ -124,7 +125,7 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
         return
 
     def expire(signum: int, frame: Any) -> None:
-        raise _OutOfTime()
+        raise _OutOfTime("")
 
     previous = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
@@ -148,9 +149,14 @@ def user_code(what: str, time_limit: float | None = None) -> Iterator[None]:
         raise
     except RuleError as e:
         raise UsageError(safe_text(str(e), 600)) from None
-    except _OutOfTime:
-        raise UsageError(f"{what}: still loading after the whole-run time limit "
-                         f"({time_limit:g} s): does it loop at import?") from None
+    except _OutOfTime as e:
+        raise UsageError(f"{what}: still loading after the whole-run time limit ({time_limit:g} s): "
+                         + (safe_text(str(e), 600) if str(e) else "does it loop at import?")) from None
+    except OutOfTime as e:  # the rule being checked, named (turub.decisions.interrupted)
+        if time_limit is None:  # the command's own --time-limit: its one line, its status
+            raise
+        raise UsageError(f"{what}: still loading after the whole-run time limit ({time_limit:g} s): "
+                         f"{safe_text(str(e), 600)}") from None
     except RecursionError:
         raise UsageError(f"{what}: nested too deep (RecursionError)") from None
     except BaseException as e:  # noqa: BLE001 - SystemExit, KeyboardInterrupt: user code's

@@ -131,6 +131,28 @@ def _result(case_id: str, op: str, clauses, status: Status, verdict: Verdict | N
                       **failed, **extra).to_json()
 
 
+class _Exercised:
+    """How often each house clause of the run's variant decided in the cases a differential
+    search asked (each case's ``why["variant"]``: where the variant's own clause decided), a
+    clause that never did 0; nothing (no field in the row) for a run without house rules."""
+
+    def __init__(self, rules: Any) -> None:
+        variant = variant_of(rules)
+        self.counts: dict[str, int] | None = None if variant is None else \
+            {vc.id: 0 for vc in variant.all_clauses if vc.decides is not None}
+
+    def add(self, case: dict) -> None:
+        if self.counts is None:
+            return
+        for clause in (case.get("why") or {}).get("variant", {}).values():
+            if str(clause) in self.counts:
+                self.counts[str(clause)] += 1
+
+    def field(self) -> dict[str, Any]:
+        """The row's ``house_clauses`` (as keyword arguments of :func:`_result`)."""
+        return {} if self.counts is None else {"house_clauses": dict(sorted(self.counts.items()))}
+
+
 def _search(test, plans, examples: int, seed: int, database: Any = None) -> HouseRuleError | None:
     """Run the search with ``seed``; a broken house rule of the variant stops it and is
     returned.  A disagreement (:class:`_Disagreement`) is shrunk and ends it; any other
@@ -195,11 +217,13 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
     best: dict[str, Any] = {}
     ran = [0]
     stop_at = time.monotonic() + budget
+    exercised = _Exercised(rules)
 
     def test(plan: dict) -> None:
         played: list = []
         args = _played(plan, rules, played)
         case = expected_case(check_id, op, args, rules, trace=played[1])
+        exercised.add(case)
         answer = target.call(op, ask_args(op, args, rules))
         ran[0] += 1
         if answer.kind == "unsupported":
@@ -230,16 +254,16 @@ def differential_deals(target: Target, rules: Rules, examples: int, seed: int,
         if best.get("unsupported"):
             return _result(check_id, op, clauses, Status.UNSUPPORTED)
         return _result(check_id, op, clauses, Status.PASSED,
-                       detail=f"{ran[0]} drawn deals refereed alike")
+                       detail=f"{ran[0]} drawn deals refereed alike", **exercised.field())
     case, verdict = best["case"], best["verdict"]
     if dealt_by is not None and case["op"] == dealt_by:  # the drawn deal's dealing was wrong
         return _result(check_id, dealt_by, clauses, Status.FAILED, verdict, detail=verdict.detail,
                        args=ask_args(dealt_by, case["args"], rules), expected=case["expected"],
-                       got=best["got"], rules=rules.to_dict())
+                       got=best["got"], rules=rules.to_dict(), **exercised.field())
     text = describe_deal(case, verdict, best["got"])
     return _result(check_id, op, clauses, Status.FAILED, verdict,
                    detail=verdict.detail, minimal=text, args=case["args"],
-                   expected=case["expected"], got=best["got"], rules=rules.to_dict())
+                   expected=case["expected"], got=best["got"], rules=rules.to_dict(), **exercised.field())
 
 
 # A deal's result in one choice: played out (NS's tricks, EW the rest) or closed early (fewer
@@ -302,9 +326,12 @@ def differential_sittings(target: Target, rules: Rules, examples: int, seed: int
     best: dict[str, Any] = {}
     ran = [0]
     stop_at = time.monotonic() + budget
+    exercised = _Exercised(rules)
 
     def test(plan: dict) -> None:
         cases = [case for part in asked for case in part(plan, rules)]
+        for case in cases:
+            exercised.add(case)
         answers: dict[int, Any] = {}
         target.run([Request(i, c["op"], ask_args(c["op"], c["args"], rules)) for i, c in enumerate(cases)],
                    answers.__setitem__)
@@ -328,7 +355,7 @@ def differential_sittings(target: Target, rules: Rules, examples: int, seed: int
         return _not_judged(check_id, op, clauses, broken)
     if "case" not in best:
         return _result(check_id, op, clauses, Status.PASSED,
-                       detail=f"{ran[0]} drawn sittings answered alike")
+                       detail=f"{ran[0]} drawn sittings answered alike", **exercised.field())
     case, verdict, plan = best["case"], best["verdict"], best["plan"]
     results = ", ".join(f"{ns}–{ew}{' closed' if c else ''}" for ns, ew, c in plan["results"])
     text = (f"first dealer {plan['first']}; deal results in order: {results}\n"
@@ -336,7 +363,7 @@ def differential_sittings(target: Target, rules: Rules, examples: int, seed: int
             f"{verdict.detail}")
     return _result(check_id, op, clauses, Status.FAILED, verdict, detail=verdict.detail,
                    minimal=text, args=case["args"], expected=case["expected"], got=best["got"],
-                   rules=rules.to_dict(), plan=plan)
+                   rules=rules.to_dict(), plan=plan, **exercised.field())
 
 
 

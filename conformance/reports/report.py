@@ -62,7 +62,7 @@ def failing_cases(report: dict) -> list[dict]:
 __all__ = ["finish", "judged_scope", "verdict_text", "render_text", "write_json", "diff_reports",
            "render_diff", "load_xfail", "xfail_document", "XFAIL_FORMAT", "EXIT_STATUSES",
            "EXIT_CONFORMS", "EXIT_FAILS", "EXIT_USAGE", "EXIT_CANNOT_START", "EXIT_INCOMPLETE",
-           "EXIT_REPORT_LOST", "EXIT_BROKEN_PIPE"]
+           "EXIT_REPORT_LOST", "EXIT_BROKEN_PIPE", "house_clauses_exercised"]
 
 XFAIL_FORMAT: Final = "turub-xfail/1"
 STATUSES: Final = ("passed", "failed", "unsupported", "not-run", "xfail", "xpass")
@@ -170,6 +170,9 @@ def finish(report: dict, xfail: Iterable[dict] = ()) -> dict:
                          "outcomes": {o: outcomes[o] for o in (*OUTCOMES, *sorted(set(outcomes) - set(OUTCOMES),
                                                                                  key=str)) if outcomes[o]},
                          "clauses": dict(Counter(v["status"] for v in clauses.values()))}
+    exercised = house_clauses_exercised(final)
+    if exercised is not None:  # a run under house rules: how often each decided in differential play
+        report["summary"]["house_clauses"] = exercised
     report["stale_expected_failures"] = stale
     report["expected_failures_not_run"] = missing
     verdict, status = verdict_of_run(report, counts, len(stale))
@@ -179,6 +182,19 @@ def finish(report: dict, xfail: Iterable[dict] = ()) -> dict:
     report["judged"] = judged_scope(report)
     report["verdict_text"] = verdict_text(report)
     return report
+
+
+def house_clauses_exercised(cases: Iterable[dict]) -> dict[str, int] | None:
+    """Each house clause's decisions over the differential rows (their ``house_clauses``), a
+    clause that never decided 0; ``None`` when no row counts them (no house rules)."""
+    total: dict[str, int] | None = None
+    for c in cases:
+        counts = c.get("house_clauses")
+        if isinstance(counts, dict):
+            total = total if total is not None else {}
+            for clause, n in counts.items():
+                total[clause] = total.get(clause, 0) + (n if isinstance(n, int) else 0)
+    return None if total is None else dict(sorted(total.items()))
 
 
 #: A clause row's statuses that mean a case judged it (an answer compared with the rules').
@@ -337,6 +353,9 @@ def write_text(report: dict, out: TextIO, failures: int = 15) -> None:
       f"{s['failed']} failed, {s['xfail']} expected failures, {s['xpass']} listed but passing); "
       f"not checked {s['unsupported'] + s['not-run']} ({s['unsupported']} unsupported, "
       f"{s['not-run']} not run); restarts {report['restarts']}\n")
+    if s.get("house_clauses") is not None:
+        w("house clauses deciding in differential play: "
+          + (", ".join(f"{_t(c, 100)} {n}" for c, n in s["house_clauses"].items()) or "none") + "\n")
     if s["outcomes"]:
         w("failures by outcome: " + ", ".join(f"{o} {n}" for o, n in s["outcomes"].items()) + "\n")
     if report.get("cut"):

@@ -521,6 +521,9 @@ def printable(stream: TextIO) -> TextIO:
     return stream
 
 
+#: The exit status of a command interrupted by Ctrl-C (SIGINT's: 128 + 2).
+EXIT_INTERRUPTED = 130
+
 #: The exit status when standard output was closed before everything was written (SIGPIPE's).
 EXIT_BROKEN_PIPE = 141
 
@@ -639,8 +642,25 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, *,
     before ``turub`` was imported, and the handlers from before (``turub_entry``).  Called with
     neither argument (the ``turub`` script), the command is the process's whole work: its
     garbage is left to the exit (:mod:`turub.tools.exiting`)."""
-    with whole_process(argv is None and out is None):
-        return _run_held(list(sys.argv[1:] if argv is None else argv), out, early_hold)
+    whole = argv is None and out is None  # the command itself, not a call from Python
+    with whole_process(whole):
+        status = _run_held(list(sys.argv[1:] if argv is None else argv), out, early_hold)
+    return _leaving_no_thread(status) if whole else status
+
+
+def _leaving_no_thread(status: int) -> int:
+    """``status``, after which the interpreter would wait for a thread user code left running
+    (a variant file's, refused as it loaded): with one alive, the streams are flushed and the
+    process ends here with ``status``, never hanging at its exit."""
+    from ..variants import THREADS_LEFT
+    if any(t.is_alive() and not t.daemon for t in THREADS_LEFT):
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError, AttributeError):
+                pass
+        os._exit(status)
+    return status
 
 
 def _run_held(argv: list[str], out: TextIO | None,
@@ -736,11 +756,8 @@ def _run_command(argv: list[str], out: TextIO | None) -> int:
             if to_stdout and _output_lost(sys.stdout):
                 return _stdout_gone()
             return status
-        except HouseRuleError as e:  # a variant's rule broke: name its file too
-            given = getattr(args, "variant", None)
-            sys.stderr.write(f"turub {args.command}: error: {e}"
-                             + (f" (--variant {given})" if given else "") + "\n")
-            return 2
+        except (HouseRuleError, KeyboardInterrupt) as e:  # a rule broke, or Ctrl-C: name the file too
+            return _user_code_stopped(args, e)
         except (RuleError, _UsageError) as e:
             sys.stderr.write(f"turub {args.command}: error: {e}\n")
             return 2
@@ -755,6 +772,16 @@ def _run_command(argv: list[str], out: TextIO | None) -> int:
         return _stdout_gone()
     finally:
         sys.stderr = stderr
+
+
+def _user_code_stopped(args: argparse.Namespace, e: BaseException) -> int:
+    """One line for a house rule that broke (status 2) or a Ctrl-C (user code raising
+    ``KeyboardInterrupt`` included: SIGINT's status), naming the rule and the variant file."""
+    given = getattr(args, "variant", None)
+    interrupted = isinstance(e, KeyboardInterrupt)
+    said = f"interrupted{': ' + str(e) if str(e) else ''}" if interrupted else str(e)
+    sys.stderr.write(f"turub {args.command}: error: {said}" + (f" (--variant {given})" if given else "") + "\n")
+    return EXIT_INTERRUPTED if interrupted else 2
 
 
 if __name__ == "__main__":  # pragma: no cover
