@@ -36,6 +36,8 @@ DELIBERATELY_UNDEFINED = {
     ("tests/variants/test_user_code.py", "trick.nell"),
     ("tests/variants/test_user_code.py", "play.no-such-clause"),
     ("tests/variants/test_user_code.py", "dealer.x"),
+    ("tests/variants/test_bad_definitions.py", "play.no-such"),
+    ("tests/variants/test_bad_definitions.py", "trick.x"),
 }
 
 
