@@ -669,9 +669,8 @@ def _run_held(argv: list[str], out: TextIO | None,
     holds = out is None and _command_of(argv) in HOLDS_SIGNALS
     if early_hold is not None or holds:
         _hold_signals(early_hold)
-    if not holds:
-        held = release_signals()
-        return _ended_by(held) if held is not None else _run_interruptible(argv, out)
+    if not holds:  # (the hold ends as the command's own handlers take over: no signal is ever at its default between)
+        return _run_interruptible(argv, out)
     try:
         status = _run_command(argv, out)
     except SystemExit:  # argparse: --help, a usage error
@@ -691,7 +690,8 @@ def _run_interruptible(argv: list[str], out: TextIO | None) -> int:
     import signal
     import threading
     if out is not None or threading.current_thread() is not threading.main_thread():
-        return _run_command(argv, out)
+        held = release_signals()
+        return _ended_by(held) if held is not None else _run_command(argv, out)
     came: list[int] = []
     taken: dict[int, object] = {}
 
@@ -701,12 +701,19 @@ def _run_interruptible(argv: list[str], out: TextIO | None) -> int:
             for s in taken:
                 signal.signal(s, signal.SIG_IGN)
             raise KeyboardInterrupt
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        previous = signal.getsignal(sig)
-        if previous in (signal.SIG_DFL, signal.default_int_handler):  # (one ignored stays ignored)
-            taken[sig] = previous
-            signal.signal(sig, interrupt)
     try:
+        # each signal held goes straight from the hold's handler to this one (or back to the
+        # handler from before the hold), never through its default disposition in between
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            previous = _HOLDERS.pop(sig) if sig in _HOLDERS else signal.getsignal(sig)
+            if previous in (None, signal.SIG_DFL, signal.default_int_handler):  # (one ignored stays ignored)
+                taken[sig] = signal.SIG_DFL if previous is None else previous
+                signal.signal(sig, interrupt)
+            elif signal.getsignal(sig) is not previous:
+                signal.signal(sig, previous)  # type: ignore[arg-type]
+        held = _HELD_SIGNALS.pop() if _HELD_SIGNALS else None
+        if held is not None:  # one came while the command loaded: the run ends with its status
+            interrupt(held, None)
         status = _run_command(argv, out)
     except KeyboardInterrupt:
         came.append(signal.SIGINT)  # (the first one counts: a signal's, or the interpreter's own)
