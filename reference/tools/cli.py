@@ -37,7 +37,7 @@ from .limits import EXIT_TIME_LIMIT, seconds, share, time_limit
 from .progress import Progress
 from ..seats import Seat, Side, parse_seat
 
-__all__ = ["main", "register", "LAZY_COMMANDS", "HOLDS_SIGNALS", "release_signals"]
+__all__ = ["main", "register", "LAZY_COMMANDS", "HOLDS_SIGNALS", "release_signals", "take_signals"]
 
 _EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = []
 
@@ -626,6 +626,19 @@ def release_signals() -> int | None:
             signal.signal(s, previous if previous is not None else signal.SIG_DFL)  # type: ignore[arg-type]
     _HOLDERS.clear()
     return held
+
+
+def take_signals(handler: Callable[[int, object], None]) -> tuple[int | None, dict[int, object]]:
+    """End the hold as ``handler`` takes SIGINT, SIGTERM and SIGHUP over, each straight from
+    the hold's handler (never at its default disposition between, when a signal would end
+    ``turub`` by itself, and none that comes meanwhile dropped): the first signal held (None
+    if none came), and each signal's handler from before the hold, to put back afterwards."""
+    import signal
+    before: dict[int, object] = {}
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        before[s] = _HOLDERS.pop(s) if s in _HOLDERS else signal.getsignal(s)
+        signal.signal(s, handler)  # type: ignore[arg-type]
+    return (_HELD_SIGNALS.pop() if _HELD_SIGNALS else None), before
 
 
 def _ended_by(held: int) -> int:
