@@ -58,7 +58,7 @@ def _signals_interrupt() -> Iterator[int | None]:
     of the same burst (three within 60 ms) stays ignored rather than end it by the signal
     (no report status, or a KeyboardInterrupt traceback) after the reports were written.
     Gives the signal ``turub`` held while the command loaded (:func:`turub.tools.cli.
-    release_signals`), if one came: the run is then interrupted before it starts."""
+    take_signals`), if one came: the run is then interrupted before it starts."""
     import threading
 
     from ..programs.targets import Interrupted
