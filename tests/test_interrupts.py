@@ -308,3 +308,58 @@ def test_every_command_interrupted_ends_with_the_signals_status_and_one_line(com
     assert kit.returncode == 128 + sent[0], (kit.returncode, err[-800:])
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-800:]
     assert err.splitlines()[-1] == f"turub: interrupted by {signal.Signals(sent[0]).name}", err[-800:]
+
+
+#: A ``turub clause`` run whose process sends itself a SIGTERM right after the N-th change of a
+#: signal's disposition once the console script holds them, before the command runs: every
+#: point of the hand-over from the script's hold to the command's own handlers.
+SIGTERM_AT_THE_NTH_CHANGE = """
+import os, signal, sys
+real, at, changes, sent = signal.signal, int(sys.argv[1]), [0], []
+def change_then_signal(s, h):
+    done = real(s, h)
+    if sys._getframe(1).f_globals.get("__name__") != "turub_entry" and not running:
+        changes[0] += 1
+        if changes[0] == at:
+            sent.append(s)
+            os.kill(os.getpid(), signal.SIGTERM)
+    return done
+signal.signal, running = change_then_signal, False
+import importlib, turub_entry
+module, name = sys.argv[2].split(":")  # where the command begins its work: no change counted after
+module = importlib.import_module(module)
+command = getattr(module, name)
+def run_command(*args, **kwargs):
+    global running
+    running = True
+    return command(*args, **kwargs)
+setattr(module, name, run_command)
+sys.argv = ["turub", *sys.argv[3:]]
+status = turub_entry.main()
+sys.stderr.write("sent\\n" if sent else "not sent\\n")
+sys.exit(status)
+"""
+
+
+HAND_OVERS = {  # a command, where its work begins, the line its interruption ends with
+    "clause": ("turub.tools.cli:_run_command", ["clause", "play.follow-suit"], "turub: interrupted by SIGTERM"),
+    "check": ("turub.conformance.commands.cli:_run", ["check", "--quiet"],
+              "turub check: interrupted by SIGTERM; the reports hold what was checked before"),
+}
+
+
+@pytest.mark.parametrize("command", sorted(HAND_OVERS))
+def test_a_sigterm_at_any_point_of_the_hand_over_to_a_command_ends_it_with_143(command, tmp_path):
+    """The held signals pass to the command's own handlers with none at its default
+    disposition between (which would end turub by the signal), none dropped (exit 0) and no
+    traceback."""
+    begins, argv, line = HAND_OVERS[command]
+    ends = []
+    for at in range(1, 20):
+        run = subprocess.run([sys.executable, "-c", SIGTERM_AT_THE_NTH_CHANGE, str(at), begins, *argv],
+                             capture_output=True, text=True, timeout=generous(60), cwd=tmp_path)
+        if run.stderr.endswith("not sent\n"):
+            break
+        ends.append((at, run.returncode, run.stderr.splitlines()[-2:]))
+    assert ends, "no change of a signal's disposition before the command ran"
+    assert all(rc == 143 and lines == [line, "sent"] for _, rc, lines in ends), ends

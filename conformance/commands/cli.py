@@ -58,34 +58,39 @@ def _signals_interrupt() -> Iterator[int | None]:
     of the same burst (three within 60 ms) stays ignored rather than end it by the signal
     (no report status, or a KeyboardInterrupt traceback) after the reports were written.
     Gives the signal ``turub`` held while the command loaded (:func:`turub.tools.cli.
-    release_signals`), if one came: the run is then interrupted before it starts."""
+    take_signals`), if one came: the run is then interrupted before it starts."""
     import threading
 
     from ..programs.targets import Interrupted
     if threading.current_thread() is not threading.main_thread():
         yield None
         return
-    held = _cli.release_signals()
-    previous = {s: signal.getsignal(s) for s in _SIGNALS}
-
     interrupted: list[int] = []
+    armed: list[bool] = []  # (until the run begins, a signal is only kept, as in the hold)
 
     def interrupt(signum, frame):
+        if interrupted:
+            return
+        interrupted.append(signum)
         for s in _SIGNALS:
             signal.signal(s, signal.SIG_IGN)  # one interruption is enough: now report
-        interrupted.append(signum)
-        raise Interrupted(signum)
-
-    for s in _SIGNALS:
-        signal.signal(s, interrupt if held is None else signal.SIG_IGN)
+        if armed:
+            raise Interrupted(signum)
+    held, previous = _cli.take_signals(interrupt)
     if held is not None:
-        interrupted.append(held)
+        interrupt(held, None)
+    try:
+        armed.append(True)
+    except Interrupted:
+        pass
+    if interrupted:
+        held = interrupted[0]
     try:
         yield held
     finally:
         if not interrupted:
             for s, h in previous.items():
-                signal.signal(s, h if h is not None else signal.SIG_DFL)
+                signal.signal(s, h if h is not None else signal.SIG_DFL)  # type: ignore[arg-type]
 
 
 # --- turub check -----------------------------------------------------------------------------
@@ -142,8 +147,11 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
                 raw = _run(target, options, describe, checks_deadline, lines, quiet=args.quiet)
         except Interrupted as e:  # before the run had anything to keep
             return _interrupted_early(args, e.signum, early, lines, started, out)
-        for s in _SIGNALS:
-            signal.signal(s, signal.SIG_IGN)  # the reports are written whatever comes now
+        try:
+            for s in _SIGNALS:
+                signal.signal(s, signal.SIG_IGN)  # the reports are written whatever comes now
+        except Interrupted as e:  # (one that came as they were being ignored: still an interruption)
+            return _interrupted_early(args, e.signum, early, lines, started, out)
         return _conclude(args, raw, xfail, lines, out)
 
 

@@ -37,7 +37,7 @@ from .limits import EXIT_TIME_LIMIT, seconds, share, time_limit
 from .progress import Progress
 from ..seats import Seat, Side, parse_seat
 
-__all__ = ["main", "register", "LAZY_COMMANDS", "HOLDS_SIGNALS", "release_signals"]
+__all__ = ["main", "register", "LAZY_COMMANDS", "HOLDS_SIGNALS", "release_signals", "take_signals"]
 
 _EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = []
 
@@ -628,6 +628,19 @@ def release_signals() -> int | None:
     return held
 
 
+def take_signals(handler: Callable[[int, object], None]) -> tuple[int | None, dict[int, object]]:
+    """End the hold as ``handler`` takes SIGINT, SIGTERM and SIGHUP over, each straight from
+    the hold's handler (never at its default disposition between, when a signal would end
+    ``turub`` by itself, and none that comes meanwhile dropped): the first signal held (None
+    if none came), and each signal's handler from before the hold, to put back afterwards."""
+    import signal
+    before: dict[int, object] = {}
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        before[s] = _HOLDERS.pop(s) if s in _HOLDERS else signal.getsignal(s)
+        signal.signal(s, handler)  # type: ignore[arg-type]
+    return (_HELD_SIGNALS.pop() if _HELD_SIGNALS else None), before
+
+
 def _ended_by(held: int) -> int:
     import signal
     sys.stderr.write(f"turub: interrupted by {signal.Signals(held).name}\n")
@@ -669,9 +682,8 @@ def _run_held(argv: list[str], out: TextIO | None,
     holds = out is None and _command_of(argv) in HOLDS_SIGNALS
     if early_hold is not None or holds:
         _hold_signals(early_hold)
-    if not holds:
-        held = release_signals()
-        return _ended_by(held) if held is not None else _run_interruptible(argv, out)
+    if not holds:  # (the hold ends as the command's own handlers take over: no signal is ever at its default between)
+        return _run_interruptible(argv, out)
     try:
         status = _run_command(argv, out)
     except SystemExit:  # argparse: --help, a usage error
@@ -691,7 +703,8 @@ def _run_interruptible(argv: list[str], out: TextIO | None) -> int:
     import signal
     import threading
     if out is not None or threading.current_thread() is not threading.main_thread():
-        return _run_command(argv, out)
+        held = release_signals()
+        return _ended_by(held) if held is not None else _run_command(argv, out)
     came: list[int] = []
     taken: dict[int, object] = {}
 
@@ -701,12 +714,19 @@ def _run_interruptible(argv: list[str], out: TextIO | None) -> int:
             for s in taken:
                 signal.signal(s, signal.SIG_IGN)
             raise KeyboardInterrupt
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        previous = signal.getsignal(sig)
-        if previous in (signal.SIG_DFL, signal.default_int_handler):  # (one ignored stays ignored)
-            taken[sig] = previous
-            signal.signal(sig, interrupt)
     try:
+        # each signal held goes straight from the hold's handler to this one (or back to the
+        # handler from before the hold), never through its default disposition in between
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            previous = _HOLDERS.pop(sig) if sig in _HOLDERS else signal.getsignal(sig)
+            if previous in (None, signal.SIG_DFL, signal.default_int_handler):  # (one ignored stays ignored)
+                taken[sig] = signal.SIG_DFL if previous is None else previous
+                signal.signal(sig, interrupt)
+            elif signal.getsignal(sig) is not previous:
+                signal.signal(sig, previous)  # type: ignore[arg-type]
+        held = _HELD_SIGNALS.pop() if _HELD_SIGNALS else None
+        if held is not None:  # one came while the command loaded: the run ends with its status
+            interrupt(held, None)
         status = _run_command(argv, out)
     except KeyboardInterrupt:
         came.append(signal.SIGINT)  # (the first one counts: a signal's, or the interpreter's own)
