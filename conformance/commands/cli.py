@@ -23,7 +23,7 @@ import signal
 import sys
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator, TextIO
+from typing import Any, Callable, Iterator, TextIO
 
 from turub import __version__
 from turub.tools import cli as _cli
@@ -50,23 +50,24 @@ _SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 @contextmanager
-def _signals_interrupt() -> Iterator[int | None]:
+def _signals_interrupt() -> Iterator[Callable[[], int | None]]:
     """While the run lasts, SIGINT, SIGTERM and SIGHUP raise :class:`Interrupted` (the run
     stops its program and keeps what it has); afterwards, while the reports are written,
     a further signal is held off; then the previous handlers come back, unless a signal
     interrupted the run: the process is ending with that signal's status, and a later signal
     of the same burst (three within 60 ms) stays ignored rather than end it by the signal
     (no report status, or a KeyboardInterrupt traceback) after the reports were written.
-    Gives the signal ``turub`` held while the command loaded (:func:`turub.tools.cli.
-    take_signals`), if one came: the run is then interrupted before it starts."""
+    Gives ``arm``, to call first thing inside the caller's ``try``: from then on a signal raises
+    there; it returns the signal kept before (held while the command loaded, :func:`turub.tools.
+    cli.take_signals`, or come since), if one came: the run is then interrupted before it starts."""
     import threading
 
     from ..programs.targets import Interrupted
     if threading.current_thread() is not threading.main_thread():
-        yield None
+        yield lambda: None
         return
     interrupted: list[int] = []
-    armed: list[bool] = []  # (until the run begins, a signal is only kept, as in the hold)
+    armed: list[bool] = []  # (until the caller arms it, a signal is only kept, as in the hold)
 
     def interrupt(signum, frame):
         if interrupted:
@@ -79,14 +80,12 @@ def _signals_interrupt() -> Iterator[int | None]:
     held, previous = _cli.take_signals(interrupt)
     if held is not None:
         interrupt(held, None)
+
+    def arm() -> int | None:
+        armed.append(True)  # (called inside the caller's try: a signal from now on raises there)
+        return interrupted[0] if interrupted else None
     try:
-        armed.append(True)
-    except Interrupted:
-        pass
-    if interrupted:
-        held = interrupted[0]
-    try:
-        yield held
+        yield arm
     finally:
         if not interrupted:
             for s, h in previous.items():
@@ -113,8 +112,9 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     started = time.monotonic()  # --time-limit covers loading a variant too
     from ..programs.targets import Interrupted
     early = _Early()
-    with _signals_interrupt() as held:
+    with _signals_interrupt() as arm:
         try:  # a signal while the variant loads or the program starts: its status, the reports
+            held = arm()
             if held is not None:  # it came while turub loaded
                 early.stage = "starting"
                 try:
