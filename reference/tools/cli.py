@@ -628,15 +628,23 @@ def release_signals() -> int | None:
     return held
 
 
-def take_signals(handler: Callable[[int, object], None]) -> tuple[int | None, dict[int, object]]:
+def take_signals(handler: Callable[[int, object], None], *,
+                 over_defaults_only: bool = False) -> tuple[int | None, dict[int, object]]:
     """End the hold as ``handler`` takes SIGINT, SIGTERM and SIGHUP over, each straight from
     the hold's handler (never at its default disposition between, when a signal would end
     ``turub`` by itself, and none that comes meanwhile dropped): the first signal held (None
-    if none came), and each signal's handler from before the hold, to put back afterwards."""
+    if none came), and each signal's handler from before the hold, to put back afterwards.
+    ``over_defaults_only``: take only the signals whose handler was the default (or Python's
+    own ``KeyboardInterrupt``); one ignored, or given a handler by the caller, gets it back."""
     import signal
     before: dict[int, object] = {}
     for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        before[s] = _HOLDERS.pop(s) if s in _HOLDERS else signal.getsignal(s)
+        previous = _HOLDERS.pop(s) if s in _HOLDERS else signal.getsignal(s)
+        if over_defaults_only and previous not in (None, signal.SIG_DFL, signal.default_int_handler):
+            if signal.getsignal(s) is not previous:  # (one ignored stays ignored)
+                signal.signal(s, previous)  # type: ignore[arg-type]
+            continue
+        before[s] = signal.SIG_DFL if previous is None else previous
         signal.signal(s, handler)  # type: ignore[arg-type]
     return (_HELD_SIGNALS.pop() if _HELD_SIGNALS else None), before
 
@@ -715,16 +723,8 @@ def _run_interruptible(argv: list[str], out: TextIO | None) -> int:
                 signal.signal(s, signal.SIG_IGN)
             raise KeyboardInterrupt
     try:
-        # each signal held goes straight from the hold's handler to this one (or back to the
-        # handler from before the hold), never through its default disposition in between
-        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            previous = _HOLDERS.pop(sig) if sig in _HOLDERS else signal.getsignal(sig)
-            if previous in (None, signal.SIG_DFL, signal.default_int_handler):  # (one ignored stays ignored)
-                taken[sig] = signal.SIG_DFL if previous is None else previous
-                signal.signal(sig, interrupt)
-            elif signal.getsignal(sig) is not previous:
-                signal.signal(sig, previous)  # type: ignore[arg-type]
-        held = _HELD_SIGNALS.pop() if _HELD_SIGNALS else None
+        held, before = take_signals(interrupt, over_defaults_only=True)
+        taken.update(before)
         if held is not None:  # one came while the command loaded: the run ends with its status
             interrupt(held, None)
         status = _run_command(argv, out)
