@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -19,17 +22,19 @@ import pytest
 import turub.conformance.questions.properties as properties
 from turub.tools.cli import main
 
+from pace import generous
+
 PROPERTIES_ONLY = ["--no-vectors", "--no-generated", "--examples", "0", "--properties", "5",
                    "--one-process", "--json", "-", "--quiet"]
 
 
 class SlowMachine:
-    """``time`` as the property suites see it on a very slow machine."""
+    """The run's clock (``run_clock``) as the property suites see it on a very slow machine."""
 
     def __init__(self) -> None:
         self.looks = 0
 
-    def monotonic(self) -> float:
+    def now(self) -> float:
         self.looks += 1
         return time.monotonic() + 10.0 * self.looks
 
@@ -41,7 +46,7 @@ def check(*argv: str) -> tuple[int, dict, str]:
 
 
 def test_a_correct_program_on_a_slow_machine_conforms(monkeypatch):
-    monkeypatch.setattr(properties, "time", SlowMachine())
+    monkeypatch.setattr(properties, "run_clock", SlowMachine())
     status, report, _ = check(*PROPERTIES_ONLY, "--time-limit", "86400")
     rows = [c for c in report["cases"] if c["kind"] == "property"]
     assert len(rows) > 20 and {c["status"] for c in rows} <= {"passed", "unsupported"}, \
@@ -50,7 +55,7 @@ def test_a_correct_program_on_a_slow_machine_conforms(monkeypatch):
 
 
 def test_a_budget_given_cuts_and_says_which_option_raises_it(monkeypatch):
-    monkeypatch.setattr(properties, "time", SlowMachine())
+    monkeypatch.setattr(properties, "run_clock", SlowMachine())
     status, report, _ = check(*PROPERTIES_ONLY, "--properties-budget", "30", "--time-limit", "86400")
     cut = [c for c in report["cases"] if c["kind"] == "property" and c["status"] == "not-run"]
     assert cut and all("--properties-budget raises it" in c["detail"] for c in cut)
@@ -60,7 +65,7 @@ def test_a_budget_given_cuts_and_says_which_option_raises_it(monkeypatch):
 
 
 def test_a_run_cut_by_the_whole_run_limit_says_time_limit_raises_it(monkeypatch):
-    monkeypatch.setattr(properties, "time", SlowMachine())
+    monkeypatch.setattr(properties, "run_clock", SlowMachine())
     status, report, _ = check(*PROPERTIES_ONLY, "--properties-budget", "1000", "--time-limit", "60")
     cut = [c for c in report["cases"] if c["kind"] == "property" and c["status"] == "not-run"]
     assert cut and all("--time-limit raises it" in c["detail"] for c in cut)
@@ -72,3 +77,33 @@ def test_a_bad_properties_budget_is_one_line_and_exit_2(value, capsys):
     status = main(["check", *PROPERTIES_ONLY, "--properties-budget", value], io.StringIO())
     err = capsys.readouterr().err
     assert status == 2 and "--properties-budget" in err and len(err.strip().splitlines()) == 1, err
+
+
+BUSY_LOOPS = 11  # beside them, on the same CPU, the run gets about a twelfth of it
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/schedstat") or not hasattr(os, "sched_setaffinity"),
+                    reason="no scheduler statistics to tell the run's time from the machine's (Linux only)")
+def test_time_the_machine_keeps_the_run_waiting_does_not_count_against_the_time_limit(tmp_path):
+    """The whole-run limit counts the run's time, not the machine's (``run_clock``): pinned to
+    one CPU beside busy loops, a correct program's run lasts several times its --time-limit
+    by the wall clock and still conforms; what it waited for the CPU is not the run's."""
+    cpu = min(os.sched_getaffinity(0))
+
+    def pinned() -> None:
+        os.sched_setaffinity(0, {cpu})
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"], preexec_fn=pinned)
+             for _ in range(BUSY_LOOPS)]
+    try:
+        run = subprocess.run([sys.executable, "-c", "import sys; from turub.tools.cli import main; "
+                              "sys.exit(main(sys.argv[1:]))", "check", "--no-generated", "--examples", "0",
+                              "--properties", "0", "--one-process", "--time-limit", "3", "--json", "-",
+                              "--quiet"], preexec_fn=pinned, capture_output=True, text=True,
+                             timeout=generous(60), cwd=tmp_path)
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
+    report = json.loads(run.stdout)
+    assert (report["verdict"], run.returncode, report["cut"]) == ("CONFORMS", 0, False), run.stderr[-2000:]
+    assert report["duration"] > 3, "the busy loops did not hold the run past its limit: nothing was tested"

@@ -20,6 +20,7 @@ from turub.tools.progress import Progress
 
 from ..judging.judge import verdict_of
 from ..operations import REGISTRY, asked_with_rules
+from ..programs import run_clock
 from ..programs.targets import NOT_RUN, Answer, Interrupted, Request, Target
 from ..questions.cases import Case, ask_args
 from ..reports.baseline import digest, run_variant
@@ -131,7 +132,7 @@ class CaseStage:
         for i, (kind, case) in enumerate(work):
             if self.exitfirst and self.failed:
                 return
-            if self.deadline is not None and time.monotonic() >= self.deadline:
+            if self.deadline is not None and run_clock.past(self.deadline):
                 self.cut = True
                 return
             self.waiting[i] = (kind, case)

@@ -40,6 +40,7 @@ from turub.tools.progress import Progress
 
 from ..operations import SEARCHES
 from ..programs.lane import Lane
+from ..programs import run_clock
 from ..programs.targets import NOT_RUN, Interrupted, PythonTarget, Target
 from ..questions.directed import directed_cases
 from ..questions.cases import Case, build_vectors, generated_counts, iter_generated_cases, rules_name
@@ -200,15 +201,15 @@ class _Run:
             self.on_result(result)
 
     def past_deadline(self) -> bool:
-        return self.deadline is not None and time.monotonic() >= self.deadline
+        return self.deadline is not None and run_clock.past(self.deadline)
 
     def left(self, budget: float) -> float:
-        return budget if self.deadline is None else max(0.0, min(budget, self.deadline - time.monotonic()))
+        return budget if self.deadline is None else max(0.0, min(budget, self.deadline - run_clock.now()))
 
     def raised_by(self, budget: float) -> str:
         """The option that raises a budget of ``budget`` seconds as :meth:`left` gives it:
         the suites' own, or the whole run's limit when that comes first."""
-        if self.deadline is not None and self.deadline - time.monotonic() < budget:
+        if self.deadline is not None and self.deadline - run_clock.now() < budget:
             return "--time-limit"
         return "--properties-budget"
 
@@ -393,7 +394,7 @@ def _properties(target: Target, options: CheckOptions, run: _Run, variant_ok: bo
     if isinstance(run.lane, Lane):
         # the budget began when the second process did: what it left undone gets the rest
         had, why = run.lane.collect(until=min(run.lane_ends + LANE_GRACE, run.deadline or math.inf))
-        budget = run.left(max(0.0, run.lane_ends - time.monotonic()))
+        budget = run.left(max(0.0, run.lane_ends - run_clock.now()))
         run.lane = None
         if why is not None:
             run.where = f"a second process, which {why}, then this process"
@@ -493,7 +494,7 @@ def _property_lane(target: Target, options: CheckOptions, rules: Any,
     def work(emit: Callable[[dict], None]) -> None:
         property_results(target, options.properties, budget, rules,
                          select=options.selection.matches, on_result=emit, budget_option=budget_option)
-    return Lane.fork(work), time.monotonic() + budget
+    return Lane.fork(work), run_clock.now() + budget
 
 
 def _broken_rule(error: HouseRuleError) -> dict:

@@ -110,7 +110,9 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     if args.diff:
         return _diff(args, out)
     started = time.monotonic()  # --time-limit covers loading a variant too
+    from ..programs import run_clock
     from ..programs.targets import Interrupted
+    run_started = run_clock.now()  # (the limit counts the run's time, not the machine's: run_clock)
     early = _Early()
     with _signals_interrupt() as arm:
         try:  # a signal while the variant loads or the program starts: its status, the reports
@@ -130,7 +132,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
                 out.write(render_list(planned_checks(options)))
                 return 0
             _say_where_it_cannot_police(args)
-            deadline = started + args.time_limit
+            deadline = run_started + args.time_limit
             # what the checks may use, leaving time to stop the program and write the reports
             checks_deadline = deadline - min(2.0, 0.1 * args.time_limit)
             early.stage = "making the program ready"
@@ -517,7 +519,7 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
                    "what cannot be pinned (generated cases, differential play, properties) is skipped")
     p.add_argument("--no-generated", action="store_true", help="skip the generated cases")
     p.add_argument("--timeout", type=float, default=5.0, help="seconds per request (default 5)")
-    p.add_argument("--time-limit", type=float, default=300.0, help="seconds for the whole run (default 300)")
+    p.add_argument("--time-limit", type=float, default=300.0, help="seconds of the run's own time for the whole run: the time the machine kept it waiting for a CPU is not counted (default 300)")
     p.add_argument("--max-restarts", type=int, default=3, help="restarts of a crashed or hung program")
     p.add_argument("--window", type=int, default=64, help=argparse.SUPPRESS)
     p.add_argument("--max-line", type=int, default=DEFAULT_LINE_LIMIT, metavar="BYTES",

@@ -47,18 +47,26 @@ def _out_of_time_class() -> type:
 @contextlib.contextmanager
 def whole_run_limit(deadline: float) -> Iterator[None]:
     """While the run lasts, the whole-run time limit interrupts whatever still runs in this
-    process when it comes (raising :func:`run_out_of_time`'s class, an ``Interrupted``)."""
+    process when it comes (raising :func:`run_out_of_time`'s class, an ``Interrupted``):
+    ``deadline`` is a reading of the run's clock (:mod:`~turub.conformance.programs.run_clock`),
+    so the alarm, set for the earliest wall-clock time it can come, is set again for the rest
+    when the machine kept the run waiting meanwhile."""
     import time
+
+    from ..programs import run_clock
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     out_of_time = run_out_of_time()
 
     def expire(signum: int, frame: Any) -> None:
+        if not run_clock.past(deadline):
+            signal.setitimer(signal.ITIMER_REAL, max(run_clock.wall_time_of(deadline) - time.monotonic(), 0.001))
+            return
         raise out_of_time(signal.SIGALRM)
 
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, max(deadline - time.monotonic(), 0.001))
+    signal.setitimer(signal.ITIMER_REAL, max(run_clock.wall_time_of(deadline) - time.monotonic(), 0.001))
     try:
         yield
     finally:

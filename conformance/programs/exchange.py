@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .messages import decode, malformed, overflowed, plain, request_line
 from .pipes import Pipes, snippet
+from . import run_clock
 from .process import clock_start
 from .targets import NOT_RUN, UNSUPPORTED, Answer, Request, result_answer
 from ..text import safe_text
@@ -128,7 +129,7 @@ def ask_one(target: ProtocolTarget, op: str, args: dict) -> Answer:
     deadline = target.deadline
     if (pipes is None or target.fatal is not None or op not in target.operations or pipes.held
             or pipes.writing or pipes.eof or pipes.overflow or pipes.stdin_closed
-            or (deadline is not None and time.monotonic() >= deadline)):
+            or (deadline is not None and run_clock.past(deadline))):
         out: list[Answer] = []
         Exchange(target, Feed((Request(None, op, args),)), lambda key, answer: out.append(answer)).run()
         return out[-1]
@@ -140,8 +141,8 @@ def ask_one(target: ProtocolTarget, op: str, args: dict) -> Answer:
     pipes.send(request_line(rid, op, {**args, "variant": variant} if variant else args))
     at = time.monotonic()  # :meth:`Exchange.read`
     wait = clock_start(now) + target.timeout - at
-    if deadline is not None and deadline - at < wait:
-        wait = deadline - at
+    if deadline is not None and run_clock.wall_time_of(deadline) - at < wait:
+        wait = run_clock.wall_time_of(deadline) - at
     lines = pipes.wait(wait)  # just asked: wait first (what is there already, poll says at once)
     if len(lines) == 1 and not pipes.overflow and not pipes.eof:
         try:
@@ -268,8 +269,8 @@ class Exchange:
         now = time.monotonic()
         wait = self.clock_of_oldest() + self.target.timeout - now
         deadline = self.target.deadline
-        if deadline is not None and deadline - now < wait:
-            wait = deadline - now
+        if deadline is not None and run_clock.wall_time_of(deadline) - now < wait:
+            wait = run_clock.wall_time_of(deadline) - now
         for line in pipes.pump(wait):
             self.take(line)
 

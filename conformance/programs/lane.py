@@ -33,6 +33,8 @@ import time
 from collections.abc import Callable
 from typing import IO, Any
 
+from . import run_clock
+
 __all__ = ["Lane", "why_not_fork"]
 
 #: The line the copy writes when its work returned: every result before it is complete.
@@ -160,12 +162,12 @@ class Lane:
         self._out.close()
 
     def collect(self, until: float) -> tuple[list[dict[str, Any]], str | None]:
-        """Wait for the copy until it exits or ``until`` (``time.monotonic()``), killing it
+        """Wait for the copy until it exits or ``until`` (a reading of :mod:`.run_clock`), killing it
         then; the results it wrote in full, and why they may not be all of them (None: its
         work returned)."""
         late = False
         while not self._reap(block=False):
-            if time.monotonic() >= until:
+            if run_clock.past(until):
                 late = True
                 self._kill()
                 break

@@ -57,6 +57,7 @@ from .exchange import CRASH, PROTOCOL, TIMEOUT, Exchange, Feed, ask_one
 from .handshake import PROTOCOL_VERSION, PROTOCOLS, BadHandshake, hello_args, read_hello
 from .messages import decode, request_line
 from .pipes import STDERR_KEEP, Pipes, exit_text, snippet, stderr_lines
+from . import run_clock
 from .process import clock_start
 from .targets import NOT_RUN, Answer, Request, Target
 from ..text import safe_text
@@ -127,7 +128,7 @@ class ProtocolTarget(Target):
 
     def past_deadline(self) -> bool:
         """Whether the whole-run deadline has come."""
-        return self.deadline is not None and time.monotonic() >= self.deadline
+        return self.deadline is not None and run_clock.past(self.deadline)
 
     def _spawn(self) -> None:
         """Start a process and send ``hello`` (a :class:`_StartFailure` if it could not)."""
@@ -155,8 +156,9 @@ class ProtocolTarget(Target):
             if self.proc is None:
                 raise RuntimeError("no program to read the handshake of")
             limit = clock_start(began) + self.start_timeout
-            if self.deadline is not None:
-                limit = min(limit, self.deadline)
+            whole = None if self.deadline is None else run_clock.wall_time_of(self.deadline)
+            if whole is not None:
+                limit = min(limit, whole)
             left = limit - time.monotonic()
             if left <= 0 and (lines := self.proc.pump(0.0)):
                 self.proc.hold(lines[1:])
@@ -164,7 +166,7 @@ class ProtocolTarget(Target):
             if left <= 0:
                 partial = self.partial()
                 self.drop()
-                cut = self.past_deadline() and limit == self.deadline
+                cut = self.past_deadline() and limit == whole
                 raise _StartFailure(Answer(NOT_RUN, None, "the whole-run time limit came before the handshake "
                                                                  "(--time-limit raises it)")
                                     if cut else Answer(TIMEOUT, None, f"the handshake got no answer within "

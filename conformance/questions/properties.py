@@ -22,6 +22,7 @@ from turub.decisions import HouseRuleError
 
 from ..adapter import OPERATIONS, Implementation
 from ..operations import REGISTRY
+from ..programs import run_clock
 from .restate import not_applicable, restated
 from ..programs.targets import RESULT, UNSUPPORTED, Answer, Interrupted, Target
 from ..results import UNSET, CaseResult, Status
@@ -283,7 +284,7 @@ def property_results(target: Target, examples: int, budget: float, rules: Any = 
 
     impl = TargetImplementation(target)
     results: list[dict[str, Any]] = []
-    stop_at = time.monotonic() + budget
+    stop_at = run_clock.now() + budget
     for name, test in interface_properties().items():
         if select is not None and not select(f"property/{name}", name,
                                              sorted(getattr(test, "__verifies__", ()))):
@@ -292,7 +293,7 @@ def property_results(target: Target, examples: int, budget: float, rules: Any = 
             break
         if known and f"property/{name}" in known:
             results.append(known[f"property/{name}"])
-        elif time.monotonic() > stop_at:
+        elif run_clock.now() > stop_at:
             # its time before its detail, as reports have written a cut row (since #30)
             results.append({**_row(name, test).to_json(), "time": 0.0,
                             "detail": f"not run: the property suites' time budget ({budget:g} s) ran out; "
