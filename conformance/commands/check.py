@@ -44,6 +44,7 @@ from ..programs import run_clock
 from ..programs.targets import NOT_RUN, Interrupted, PythonTarget, Target
 from ..questions.directed import directed_cases
 from ..questions.cases import Case, build_vectors, generated_counts, iter_generated_cases, rules_name
+from ..questions.planned import planned_cases
 from ..questions.select import Selection
 from ..questions.vectors import load_vectors
 from ..reports.baseline import request_variant, run_variant, spec_identity
@@ -302,13 +303,18 @@ def _planned_cases(options: CheckOptions, run: _Run) -> Iterator[tuple[str, Case
                 if c["id"] in options.example_ids:
                     yield "vector", c
             return
+        # the defaults' directed and generated cases, shipped worked out (None: work them out)
+        shipped = planned_cases(rules, options.seed, options.scale)
         if options.vectors:
-            for c in vector_cases(rules) + directed_cases(rules):  # fixed cases (questions.directed)
+            directed = shipped.directed if shipped is not None else directed_cases(rules)
+            for c in vector_cases(rules) + directed:  # fixed cases (questions.directed)
                 if options.selection.matches(c["id"], c["op"], c["clauses"]):
                     yield "vector", c
         kind = "generated"
         if options.seed is not None and options.scale > 0:
-            for c in iter_generated_cases(options.seed, rules, options.scale):
+            generated = shipped.generated if shipped is not None else \
+                iter_generated_cases(options.seed, rules, options.scale)
+            for c in generated:
                 if options.selection.matches(c["id"], c["op"], c["clauses"]):
                     yield "generated", c
     except HouseRuleError as e:  # no expected answers past it: say so, keep the reports

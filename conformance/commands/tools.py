@@ -54,6 +54,7 @@ def cmd_vectors(args: argparse.Namespace, out: TextIO) -> int:
     from .check import vector_cases
     from turub.releases import SPEC_VERSION
     from ..questions.vectors import VECTOR_DIR, render_vectors, write_vectors
+    from ..questions.planned import PLANNED_DIR, render_planned, write_planned
     try:
         option_checks.output_path("-o/--output", args.output)
         if args.regenerate or args.check:  # every committed set, from the reference: nothing to choose
@@ -64,15 +65,21 @@ def cmd_vectors(args: argparse.Namespace, out: TextIO) -> int:
                              f"set of vectors as the reference answers them; {', '.join(given)} does not apply")
         if args.regenerate:
             option_checks.output_dir("--dir", args.dir)  # a folder planted as a link is never followed
-            for path in write_vectors(Path(args.dir) if args.dir else VECTOR_DIR):
+            # the committed folders: the planned cases of the default check too (--dir: a
+            # folder of vectors alone)
+            for path in write_vectors(Path(args.dir) if args.dir else VECTOR_DIR) + \
+                    ([] if args.dir else write_planned()):
                 out.write(f"wrote {path}\n")
             return 0
         if args.check:
             directory = Path(args.dir) if args.dir else VECTOR_DIR
-            stale = [name for name, text in render_vectors(build_vectors()).items()
-                     if not (directory / name).exists() or option_checks.input_text("--dir", str(directory / name)) != text]
-            for name in stale:
-                out.write(f"differs from the reference: {directory / name}\n")
+            rendered = [(directory / name, text) for name, text in render_vectors(build_vectors()).items()]
+            if not args.dir:
+                rendered += [(PLANNED_DIR / name, text) for name, text in render_planned().items()]
+            stale = [path for path, text in rendered
+                     if not path.exists() or option_checks.input_text("--dir", str(path)) != text]
+            for path in stale:
+                out.write(f"differs from the reference: {path}\n")
             out.write("vectors up to date\n" if not stale else
                       "regenerate with `turub vectors --regenerate` and review the diff\n")
             return 1 if stale else 0
@@ -109,8 +116,8 @@ def _add_vectors(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--spec", metavar="VERSION", help="a frozen release's cases (default: the current vectors)")
     p.add_argument("--format", choices=("json", "jsonl"), default="json")
     p.add_argument("-o", "--output", default="-", help="file to write (default stdout)")
-    p.add_argument("--regenerate", action="store_true", help="rewrite the committed vectors from the reference")
-    p.add_argument("--check", action="store_true", help="exit 1 if the committed vectors differ from the reference")
+    p.add_argument("--regenerate", action="store_true", help="rewrite the committed vectors (and the default check's planned cases) from the reference")
+    p.add_argument("--check", action="store_true", help="exit 1 if the committed vectors (or the planned cases) differ from the reference")
     p.add_argument("--dir", help=argparse.SUPPRESS)
     p.set_defaults(run=cmd_vectors)
 
