@@ -759,7 +759,9 @@ def _asker(variant: str, decision: str, clauses: Sequence[Any],
         for vc, rule, sees in rules:
             try:
                 out = rule(*args, game=game if game is not None else Game()) if sees else rule(*args)
-            except KeyboardInterrupt:  # Ctrl-C, or the rule raised it: say which rule was running
+            except KeyboardInterrupt as e:  # Ctrl-C, or the rule raised it: say which rule was running
+                if type(e) is not KeyboardInterrupt:  # a command's own (turub.tools.cli.Interruption): as it came
+                    raise
                 raise KeyboardInterrupt(str(interrupted(variant, vc.id, decision, args))) from None
             except OutOfTime:
                 raise interrupted(variant, vc.id, decision, args) from None
@@ -779,7 +781,9 @@ def _asker_of_one(variant: str, decision: str, vc: Any, rule: Callable[..., Any]
     def ask(a: Any, b: Any, c: Any = _TWO, game: Game | None = None) -> tuple[Any, Any] | None:
         try:
             out = rule(a, b) if c is _TWO else rule(a, b, c)
-        except KeyboardInterrupt:  # Ctrl-C, or the rule raised it: say which rule was running
+        except KeyboardInterrupt as e:  # Ctrl-C, or the rule raised it: say which rule was running
+            if type(e) is not KeyboardInterrupt:  # a command's own (turub.tools.cli.Interruption): as it came
+                raise
             raise KeyboardInterrupt(str(interrupted(variant, vc.id, decision,
                                                     (a, b) if c is _TWO else (a, b, c)))) from None
         except OutOfTime:

@@ -217,7 +217,9 @@ def check_rule(variant: str, clause: Any, rules: Rules) -> None:
                 second = _answer(clause.rule, decision, args, shown_game) if after == before else first
         except OutOfTime:
             raise interrupted(variant, clause.id, decision, args) from None
-        except KeyboardInterrupt:  # Ctrl-C, or the rule raised it: say which rule was running
+        except KeyboardInterrupt as e:  # Ctrl-C, or the rule raised it: say which rule was running
+            if type(e) is not KeyboardInterrupt:  # a command's own (turub.tools.cli.Interruption): as it came
+                raise
             raise KeyboardInterrupt(str(interrupted(variant, clause.id, decision, args))) from None
         if (said := written.said()) is not None:
             raise RuleCheckError(variant, clause.id, decision,

@@ -368,3 +368,56 @@ def test_a_sigterm_at_any_point_of_the_hand_over_to_a_command_ends_it_with_143(c
         ends.append((at, run.returncode, run.stderr.splitlines()[-2:]))
     assert ends, "no change of a signal's disposition before the command ran"
     assert all(rc == 143 and lines == [line, "sent"] for _, rc, lines in ends), ends
+
+
+SLOW_TO_LOAD = """
+import os, time
+from turub.variants import Variant
+open(os.environ["LOADING_MARK"], "w").close()
+time.sleep(60)
+SLOW = Variant("slow", "1", clauses=[])
+"""
+
+SLOW_TO_ANSWER = """
+import os, time
+from turub.variants import Variant, VariantClause
+
+def slow(hand, trick, trump):
+    open(os.environ["LOADING_MARK"], "w").close()
+    time.sleep(60)
+
+SLOW = Variant("slow", "1", clauses=[VariantClause("slow.rule", "asked as the file loads (its checks)",
+                                                   decides="legal_plays", rule=slow)])
+"""
+
+
+@pytest.mark.parametrize("command", [["simulate", "--deals", "1", "--variant", "{}"],
+                                     ["play", "--seed", "1", "--variant", "{}"],
+                                     ["explain", "--variant", "{}", "--result", "18-18"],
+                                     ["variants", "diff", "standard", "{}", "--deals", "1"]],
+                         ids=lambda argv: " ".join(a for a in argv[:2] if not a.startswith("-")))
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("source", [SLOW_TO_LOAD, SLOW_TO_ANSWER], ids=["at import", "in its rule's checks"])
+def test_a_signal_while_a_variant_file_loads_is_an_interruption_not_the_files_error(command, sig, source, tmp_path):
+    """The command's own interruption (``turub.tools.cli.Interruption``) passes through the
+    boundary around user code: the signal's status and line, never "KeyboardInterrupt while
+    loading" (exit 2, the variant file blamed for the user's Ctrl-C)."""
+    variant, mark = tmp_path / "slow.py", tmp_path / "loading"
+    variant.write_text(source)
+    argv = [a.format(f"{variant}:SLOW") for a in command]
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from turub.tools.cli import main; "
+                             "sys.exit(main())", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=tmp_path, env={**os.environ, "LOADING_MARK": str(mark)})
+    try:
+        waited = time.monotonic()
+        while not mark.exists() and proc.poll() is None and time.monotonic() - waited < generous(10):
+            time.sleep(0.02)
+        assert mark.exists(), proc.communicate(timeout=generous(5))
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=generous(5))
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 128 + sig, (proc.returncode, err)
+    assert "while loading" not in err and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1] == f"turub: interrupted by {signal.Signals(sig).name}", err

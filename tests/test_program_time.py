@@ -190,3 +190,49 @@ def test_a_run_stopped_and_resumed_at_each_stage_is_never_a_false_timeout(pause)
     assert report["verdict"] == "CONFORMS" and kit.returncode == 0, (
         [c for c in report["cases"] if c["status"] != "passed"][:3], report.get("startup_failure"), err[-2000:])
     assert report["restarts"] == 0 and "timeout" not in json.dumps(report["summary"]), report["summary"]
+
+
+BUSY_LOOPS = 11  # beside them, on the same CPU, the program gets about a twelfth of it
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/schedstat") or not hasattr(os, "sched_setaffinity"),
+                    reason="no scheduler statistics to tell the program's time from the machine's (Linux only)")
+def test_time_the_machine_keeps_the_program_waiting_is_not_a_timeout(tmp_path):
+    """A request's deadline counts the time the program had (``run_clock``): pinned to one CPU
+    beside busy loops, a program that needs a tenth of its timeout in CPU for each answer
+    takes longer than the timeout by the wall clock, and is still no timeout."""
+    cpu = min(os.sched_getaffinity(0))
+    argv = program(tmp_path, f"""
+        import os
+        os.sched_setaffinity(0, {{{cpu}}})
+        send(HELLO % hid)
+        while True:
+            began = time.process_time()
+            while time.process_time() - began < 0.1:  # a tenth of a second of the CPU an answer
+                pass
+            if answer()["op"] == "bye":
+                break
+    """)
+
+    def pinned() -> None:
+        os.sched_setaffinity(0, {cpu})
+    # each loop in a session of its own, as the program is (the scheduler shares a CPU
+    # between sessions' groups first): other jobs on the machine
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"], preexec_fn=pinned,
+                              start_new_session=True) for _ in range(BUSY_LOOPS)]
+    time.sleep(1.0)  # (the loops under way: each interpreter starts before it loops)
+    target = ProtocolTarget(argv, timeout=1.0, start_timeout=generous(6))
+    try:
+        assert target.start() is None
+        took = []
+        for _ in range(3):
+            began = time.monotonic()
+            answer = target.call("trick_winner", {"cards": ["AS", "6S", "7S", "8S"], "trump": "H"})
+            took.append(time.monotonic() - began)
+            assert answer.kind == "result", (answer, took)
+    finally:
+        target.close()
+        for loop in loops:
+            loop.kill()
+            loop.wait()
+    assert max(took) > 1.0, f"the busy loops did not hold the program past its timeout: nothing was tested {took}"

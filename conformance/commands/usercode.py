@@ -149,11 +149,13 @@ def user_code(what: str, time_limit: float | None = None) -> Iterator[None]:
     """Run user code (``what`` names it: ``--variant club.py``) behind the boundary: any
     exception, exit or interruption it raises, or its running past ``time_limit`` seconds,
     is one :class:`UsageError`; a :class:`RuleError` keeps its own message."""
+    from turub.tools.cli import Interruption
+
     from ..programs.targets import Interrupted
     try:
         with stdout_to_stderr(), _time_limit(time_limit):
             yield
-    except (UsageError, Interrupted):
+    except (UsageError, Interrupted, Interruption):  # (a signal that came meanwhile is the command's)
         raise
     except RuleError as e:
         raise UsageError(safe_text(str(e), 600)) from None

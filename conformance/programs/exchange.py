@@ -25,7 +25,6 @@ answer.  Anything else (nothing yet, several lines, noise, an exit) goes on as a
 
 from __future__ import annotations
 
-import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Final
@@ -33,7 +32,6 @@ from typing import TYPE_CHECKING, Any, Final
 from .messages import decode, malformed, overflowed, plain, request_line
 from .pipes import Pipes, snippet
 from . import run_clock
-from .process import clock_start
 from .targets import NOT_RUN, UNSUPPORTED, Answer, Request, result_answer
 from ..text import safe_text
 
@@ -134,15 +132,15 @@ def ask_one(target: ProtocolTarget, op: str, args: dict) -> Answer:
         Exchange(target, Feed((Request(None, op, args),)), lambda key, answer: out.append(answer)).run()
         return out[-1]
     # the first turn of :meth:`Exchange.run`: send (the window is empty), read, take, health
-    now = time.monotonic()
+    now = run_clock.now()
     target.next_id += 1  # :meth:`ProtocolTarget.new_id`
     rid = target.next_id
     variant = target.variant
     pipes.send(request_line(rid, op, {**args, "variant": variant} if variant else args))
-    at = time.monotonic()  # :meth:`Exchange.read`
-    wait = clock_start(now) + target.timeout - at
-    if deadline is not None and run_clock.wall_time_of(deadline) - at < wait:
-        wait = run_clock.wall_time_of(deadline) - at
+    at = run_clock.now()  # :meth:`Exchange.read`
+    wait = run_clock.clock_start(now) + target.timeout - at
+    if deadline is not None and deadline - at < wait:
+        wait = deadline - at
     lines = pipes.wait(wait)  # just asked: wait first (what is there already, poll says at once)
     if len(lines) == 1 and not pipes.overflow and not pipes.eof:
         try:
@@ -236,7 +234,7 @@ class Exchange:
         target, chunk = self.target, []
         inflight, sent, queue = self.inflight, self.sent, self.queue
         operations, variant = target.operations, target.variant
-        now = time.monotonic()
+        now = run_clock.now()
         if not inflight:
             self.anchor = now
         room = target.window - len(inflight)
@@ -260,17 +258,17 @@ class Exchange:
 
     def clock_of_oldest(self) -> float:
         """When the oldest request's time started: sent, or the answer before it came, or the
-        kit went on after being stopped (:func:`~.process.clock_start`)."""
+        kit went on after being stopped (:func:`~.run_clock.clock_start`); on the run's clock."""
         sent = self.sent[next(iter(self.inflight))]
-        return clock_start(sent if sent > self.anchor else self.anchor)
+        return run_clock.clock_start(sent if sent > self.anchor else self.anchor)
 
     def read(self, pipes: Pipes) -> None:
         """The lines that come before the oldest request's deadline, each taken in turn."""
-        now = time.monotonic()
-        wait = self.clock_of_oldest() + self.target.timeout - now
+        now = run_clock.now()
+        wait = self.clock_of_oldest() + self.target.timeout - now  # (at least as long by the wall clock)
         deadline = self.target.deadline
-        if deadline is not None and run_clock.wall_time_of(deadline) - now < wait:
-            wait = run_clock.wall_time_of(deadline) - now
+        if deadline is not None and deadline - now < wait:
+            wait = deadline - now
         for line in pipes.pump(wait):
             self.take(line)
 
@@ -291,7 +289,7 @@ class Exchange:
         # the first answer to request ``rid``: judged by its shape, then reported
         sent = self.sent
         if rid == next(iter(sent)):
-            self.anchor = time.monotonic()
+            self.anchor = run_clock.now()
         del sent[rid]
         target, key = self.target, request.key
         ring = target.ring  # :func:`remember`, written out
@@ -330,7 +328,7 @@ class Exchange:
         request = self.inflight.pop(rid)
         del self.sent[rid]
         self.report(request.key, answer)
-        self.anchor = time.monotonic()
+        self.anchor = run_clock.now()
 
     # --- 4. the program's health ---------------------------------------------------------------
 
@@ -348,7 +346,7 @@ class Exchange:
             else:
                 target.diagnose(f"the implementation exited between requests: {detail}")
             self.restart("it exited")
-        elif self.inflight and time.monotonic() - self.clock_of_oldest() > target.timeout:
+        elif self.inflight and run_clock.now() - self.clock_of_oldest() > target.timeout:
             oldest = next(iter(self.inflight))
             for line in pipes.pump(0.0):  # what came while the kit was not looking counts
                 self.take(line)

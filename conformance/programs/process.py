@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from types import FrameType
 from typing import Final
 
-__all__ = ["spawn", "stop", "stop_all", "MARKER_VARIABLE", "live_groups", "resumed_at", "clock_start",
+__all__ = ["spawn", "stop", "stop_all", "MARKER_VARIABLE", "live_groups", "resumed_at",
            "can_police_processes", "CANNOT_POLICE"]
 
 #: The environment variable that marks every process the kit starts (and their descendants).
@@ -46,13 +46,6 @@ def resumed_at() -> float:
     """When the kit last went on after being stopped (SIGSTOP or Ctrl-Z, then SIGCONT or
     ``fg``): a ``time.monotonic()``, 0.0 if never."""
     return _RESUMED[0]
-
-
-def clock_start(start: float) -> float:
-    """When a deadline's clock that started at ``start`` counts from: the time the kit was
-    stopped is none of the program's, so a clock restarts when the kit goes on."""
-    resumed = _RESUMED[0]
-    return resumed if resumed > start else start
 
 
 def _watch_resumes() -> None:

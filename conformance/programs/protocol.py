@@ -58,7 +58,6 @@ from .handshake import PROTOCOL_VERSION, PROTOCOLS, BadHandshake, hello_args, re
 from .messages import decode, request_line
 from .pipes import STDERR_KEEP, Pipes, exit_text, snippet, stderr_lines
 from . import run_clock
-from .process import clock_start
 from .targets import NOT_RUN, Answer, Request, Target
 from ..text import safe_text
 
@@ -149,24 +148,23 @@ class ProtocolTarget(Target):
         """The first line the program writes, within the start time and the whole-run deadline.
         The lines that came with it are held for the requests (:meth:`Pipes.hold`): a second
         answer to ``hello`` is judged, never dropped.  The start time counts only the time
-        the kit ran (:func:`~.process.clock_start`), and what is already in the pipe when it
+        the run had (:func:`~.run_clock.clock_start`), and what is already in the pipe when it
         is over is read before the program is said not to have answered."""
-        began = time.monotonic()
+        began = run_clock.now()
         while True:
             if self.proc is None:
                 raise RuntimeError("no program to read the handshake of")
-            limit = clock_start(began) + self.start_timeout
-            whole = None if self.deadline is None else run_clock.wall_time_of(self.deadline)
-            if whole is not None:
-                limit = min(limit, whole)
-            left = limit - time.monotonic()
+            limit = run_clock.clock_start(began) + self.start_timeout
+            if self.deadline is not None:
+                limit = min(limit, self.deadline)
+            left = limit - run_clock.now()  # (at least as long by the wall clock)
             if left <= 0 and (lines := self.proc.pump(0.0)):
                 self.proc.hold(lines[1:])
                 return lines[0]
             if left <= 0:
                 partial = self.partial()
                 self.drop()
-                cut = self.past_deadline() and limit == whole
+                cut = self.past_deadline() and limit == self.deadline
                 raise _StartFailure(Answer(NOT_RUN, None, "the whole-run time limit came before the handshake "
                                                                  "(--time-limit raises it)")
                                     if cut else Answer(TIMEOUT, None, f"the handshake got no answer within "

@@ -37,7 +37,7 @@ from .limits import EXIT_TIME_LIMIT, seconds, share, time_limit
 from .progress import Progress
 from ..seats import Seat, Side, parse_seat
 
-__all__ = ["main", "register", "LAZY_COMMANDS", "HOLDS_SIGNALS", "release_signals", "take_signals"]
+__all__ = ["main", "register", "LAZY_COMMANDS", "HOLDS_SIGNALS", "Interruption", "release_signals", "take_signals"]
 
 _EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = []
 
@@ -649,6 +649,13 @@ def take_signals(handler: Callable[[int, object], None], *,
     return (_HELD_SIGNALS.pop() if _HELD_SIGNALS else None), before
 
 
+class Interruption(KeyboardInterrupt):
+    """What a command's own handler raises when SIGINT, SIGTERM or SIGHUP comes (all but
+    :data:`HOLDS_SIGNALS`, whose signals raise the kit's ``Interrupted``): the command is being
+    stopped, never an error of the user code it came in (a variant file as it loads, a house
+    rule as it runs), which keeps it an interruption however it catches what user code raises."""
+
+
 def _ended_by(held: int) -> int:
     import signal
     sys.stderr.write(f"turub: interrupted by {signal.Signals(held).name}\n")
@@ -721,7 +728,7 @@ def _run_interruptible(argv: list[str], out: TextIO | None) -> int:
             came.append(signum)
             for s in taken:
                 signal.signal(s, signal.SIG_IGN)
-            raise KeyboardInterrupt
+            raise Interruption(signum)
     try:
         held, before = take_signals(interrupt, over_defaults_only=True)
         taken.update(before)
