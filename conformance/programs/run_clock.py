@@ -35,9 +35,18 @@ __all__ = ["now", "past", "wall_time_of", "clock_start", "PACE_FLOOR"]
 #: The slowest pace the run's clock keeps: a twentieth of the wall clock's.
 PACE_FLOOR: Final = 0.05
 _LOOK_EVERY: Final = 0.05  # seconds of wall time between two readings of the waits
+_monotonic = time.monotonic
+
+class _Clock:
+    """The last look at the waits, the time lost so far, the last reading given."""
+    __slots__ = ("looked", "lost", "shown")
+
+    def __init__(self) -> None:
+        self.looked, self.lost, self.shown = -1.0, 0.0, 0.0
+
 
 _LOCK = threading.Lock()
-_STATE = {"looked": -1.0, "lost": 0.0, "shown": 0.0}  # the last look, the time lost, the last reading
+_STATE = _Clock()
 _SEEN: dict[int, int] = {}  # pid -> nanoseconds it had waited for a CPU at the last look
 
 
@@ -86,28 +95,31 @@ def _look(wall: float) -> None:
         _SEEN[pid] = w
     for pid in [p for p in _SEEN if p not in pids]:
         del _SEEN[pid]
-    looked = _STATE["looked"]
+    looked = _STATE.looked
     if looked >= 0.0:  # (the first look only sets where the waits count from)
-        stretch = wall - looked
-        _STATE["lost"] += min(waited / 1e9, stretch * (1.0 - PACE_FLOOR))
-    _STATE["looked"] = wall
+        _STATE.lost += min(waited / 1e9, (wall - looked) * (1.0 - PACE_FLOOR))
+    _STATE.looked = wall
 
 
 def now() -> float:
     """The run's clock: ``time.monotonic()`` less the time the machine kept the run waiting."""
-    wall = time.monotonic()
-    with _LOCK:
-        if wall - _STATE["looked"] >= _LOOK_EVERY:
-            _look(wall)
-        reading = max(_STATE["shown"], wall - _STATE["lost"])
-        _STATE["shown"] = reading
+    wall = _monotonic()
+    clock = _STATE
+    if wall - clock.looked >= _LOOK_EVERY:
+        with _LOCK:
+            if wall - clock.looked >= _LOOK_EVERY:
+                _look(wall)
+    reading = wall - clock.lost
+    if reading < clock.shown:
+        return clock.shown
+    clock.shown = reading
     return reading
 
 
 def past(deadline: float) -> bool:
     """Whether the run's clock has come to ``deadline`` (it never runs ahead of the wall
     clock, so before ``deadline`` by the wall clock the answer is no without a look)."""
-    return time.monotonic() >= deadline and now() >= deadline
+    return _monotonic() >= deadline and now() >= deadline
 
 
 def clock_start(start: float) -> float:
@@ -117,11 +129,11 @@ def clock_start(start: float) -> float:
     resumed = resumed_at()
     if resumed == 0.0:
         return start
-    resumed -= _STATE["lost"]
+    resumed -= _STATE.lost
     return resumed if resumed > start else start
 
 
 def wall_time_of(at: float) -> float:
     """The earliest ``time.monotonic()`` at which the run's clock can read ``at`` (a wait for
     ``at`` waits until then, then looks at :func:`now` again)."""
-    return at + _STATE["lost"]
+    return at + _STATE.lost
