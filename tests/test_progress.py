@@ -54,6 +54,16 @@ def test_an_estimated_total_says_about(plain_env):
     assert "of about 5 cases" in text
 
 
+def test_an_estimate_the_count_passed_leaves_the_count_alone_and_no_time_left_is_guessed_early(plain_env):
+    p = Progress(100, out := io.StringIO(), label="turub test", unit="cases", approximate=True, plain_every=0.0)
+    for i in (1, 2, 50, 150):
+        p.update(i)
+    p.close()
+    lines = out.getvalue().splitlines()
+    assert [("left" in x) for x in lines] == [False, True, True, False], lines  # 1 is under a fiftieth of 100
+    assert lines[-1].startswith("turub test: 150 cases (") and "of about" not in lines[-1], lines
+
+
 def test_force_color_draws_a_bar_even_when_not_a_terminal(plain_env):
     plain_env.setenv("FORCE_COLOR", "1")
     text = run_to(io.StringIO())

@@ -119,10 +119,12 @@ class Progress:
         elapsed = now - self.started
         rate = self.done / elapsed if elapsed > 0 else 0.0
         about = "about " if self.approximate else ""
-        text = f"{self.label + ': ' if self.label else ''}{self.done} of {about}{self.total}"
+        # (an estimate the count has passed says nothing more: the count alone)
+        of = f" of {about}{self.total}" if self.done <= self.total else ""
+        text = f"{self.label + ': ' if self.label else ''}{self.done}{of}"
         text += f" {self.unit}" if self.unit else ""
         text += f" ({rate:.0f}/s"
-        if rate > 0 and self.done < self.total:
+        if rate > 0 and self.total <= 50 * self.done < 50 * self.total:  # (a time left from a fiftieth of the way on)
             left = _duration((self.total - self.done) / rate)
             text += f", {left if left == 'under a second' else 'about ' + left} left"
         self.stream.write(text + ")\n")  # type: ignore[union-attr]
