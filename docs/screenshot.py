@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Sequence
 
 PAGES = {"index": "index.html", "clause-page": "spec/play.html"}
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -59,7 +60,8 @@ def render(html_dir: Path, out_dir: Path, pages: dict[str, str] = PAGES,
 
 
 _PROBE = """<!doctype html><html><body><pre id="out">pending</pre><script>
-const pages = %s, width = %d, res = {};
+const pages = %s, widths = %s, res = {};
+let width = widths[0];
 const NAV = [".mobile-header label[for=__navigation]", ".sidebar-drawer .sidebar-search",
              ".sidebar-drawer .sidebar-tree"];
 function visible(el) { const r = el.getBoundingClientRect(), s = getComputedStyle(el);
@@ -82,28 +84,35 @@ function navTop(d) {  /* the top of the first visible way into the navigation, o
   for (const sel of NAV) { const el = d.querySelector(sel);
     if (el && visible(el)) return Math.round(el.getBoundingClientRect().top); }
   return null; }
+function lines(d, node, start, end) {  /* the lines a piece of a text node is laid out on */
+  const r = d.createRange(); r.setStart(node, start); r.setEnd(node, end);
+  return new Set(Array.from(r.getClientRects()).filter(x => x.width > 0).map(x => Math.round(x.top))).size; }
 function broken(d) {  /* plain words (letters only) laid out on more than one line in a table */
   const out = [];
   for (const cell of d.querySelectorAll("article table td, article table th")) {
     const walk = d.createTreeWalker(cell, NodeFilter.SHOW_TEXT); let node;
     while ((node = walk.nextNode())) {
+      if (lines(d, node, 0, node.data.length) < 2) continue;  /* on one line: no word broken */
       const re = /[\\p{L}]{2,}/gu; let m;
       while ((m = re.exec(node.data))) {
-        const r = d.createRange(); r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
-        const tops = new Set(Array.from(r.getClientRects()).filter(x => x.width > 0)
-                             .map(x => Math.round(x.top)));
-        if (tops.size > 1) out.push(m[0]);
+        if (lines(d, node, m.index, m.index + m[0].length) > 1) out.push(m[0]);
       } } }
   return out.slice(0, 20); }
-let left = pages.length;
+function measure(frame) {  /* the page laid out at each width in turn (the frame resized,
+                              its layout brought up to date when it is read) */
+  const found = {};
+  for (const w of widths) {
+    width = w; frame.style.width = `${w}px`; void frame.offsetWidth;
+    const d = frame.contentDocument, e = d.documentElement;
+    found[w] = [e.scrollWidth, e.clientWidth, broken(d), navTop(d), spill(d)];
+  }
+  return found; }
 for (const page of pages) {
   const frame = document.createElement("iframe");
-  frame.style.cssText = `width:${width}px;height:700px;border:0`;
+  frame.style.cssText = `width:${widths[0]}px;height:700px;border:0`;
   frame.onload = () => {
-    try { const d = frame.contentDocument, e = d.documentElement;
-          res[page] = [e.scrollWidth, e.clientWidth, broken(d), navTop(d), spill(d)]; }
+    try { res[page] = measure(frame); }
     catch (e) { res[page] = String(e); }
-    left -= 1;
     document.getElementById("out").textContent = "RESULT" + JSON.stringify(res) + "END";
   };
   frame.src = page;
@@ -123,6 +132,13 @@ def layout(html_dir: Path, width: int = 1280, timeout: float = 180) -> dict[str,
     "sittin g"); ``nav`` is the top, in pixels, of the first visible way into the
     navigation (the menu button of a phone's top bar, the side bar's search box), None if
     there is none.  Raises if Chromium is missing or a page cannot be measured."""
+    return layouts(html_dir, (width,), timeout)[width]
+
+
+def layouts(html_dir: Path, widths: Sequence[int] = (1280,), timeout: float = 180) -> dict[int, dict[str, dict]]:
+    """:func:`layout` at each of ``widths``, ``{width: {page: ...}}``, in one run of Chromium
+    that loads each page once and lays it out at each width in turn (the frame resized, as a
+    window is): the pages' loading is most of the cost."""
     browser = chromium()
     if browser is None:
         raise FileNotFoundError("no Chromium found (apt-get install chromium)")
@@ -130,15 +146,15 @@ def layout(html_dir: Path, width: int = 1280, timeout: float = 180) -> dict[str,
                    if not p.name.startswith("_") and "_static" not in p.parts)
     measured: dict = {}
     for _attempt in range(3):  # a page still loading when the probe is dumped is measured again
-        todo = [p for p in pages if not isinstance(measured.get(p), list)]
+        todo = [p for p in pages if not isinstance(measured.get(p), dict)]
         if not todo:
             break
-        measured.update(_probe(browser, html_dir, todo, width, timeout))
-    missing = [p for p in pages if not isinstance(measured.get(p), list)]
+        measured.update(_probe(browser, html_dir, todo, list(widths), timeout))
+    missing = [p for p in pages if not isinstance(measured.get(p), dict)]
     if missing:
         raise RuntimeError(f"pages not measured: {missing}")
-    return {p: {"scroll": (v[0], v[1]), "broken": v[2], "nav": v[3], "spill": v[4]}
-            for p, v in measured.items()}
+    return {w: {p: {"scroll": (v[0], v[1]), "broken": v[2], "nav": v[3], "spill": v[4]}
+                for p, at in measured.items() for v in [at[str(w)]]} for w in widths}
 
 
 def overflow(html_dir: Path, width: int = 1280, timeout: float = 180) -> dict[str, tuple[int, int]]:
@@ -146,12 +162,12 @@ def overflow(html_dir: Path, width: int = 1280, timeout: float = 180) -> dict[st
     return {p: v["scroll"] for p, v in layout(html_dir, width, timeout).items()}
 
 
-def _probe(browser: str, html_dir: Path, pages: list[str], width: int, timeout: float) -> dict:
+def _probe(browser: str, html_dir: Path, pages: list[str], widths: list[int], timeout: float) -> dict:
     import json
     import re
 
     probe = html_dir / "_overflow_probe.html"
-    probe.write_text(_PROBE % (json.dumps(pages), width), encoding="utf-8")
+    probe.write_text(_PROBE % (json.dumps(pages), json.dumps(widths)), encoding="utf-8")
     try:
         with tempfile.TemporaryDirectory(prefix="turub-chromium-") as profile:
             run = subprocess.run(

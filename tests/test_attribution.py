@@ -9,6 +9,7 @@ defaults and prints the table.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 from pathlib import Path
 
@@ -32,6 +33,12 @@ SHOWS_UNDER = {"always-clockwise": "counterclockwise", "per-deal-ignored": "stak
               "previous-ignored": "opponent-previous"}
 
 def _check(bug, rules_name="standard"):
+    """The report of ``bug``'s check under ``rules_name``, run once per file (the tests read it)."""
+    return _checked(bug, rules_name)
+
+
+@functools.cache
+def _checked(bug, rules_name):
     options = CheckOptions(rules=OPTION_SETS[rules_name], examples=0, properties=0)
     return finish(run_check(PythonTarget(I.Independent(bug)), options))
 

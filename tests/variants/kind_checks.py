@@ -52,12 +52,26 @@ CASES = {
 }
 #: every kind of check on, with budgets small enough for the suite
 CHECK = ["--scale", "0.1", "--examples", "20", "--properties", "3", "--budget", "3"]
+#: The properties a program is never asked under these house rules: under a variant that
+#: overrides decisions the kit asks a program only the variant's own options, and every house
+#: rule here keeps the standard ones, while these play counter-clockwise or stakes per deal.
+#: The kit draws examples for each until Hypothesis gives up and reports it unsupported: half
+#: the CPU of a program's check.  A program's check leaves them out (``-k``); ``test_kinds.py``
+#: runs one in full and checks that both rows are unsupported there, and that every variant
+#: of ``CASES`` overrides decisions and keeps the standard options.
+UNPLAYABLE = ("property/test_referee.test_the_mirror_image_of_a_deal_played_the_other_way_round_ends_the_same",
+              "property/test_contest.test_with_stakes_per_deal_the_first_win_settles_it")
+PLAYABLE = ["-k", " and ".join(f"not {row.rsplit('.', 1)[1]}" for row in UNPLAYABLE)]
 
 
-def check(variant: str, *program: str, tmp: Path) -> tuple[int, dict]:
+def check(variant: str, *program: str, tmp: Path, everything: bool = False) -> tuple[int, dict]:
+    """The check of ``program`` (none: the variant's own reference) under ``variant``; a
+    program's check leaves out the rows it is never asked (``UNPLAYABLE``) unless
+    ``everything``."""
     out = tmp / "report.json"
     done = subprocess.run([sys.executable, "-m", "turub.tools.cli", "check", "--variant", str(HERE / variant),
-                           *CHECK, "--json", str(out), *(["--", *program] if program else [])],
+                           *CHECK, *(PLAYABLE if program and not everything else []), "--json", str(out),
+                           *(["--", *program] if program else [])],
                           capture_output=True, text=True, timeout=600)
     assert out.exists(), done.stderr[-2000:]
     return done.returncode, json.loads(out.read_text())
