@@ -38,10 +38,10 @@ import random
 from bisect import bisect_left
 from itertools import compress
 from collections.abc import Iterable, Mapping, Sequence
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import Any, Final
 
-from .cards import CARDS, PACK, SUIT_OF, SUIT_START, SUITS, Card, Suit, card_name, parse_suit, sort_hand
+from .cards import CARDS, SUIT_OF, SUIT_START, SUITS, Card, Suit, card_name, parse_suit, sort_hand
 from . import argument_checks, playout, records
 from .errors import (CardFormatError, CardNotHeldError, MustFollowSuitError, OutOfTurnError,
                      PhaseError, RecordError, RuleError, SignalError, TrumpCallError)
@@ -56,7 +56,6 @@ from .seats import PLAY_ORDER, SEATS, Seat
 __all__ = ["Phase", "Signal", "Trick", "SeatView", "Deal", "SIGNALS", "RECORD_FORMAT",
            "play_random_deal"]
 
-_PACK_CODES: Final = tuple(c.index for c in PACK)
 _CARD: Final = CARDS.__getitem__  # a card code to its Card
 
 
@@ -244,8 +243,7 @@ class Deal:
         # would favour the earlier card, has probability below 1e-15).  Same result as a
         # Fisher-Yates shuffle in distribution, several times faster in CPython.  A seed must
         # name the same deal in every version (records, vectors): this never changes.
-        keys = memoryview(rng.randbytes(8 * 144)).cast("Q").tolist()
-        pack = itemgetter(*sorted(range(144), key=keys.__getitem__))(_PACK_CODES)
+        pack = playout.keyed_pack(rng.randbytes(8 * 144))
         deal = cls.__new__(cls)  # a permutation of PACK needs no check of its composition
         deal._setup(pack, seat, rules, rng.randrange(1, 144))
         return deal, rng

@@ -19,8 +19,11 @@ The deal drives it: :meth:`Deal.play_out <turub.deal.Deal.play_out>` hands it th
 
 from __future__ import annotations
 
+import struct
+import sys
 from array import array
 from collections.abc import Callable
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from .cards import CARDS, PACK, SUIT_OF, Card
@@ -31,11 +34,13 @@ from .seats import Seat
 if TYPE_CHECKING:
     import random
 
-__all__ = ["Position", "CompletedTrick", "shuffled_pack", "random_tricks"]
+__all__ = ["Position", "CompletedTrick", "keyed_pack", "shuffled_pack", "random_tricks"]
 
 _PACK_BYTES: Final = bytes(c.index for c in PACK)
 _KEY_EXPONENT: Final = b"\x3f" * 144  # the top bytes of a float in [1, 2)
 _KEY_MANTISSA_TOP: Final = b"\xf0" * 144
+_PACK_CODES: Final = tuple(_PACK_BYTES)
+_DOUBLES: Final = struct.Struct("<144d").pack  # 144 floats as bytes, in order
 
 
 #: A completed trick as a deal keeps it, compact: its leader, its card codes in the order
@@ -59,6 +64,29 @@ class Position(NamedTuple):
     won: list[int]
     leader: Seat
     trump: int
+
+
+def keyed_pack(keys: bytes) -> bytes:
+    """The pack's card codes (PACK's order, four copies of each card) sorted by 144 random
+    64-bit keys, ``keys`` read as native unsigned integers (``deal.shuffle``, the shuffle of
+    :meth:`Deal.from_seed <turub.deal.Deal.from_seed>`): the same order as
+    ``sorted(range(144), key=keys)``, a tie (probability below 1e-15) going to the earlier
+    card of PACK.  A seed names the same deal in every version: this order never changes."""
+    top = memoryview(keys).cast("I")[1::2]  # each key's top 32 bits (little-endian)
+    if sys.byteorder != "little" or len(set(top)) < 144:  # (a tie there: probability 2.4e-6)
+        order = memoryview(keys).cast("Q").tolist()
+        return bytes(itemgetter(*sorted(range(144), key=order.__getitem__))(_PACK_CODES))
+    # The top 32 bits differ from key to key, so the top 40 decide the order: sort floats in
+    # [1, 2) whose mantissa holds each key's top 40 bits, then the card's code in its lowest
+    # byte (never read as a key: no two keys share their top 40 bits), all built as bytes.
+    shifted = bytearray(keys[2:])  # key bytes 3-7 (its top 40 bits) as mantissa bytes 1-5
+    shifted += b"\0\0"
+    shifted[0::8] = _PACK_BYTES
+    shifted[6::8] = _KEY_MANTISSA_TOP
+    shifted[7::8] = _KEY_EXPONENT
+    order = memoryview(shifted).cast("d").tolist()
+    order.sort()
+    return _DOUBLES(*order)[0::8]
 
 
 def shuffled_pack(rng: random.Random) -> bytes:
