@@ -102,15 +102,9 @@ _BIT: Final = tuple(1 << (code - SUIT_START[SUIT_OF[code]]) for code in range(36
 _BIT36: Final = tuple(1 << code for code in range(36))
 
 
-def _checked(codes: Iterable[int], seat: Seat, after: int) -> list[Any]:
-    """The card codes ``seat`` holds as a checked hand, ``after`` the number of the seat after
-    it (see the comment above)."""
-    hand: list[Any] = [0] * 36
-    for code in codes:
-        hand[code] += 1
-    held = sum(compress(_BIT36, hand))
-    hand += (held & 511, held >> 9 & 511, held >> 18 & 511, held >> 27, 0, None, seat, after, seat & 1, int(seat))
-    return hand
+#: The items after the suits' masks in a checked hand, by its seat and the seat after it.
+_HAND_TAILS: Final = tuple(tuple((0, None, seat, int(after), seat & 1, int(seat)) for after in SEATS)
+                           for seat in SEATS)
 
 
 def _every_legal(hand: list[Any]) -> tuple[Card, ...]:
@@ -121,18 +115,18 @@ def _every_legal(hand: list[Any]) -> tuple[Card, ...]:
     return cards  # type: ignore[no-any-return]
 
 
-#: Per trump suit, per card code, whether each card code played after it takes the trick from
-#: it (``row[challenger]``, :func:`turub.rules.beats_table` read by rows), built once.
-_ROWS: Final[list[tuple[tuple[bool, ...], ...] | None]] = [None, None, None, None]
+#: Per trump suit, :func:`turub.rules.beats_table`, and per card code whether each card code
+#: played after it takes the trick from it (``row[challenger]``: the table read by rows), built once.
+_TABLES: Final[list[tuple[bytes, tuple[tuple[bool, ...], ...]] | None]] = [None, None, None, None]
 
 
-def _beats_rows(trump: int) -> tuple[tuple[bool, ...], ...]:
-    rows = _ROWS[trump]
-    if rows is None:
+def _beats_tables(trump: int) -> tuple[bytes, tuple[tuple[bool, ...], ...]]:
+    tables = _TABLES[trump]
+    if tables is None:
         table = beats_table(trump)
-        rows = _ROWS[trump] = tuple(tuple(bool(table[36 * challenger + holder]) for challenger in range(36))
-                                    for holder in range(36))
-    return rows
+        tables = _TABLES[trump] = (table, tuple(tuple(bool(table[36 * challenger + holder])
+                                                      for challenger in range(36)) for holder in range(36)))
+    return tables
 
 
 #: The standard trick decisions made so far, by trump, winning card code, position, seat and
@@ -140,13 +134,17 @@ def _beats_rows(trump: int) -> tuple[tuple[bool, ...], ...]:
 #: trick's TrickDecision, an immutable value, is built once per outcome and shared.
 _DECIDED: Final[dict[int, TrickDecision]] = {}
 
+#: Per direction of play, the order of play from each seat and the seat after each.
+_SEATING: Final = {d: (order, tuple(order[s][1] for s in range(4))) for d, order in PLAY_ORDER.items()}
+
 _seat = argument_checks.seat
 _card = argument_checks.card
 #: The code of each card, by the card and by the names :func:`turub.cards.card_name` gives it:
 #: the hot path's reading of a card argument (anything else goes through ``_card``).
 _CODES: Final[dict[object, int]] = {**{c: c.index for c in CARDS},
                                     **{card_name(c, ascii=a): c.index for c in CARDS for a in (False, True)}}
-_PLAYING: Final = Phase.PLAYING  # bound once for the hot path of Deal.play
+_PLAYING: Final = Phase.PLAYING  # bound once for the hot paths (an Enum's member is slow to read)
+_CALLING: Final = Phase.CALLING
 
 
 class Deal:
@@ -187,8 +185,8 @@ class Deal:
         """Start the deal of a pack of card codes already checked, up to the pause for trump."""
         self.rules = rules
         self.dealer = dealer
-        self._play_order = order = PLAY_ORDER[rules.direction]  # the order of play from each seat
-        self._seat_after = tuple(order[s][1] for s in range(4))
+        # the order of play from each seat, and the seat after each
+        self._play_order, self._seat_after = _SEATING[rules.direction]
         self.caller = self.decide_caller(dealer)  # trump.caller (a variant's hook may decide)
         self._pack = pack
         self.cut = cut
@@ -200,11 +198,11 @@ class Deal:
         self._held: list[list[Any]] | None = None
         self._hand: list[Any] | None = None  # the checked hand of the seat to act, once read
         self._legal: tuple[Card, ...] | None = None  # the seat to act's legal plays, once asked
-        self._phase = Phase.CALLING
+        self._phase = _CALLING
         self._trump = -1  # the trump suit's number once named
         self._beats = b""
         self._rows: tuple[tuple[bool, ...], ...] = ()
-        self._top: tuple[bool, ...] = ()  # the row (_beats_rows) of the card winning the trick
+        self._top: tuple[bool, ...] = ()  # the row (_TABLES) of the card winning the trick
         self._win_hand: list[Any] = []  # the checked hand of the seat winning the trick so far
         self._to_act: Seat | None = self.caller
         self._leader = self.caller
@@ -307,12 +305,26 @@ class Deal:
         """The hands as checked hands (what :meth:`play` checks against; see the module
         documentation)."""
         if self._held is None:
-            after = self._seat_after
+            held: list[list[Any]] = [[0] * 36, [0] * 36, [0] * 36, [0] * 36]
             if self._card_codes is None:  # just dealt: counted straight from the stock
-                codes: Iterable[Iterable[int]] = self._dealt_codes()
+                # Packet p goes to the p-th seat (mod 4) from the caller: the hand of each of
+                # the stock's cards, in the stock's order (as far as it is dealt).
+                first, second, third, fourth = (held[seat] for seat in self._play_order[self.caller])
+                for copies, code in zip((first, first, first, second, second, second, third, third, third,
+                                         fourth, fourth, fourth) * 12, self._stock[:self._dealt]):
+                    copies[code] += 1
             else:
-                codes = ([c for suit in hand for c in suit] for hand in self._card_codes)
-            self._held = [_checked(cards, seat, int(after[seat])) for cards, seat in zip(codes, SEATS)]
+                for copies, hand in zip(held, self._card_codes):
+                    for suit in hand:
+                        for code in suit:
+                            copies[code] += 1
+            after = self._seat_after
+            for seat in SEATS:  # the suits' masks, then the items after them
+                copies = held[seat]
+                mask = sum(compress(_BIT36, copies))
+                copies += (mask & 511, mask >> 9 & 511, mask >> 18 & 511, mask >> 27)
+                copies += _HAND_TAILS[seat][after[seat]]
+            self._held = held
             self._card_codes = None
         return self._held
 
@@ -472,12 +484,13 @@ class Deal:
         is dealt, the dealer's final packet is three (``deal.dealer-check``, always so when
         the engine deals), and ``play.first-lead``: the caller leads.
         """
-        if self._phase is not Phase.CALLING:
+        if self._phase is not _CALLING:
             if self._trump >= 0:
                 raise TrumpCallError(f"trump is already {SUITS[self._trump].symbol}: it is named once",
                                      clause="trump.once")
             raise PhaseError("the deal is over: no trump can be named")
-        seat = _seat(seat, "trump.caller")
+        if type(seat) is not Seat:
+            seat = _seat(seat, "trump.caller")
         if seat is not self.caller:
             clause = self.caller_clause
             raise TrumpCallError(f"{seat} cannot name trump: {self.caller}, after the dealer, does"
@@ -489,11 +502,10 @@ class Deal:
             except CardFormatError:
                 raise TrumpCallError(f"{suit!r:.40} is not a suit: trump is one of the four suits "
                                      "(♠ ♥ ♦ ♣), nothing else", clause="trump.any-suit") from None
-        self._trump = int(suit)
-        self._beats = beats_table(suit)
-        self._rows = _beats_rows(self._trump)
+        self._trump = trump = int(suit)
+        self._beats, self._rows = _TABLES[trump] or _beats_tables(trump)
         self._deal_packets(144 // PACKET_SIZE - 1)
-        self._phase = Phase.PLAYING
+        self._phase = _PLAYING
         self._to_act = self.caller
 
     def play(self, seat: Seat, card: Card | str) -> TrickDecision | None:
@@ -572,21 +584,30 @@ class Deal:
             raise CardNotHeldError(f"{self._to_act} holds no {CARDS[code]}")
         suit = _MASK_AT[code]
         led = self._led
-        if suit != led and hand[led]:  # leading: hand[_NO_LED] is 0
-            raise MustFollowSuitError(
-                f"{self._to_act} holds {SUITS[led - 36].symbol} and must follow suit, not play {CARDS[code]}")
-        # Checked: from here on the state changes (as play changes it).
-        hand[code] = copies - 1
-        if copies == 1:  # its last copy: the suit's mask and the seat's legal plays change
-            hand[suit] ^= _BIT[code]
-            hand[_EVERY] = None
         trick = self._trick
-        if led == _NO_LED:
-            self._led = led = suit
+        if led == _NO_LED:  # the lead: any card held (play.void-any-card's "no suit to follow")
+            hand[code] = copies - 1  # checked: from here on the state changes (as play changes it)
+            if copies == 1:  # its last copy: the suit's mask and the seat's legal plays change
+                hand[suit] ^= _BIT[code]
+                hand[_EVERY] = None
+            self._led = suit
             self._winning = 0
             self._top = self._rows[code]
             self._win_hand = hand
-        elif self._top[code]:  # trick.*: the card now winning
+            trick.append(code)
+            self._hand = hand = self._held[hand[_NEXT]]  # type: ignore[index]
+            self._to_act = hand[_SEAT]
+            held = hand[suit]
+            legal = self._legal = _SUITED[suit][held] if held else (hand[_EVERY] or _every_legal(hand))
+            return legal  # type: ignore[no-any-return]
+        if suit != led and hand[led]:
+            raise MustFollowSuitError(
+                f"{self._to_act} holds {SUITS[led - 36].symbol} and must follow suit, not play {CARDS[code]}")
+        hand[code] = copies - 1  # checked: from here on the state changes (as play changes it)
+        if copies == 1:  # its last copy: the suit's mask and the seat's legal plays change
+            hand[suit] ^= _BIT[code]
+            hand[_EVERY] = None
+        if self._top[code]:  # trick.*: the card now winning
             self._winning = len(trick)
             self._top = self._rows[code]
             self._win_hand = hand
@@ -598,7 +619,7 @@ class Deal:
             legal = self._legal = _SUITED[led][held] if held else (hand[_EVERY] or _every_legal(hand))
             return legal  # type: ignore[no-any-return]
         # trick.*: the standard decision (the table's position), its clauses derived when asked
-        self._tricks.append((self._leader, tuple(trick), self._signal, self._winning, None))
+        self._tricks.append((self._leader, trick, self._signal, self._winning, None))  # (never changed again)
         self._hand = hand = self._win_hand
         self._leader = self._to_act = hand[_SEAT]  # play.winner-leads
         self._won[hand[_SIDE]] += 1
