@@ -51,7 +51,7 @@ from .rules import (PACKET_SIZE, TRICKS_PER_DEAL, DealResult, TrickDecision, bea
                     deal_result, decision_at)
 from .views import SIGNALS, Phase, SeatView, Signal, Trick
 from .records import RECORD_FORMAT
-from .seats import PLAY_ORDER, SEATS, Seat
+from .seats import PLAY_ORDER, SEATS, Direction, Seat
 
 __all__ = ["Phase", "Signal", "Trick", "SeatView", "Deal", "SIGNALS", "RECORD_FORMAT",
            "play_random_deal"]
@@ -97,6 +97,7 @@ _MASK_AT: Final = tuple(36 + suit for suit in SUIT_OF)
 #: A seat's distinct cards of one suit, by where the suit's mask sits in a checked hand (36 +
 #: the suit) and the mask: a seat's legal plays when it follows suit, looked up, never built.
 _SUITED: Final = ((),) * 36 + tuple(_subsets(first) for first in SUIT_START)
+_SPADES, _HEARTS, _DIAMONDS, _CLUBS = _SUITED[36:]  # (one look-up less where the suit is known)
 #: The bit of each card code in its suit's mask, and in a hand's 36-bit mask.
 _BIT: Final = tuple(1 << (code - SUIT_START[SUIT_OF[code]]) for code in range(36))
 _BIT36: Final = tuple(1 << code for code in range(36))
@@ -110,8 +111,7 @@ _HAND_TAILS: Final = tuple(tuple((0, None, seat, int(after), seat & 1, int(seat)
 def _every_legal(hand: list[Any]) -> tuple[Card, ...]:
     """The distinct cards of a checked hand (the legal plays when its seat leads or is void),
     kept in the hand until it changes."""
-    cards = hand[_EVERY] = (_SUITED[36][hand[36]] + _SUITED[37][hand[37]] + _SUITED[38][hand[38]]
-                            + _SUITED[39][hand[39]])
+    cards = hand[_EVERY] = _SPADES[hand[36]] + _HEARTS[hand[37]] + _DIAMONDS[hand[38]] + _CLUBS[hand[39]]
     return cards  # type: ignore[no-any-return]
 
 
@@ -136,6 +136,8 @@ _DECIDED: Final[dict[int, TrickDecision]] = {}
 
 #: Per direction of play, the order of play from each seat and the seat after each.
 _SEATING: Final = {d: (order, tuple(order[s][1] for s in range(4))) for d, order in PLAY_ORDER.items()}
+_CLOCKWISE: Final = Direction.CLOCKWISE  # the default, read without hashing an Enum
+_CLOCKWISE_SEATING: Final = _SEATING[_CLOCKWISE]
 
 _seat = argument_checks.seat
 _card = argument_checks.card
@@ -179,14 +181,15 @@ class Deal:
             raise RuleError(f"a cut lifts 0 to 143 cards, not {cut!r}", clause="deal.cut")
         if not isinstance(rules, Rules):
             argument_checks.rules(rules)
-        self._setup(tuple(c.index for c in pack), _seat(dealer, "table.partnerships"), rules, cut)
+        self._setup(bytes(c.index for c in pack), _seat(dealer, "table.partnerships"), rules, cut)
 
-    def _setup(self, pack: tuple[int, ...], dealer: Seat, rules: Rules, cut: int) -> None:
+    def _setup(self, pack: bytes, dealer: Seat, rules: Rules, cut: int) -> None:
         """Start the deal of a pack of card codes already checked, up to the pause for trump."""
         self.rules = rules
         self.dealer = dealer
         # the order of play from each seat, and the seat after each
-        self._play_order, self._seat_after = _SEATING[rules.direction]
+        direction = rules.direction
+        self._play_order, self._seat_after = _CLOCKWISE_SEATING if direction is _CLOCKWISE else _SEATING[direction]
         self.caller = self.decide_caller(dealer)  # trump.caller (a variant's hook may decide)
         self._pack = pack
         self.cut = cut
@@ -255,7 +258,7 @@ class Deal:
         if not isinstance(rules, Rules):
             argument_checks.rules(rules)
         deal = cls.__new__(cls)  # a permutation of the pack needs no check of its composition
-        deal._setup(playout.shuffled_pack(rng), seat, rules, rng.randrange(1, 144))  # type: ignore[arg-type]
+        deal._setup(playout.shuffled_pack(rng), seat, rules, rng.randrange(1, 144))
         return deal
 
     def decide_caller(self, dealer: Seat) -> Seat:
@@ -280,12 +283,12 @@ class Deal:
         # reader wants (the list form for play_out, the checked form for play): neither yet.
         self._card_codes = self._held = self._hand = None
 
-    def _dealt_codes(self) -> list[tuple[int, ...]]:
+    def _dealt_codes(self) -> list[bytes]:
         """Each seat's card codes as dealt (the packets dealt so far), in no particular order."""
         # Packet p goes to the p-th seat (mod 4) from the caller: the k-th seat from the caller
         # holds the stock's cards 12r+3k .. 12r+3k+2 of the packets dealt so far.
         stock = self._stock if self._dealt == len(self._stock) else self._stock[:self._dealt]
-        hands: list[tuple[int, ...]] = [(), (), (), ()]
+        hands = [b"", b"", b"", b""]
         for k, seat in enumerate(self._play_order[self.caller]):
             hands[seat] = stock[3 * k::12] + stock[3 * k + 1::12] + stock[3 * k + 2::12]
         return hands
@@ -619,14 +622,15 @@ class Deal:
             legal = self._legal = _SUITED[led][held] if held else (hand[_EVERY] or _every_legal(hand))
             return legal  # type: ignore[no-any-return]
         # trick.*: the standard decision (the table's position), its clauses derived when asked
-        self._tricks.append((self._leader, trick, self._signal, self._winning, None))  # (never changed again)
+        tricks = self._tricks
+        tricks.append((self._leader, trick, self._signal, self._winning, None))  # (never changed again)
         self._hand = hand = self._win_hand
         self._leader = self._to_act = hand[_SEAT]  # play.winner-leads
         self._won[hand[_SIDE]] += 1
         self._trick = []
         self._led = _NO_LED
         self._signal = None
-        if len(self._tricks) == TRICKS_PER_DEAL:
+        if len(tricks) == TRICKS_PER_DEAL:
             self._finish(self.decide_result(self._won[0], self._won[1]))
             return ()
         legal = self._legal = hand[_EVERY] or _every_legal(hand)

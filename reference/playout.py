@@ -22,7 +22,7 @@ from __future__ import annotations
 import struct
 import sys
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
@@ -46,7 +46,7 @@ _DOUBLES: Final = struct.Struct("<144d").pack  # 144 floats as bytes, in order
 #: A completed trick as a deal keeps it, compact: its leader, its card codes in the order
 #: played, the signal, the winning position, and the clauses that decided it (``None``: the
 #: standard ones, derived from the cards when asked, :func:`turub.rules.decision_at`).
-CompletedTrick = tuple[Seat, tuple[int, ...], "Signal | None", int, "tuple[str, ...] | None"]
+CompletedTrick = tuple[Seat, Sequence[int], "Signal | None", int, "tuple[str, ...] | None"]
 
 
 class Position(NamedTuple):
