@@ -649,7 +649,7 @@ class Deal:
             cls.play_turn = Deal._play_turn_by_hooks  # type: ignore[method-assign]
 
     def _complete_trick(self) -> TrickDecision:
-        codes = tuple(self._trick)
+        codes: Sequence[int] = self._trick  # kept as the trick's codes (never changed again)
         leader = self._leader
         if self.decide_trick is decision_at:  # the standard decision: one value per outcome, kept
             position = self._winning
@@ -658,7 +658,8 @@ class Deal:
                    << 1 | (codes.count(code) > 1))
             decision = _DECIDED.get(key) or _DECIDED.setdefault(
                 key, decision_at(leader, codes, position, self._trump, self._play_order))
-        else:
+        else:  # a house rule's hook is given a tuple
+            codes = tuple(codes)
             decision = self.decide_trick(leader, codes, self._winning, self._trump, self._play_order)
         self._tricks.append((leader, codes, self._signal, decision.position, decision.clauses))
         self._won[decision.seat & 1] += 1
