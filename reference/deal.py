@@ -103,6 +103,9 @@ _BIT: Final = tuple(1 << (code - SUIT_START[SUIT_OF[code]]) for code in range(36
 _BIT36: Final = tuple(1 << code for code in range(36))
 
 
+#: The stock's cards the k-th seat from the caller is dealt: three slices, one per card of a packet.
+_PACKETS: Final = tuple((slice(3 * k, None, 12), slice(3 * k + 1, None, 12), slice(3 * k + 2, None, 12))
+                        for k in range(4))
 #: The items after the suits' masks in a checked hand, by its seat and the seat after it.
 _HAND_TAILS: Final = tuple(tuple((0, None, seat, int(after), seat & 1, int(seat)) for after in SEATS)
                            for seat in SEATS)
@@ -285,12 +288,11 @@ class Deal:
 
     def _dealt_codes(self) -> list[bytes]:
         """Each seat's card codes as dealt (the packets dealt so far), in no particular order."""
-        # Packet p goes to the p-th seat (mod 4) from the caller: the k-th seat from the caller
-        # holds the stock's cards 12r+3k .. 12r+3k+2 of the packets dealt so far.
-        stock = self._stock if self._dealt == len(self._stock) else self._stock[:self._dealt]
+        # Packet p goes to the p-th seat (mod 4) from the caller (_PACKETS).
+        stock = self._stock[:self._dealt]
         hands = [b"", b"", b"", b""]
-        for k, seat in enumerate(self._play_order[self.caller]):
-            hands[seat] = stock[3 * k::12] + stock[3 * k + 1::12] + stock[3 * k + 2::12]
+        for seat, (one, two, three) in zip(self._play_order[self.caller], _PACKETS):
+            hands[seat] = stock[one] + stock[two] + stock[three]
         return hands
 
     def _as_lists(self) -> list[list[list[int]]]:
@@ -310,12 +312,13 @@ class Deal:
         if self._held is None:
             held: list[list[Any]] = [[0] * 36, [0] * 36, [0] * 36, [0] * 36]
             if self._card_codes is None:  # just dealt: counted straight from the stock
-                # Packet p goes to the p-th seat (mod 4) from the caller: the hand of each of
-                # the stock's cards, in the stock's order (as far as it is dealt).
-                first, second, third, fourth = (held[seat] for seat in self._play_order[self.caller])
-                for copies, code in zip((first, first, first, second, second, second, third, third, third,
-                                         fourth, fourth, fourth) * 12, self._stock[:self._dealt]):
-                    copies[code] += 1
+                # Packet p goes to the p-th seat (mod 4) from the caller: the k-th seat from
+                # the caller holds the stock's cards 12r+3k .. 12r+3k+2 (as far as it is dealt).
+                stock = self._stock[:self._dealt]
+                for seat, (one, two, three) in zip(self._play_order[self.caller], _PACKETS):
+                    copies = held[seat]
+                    for code in stock[one] + stock[two] + stock[three]:
+                        copies[code] += 1
             else:
                 for copies, hand in zip(held, self._card_codes):
                     for suit in hand:
