@@ -14,7 +14,8 @@ card through :meth:`Deal.play` to the same state, and every trick is won as the 
 
 The deal drives it: :meth:`Deal.play_out <turub.deal.Deal.play_out>` hands it the
 :class:`Position` it already knows (this module reads nothing of the deal itself), and
-:func:`turub.deal.play_random_deal` deals from :func:`shuffled_pack`.
+:func:`turub.deal.play_random_deal` deals from :func:`shuffled_pack`;
+:meth:`Deal.from_seed <turub.deal.Deal.from_seed>` sorts its pack by :func:`keyed_pack`.
 """
 
 from __future__ import annotations
