@@ -56,6 +56,27 @@ of load (``--only LOOP`` runs one loop once; per deal, 300 deals less none, over
 naive 2.03 M a deal; three calls 1.86 M (1.09×; before 2.07 M, 0.98×); one call 1.49 M
 (1.36×; before 1.66 M, 1.22×); set-up 0.60 M, of which the seed's two ``random.Random`` and
 its shuffle are about 0.28 M.
+
+Then (508a2bc) the seed's pack sorted through floats that hold each key's top 40 bits and the
+card's code (:func:`turub.playout.keyed_pack`: the integer sort's order whenever no two keys
+share their top 40 bits, which the sorted floats show, else the integer sort), the checked
+hands counted seat by seat from the stock's packets, ``play_turn``'s lead and follow paths
+apart, a completed trick's list kept as its codes, the trump's tables read in one look-up;
+against 7d697b9 (the engine of dc10ebe), counted in instructions as above with
+``PYTHONHASHSEED=0`` in front (a fixed hash seed: the counts repeat exactly; without it they
+move by about 1 k a deal): naive 2.03 M a deal; one call 1.34 M, 1.52× (before 1.48 M,
+1.37×); three calls 1.73 M, 1.18× (before 1.86 M, 1.10×); set-up 0.50 M (before 0.60 M); the
+floor loops 0.36 M (one call) and 0.42 M (three calls).  Per card, less the set-up and the
+loop's own work (the floor less its ``random.Random``, 0.04 M), ``play_turn`` costs 3.6 k
+instructions (before 3.9 k), the three calls 5.9 k.  CPU time, the machine busy (load average
+12-15; the figures move by several per cent from run to run), ``nice .venv/bin/python
+benchmarks/bench_card_by_card.py --rounds 5`` three times: one call 1.49×, 1.50×, 1.52×
+(106-112 µs a deal against the naive loop's 161-168); three calls 1.09-1.14×; set-up 36-38 µs;
+before, once in between (``PYTHONPATH`` to a copy of 7d697b9's ``reference/`` named
+``turub``): one call 1.38×, three calls 1.07×, set-up 46 µs.  Three calls cannot reach 1.5×
+this way: with this set-up and the loop's own 0.42 M, 1.5× (1.36 M a deal) leaves each card
+about 3.3 k instructions for ``legal_plays()``, ``to_act`` and ``play()`` together, less than
+``play_turn`` alone costs.
 """
 
 from __future__ import annotations

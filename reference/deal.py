@@ -38,10 +38,10 @@ import random
 from bisect import bisect_left
 from itertools import compress
 from collections.abc import Iterable, Mapping, Sequence
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import Any, Final
 
-from .cards import CARDS, PACK, SUIT_OF, SUIT_START, SUITS, Card, Suit, card_name, parse_suit, sort_hand
+from .cards import CARDS, SUIT_OF, SUIT_START, SUITS, Card, Suit, card_name, parse_suit, sort_hand
 from . import argument_checks, playout, records
 from .errors import (CardFormatError, CardNotHeldError, MustFollowSuitError, OutOfTurnError,
                      PhaseError, RecordError, RuleError, SignalError, TrumpCallError)
@@ -51,12 +51,11 @@ from .rules import (PACKET_SIZE, TRICKS_PER_DEAL, DealResult, TrickDecision, bea
                     deal_result, decision_at)
 from .views import SIGNALS, Phase, SeatView, Signal, Trick
 from .records import RECORD_FORMAT
-from .seats import PLAY_ORDER, SEATS, Seat
+from .seats import PLAY_ORDER, SEATS, Direction, Seat
 
 __all__ = ["Phase", "Signal", "Trick", "SeatView", "Deal", "SIGNALS", "RECORD_FORMAT",
            "play_random_deal"]
 
-_PACK_CODES: Final = tuple(c.index for c in PACK)
 _CARD: Final = CARDS.__getitem__  # a card code to its Card
 
 
@@ -98,42 +97,39 @@ _MASK_AT: Final = tuple(36 + suit for suit in SUIT_OF)
 #: A seat's distinct cards of one suit, by where the suit's mask sits in a checked hand (36 +
 #: the suit) and the mask: a seat's legal plays when it follows suit, looked up, never built.
 _SUITED: Final = ((),) * 36 + tuple(_subsets(first) for first in SUIT_START)
+_SPADES, _HEARTS, _DIAMONDS, _CLUBS = _SUITED[36:]  # (one look-up less where the suit is known)
 #: The bit of each card code in its suit's mask, and in a hand's 36-bit mask.
 _BIT: Final = tuple(1 << (code - SUIT_START[SUIT_OF[code]]) for code in range(36))
 _BIT36: Final = tuple(1 << code for code in range(36))
 
 
-def _checked(codes: Iterable[int], seat: Seat, after: int) -> list[Any]:
-    """The card codes ``seat`` holds as a checked hand, ``after`` the number of the seat after
-    it (see the comment above)."""
-    hand: list[Any] = [0] * 36
-    for code in codes:
-        hand[code] += 1
-    held = sum(compress(_BIT36, hand))
-    hand += (held & 511, held >> 9 & 511, held >> 18 & 511, held >> 27, 0, None, seat, after, seat & 1, int(seat))
-    return hand
+#: The stock's cards the k-th seat from the caller is dealt: three slices, one per card of a packet.
+_PACKETS: Final = tuple((slice(3 * k, None, 12), slice(3 * k + 1, None, 12), slice(3 * k + 2, None, 12))
+                        for k in range(4))
+#: The items after the suits' masks in a checked hand, by its seat and the seat after it.
+_HAND_TAILS: Final = tuple(tuple((0, None, seat, int(after), seat & 1, int(seat)) for after in SEATS)
+                           for seat in SEATS)
 
 
 def _every_legal(hand: list[Any]) -> tuple[Card, ...]:
     """The distinct cards of a checked hand (the legal plays when its seat leads or is void),
     kept in the hand until it changes."""
-    cards = hand[_EVERY] = (_SUITED[36][hand[36]] + _SUITED[37][hand[37]] + _SUITED[38][hand[38]]
-                            + _SUITED[39][hand[39]])
+    cards = hand[_EVERY] = _SPADES[hand[36]] + _HEARTS[hand[37]] + _DIAMONDS[hand[38]] + _CLUBS[hand[39]]
     return cards  # type: ignore[no-any-return]
 
 
-#: Per trump suit, per card code, whether each card code played after it takes the trick from
-#: it (``row[challenger]``, :func:`turub.rules.beats_table` read by rows), built once.
-_ROWS: Final[list[tuple[tuple[bool, ...], ...] | None]] = [None, None, None, None]
+#: Per trump suit, :func:`turub.rules.beats_table`, and per card code whether each card code
+#: played after it takes the trick from it (``row[challenger]``: the table read by rows), built once.
+_TABLES: Final[list[tuple[bytes, tuple[tuple[bool, ...], ...]] | None]] = [None, None, None, None]
 
 
-def _beats_rows(trump: int) -> tuple[tuple[bool, ...], ...]:
-    rows = _ROWS[trump]
-    if rows is None:
+def _beats_tables(trump: int) -> tuple[bytes, tuple[tuple[bool, ...], ...]]:
+    tables = _TABLES[trump]
+    if tables is None:
         table = beats_table(trump)
-        rows = _ROWS[trump] = tuple(tuple(bool(table[36 * challenger + holder]) for challenger in range(36))
-                                    for holder in range(36))
-    return rows
+        tables = _TABLES[trump] = (table, tuple(tuple(bool(table[36 * challenger + holder])
+                                                      for challenger in range(36)) for holder in range(36)))
+    return tables
 
 
 #: The standard trick decisions made so far, by trump, winning card code, position, seat and
@@ -141,13 +137,19 @@ def _beats_rows(trump: int) -> tuple[tuple[bool, ...], ...]:
 #: trick's TrickDecision, an immutable value, is built once per outcome and shared.
 _DECIDED: Final[dict[int, TrickDecision]] = {}
 
+#: Per direction of play, the order of play from each seat and the seat after each.
+_SEATING: Final = {d: (order, tuple(order[s][1] for s in range(4))) for d, order in PLAY_ORDER.items()}
+_CLOCKWISE: Final = Direction.CLOCKWISE  # the default, read without hashing an Enum
+_CLOCKWISE_SEATING: Final = _SEATING[_CLOCKWISE]
+
 _seat = argument_checks.seat
 _card = argument_checks.card
 #: The code of each card, by the card and by the names :func:`turub.cards.card_name` gives it:
 #: the hot path's reading of a card argument (anything else goes through ``_card``).
 _CODES: Final[dict[object, int]] = {**{c: c.index for c in CARDS},
                                     **{card_name(c, ascii=a): c.index for c in CARDS for a in (False, True)}}
-_PLAYING: Final = Phase.PLAYING  # bound once for the hot path of Deal.play
+_PLAYING: Final = Phase.PLAYING  # bound once for the hot paths (an Enum's member is slow to read)
+_CALLING: Final = Phase.CALLING
 
 
 class Deal:
@@ -182,14 +184,15 @@ class Deal:
             raise RuleError(f"a cut lifts 0 to 143 cards, not {cut!r}", clause="deal.cut")
         if not isinstance(rules, Rules):
             argument_checks.rules(rules)
-        self._setup(tuple(c.index for c in pack), _seat(dealer, "table.partnerships"), rules, cut)
+        self._setup(bytes(c.index for c in pack), _seat(dealer, "table.partnerships"), rules, cut)
 
-    def _setup(self, pack: tuple[int, ...], dealer: Seat, rules: Rules, cut: int) -> None:
+    def _setup(self, pack: bytes, dealer: Seat, rules: Rules, cut: int) -> None:
         """Start the deal of a pack of card codes already checked, up to the pause for trump."""
         self.rules = rules
         self.dealer = dealer
-        self._play_order = order = PLAY_ORDER[rules.direction]  # the order of play from each seat
-        self._seat_after = tuple(order[s][1] for s in range(4))
+        # the order of play from each seat, and the seat after each
+        direction = rules.direction
+        self._play_order, self._seat_after = _CLOCKWISE_SEATING if direction is _CLOCKWISE else _SEATING[direction]
         self.caller = self.decide_caller(dealer)  # trump.caller (a variant's hook may decide)
         self._pack = pack
         self.cut = cut
@@ -201,11 +204,11 @@ class Deal:
         self._held: list[list[Any]] | None = None
         self._hand: list[Any] | None = None  # the checked hand of the seat to act, once read
         self._legal: tuple[Card, ...] | None = None  # the seat to act's legal plays, once asked
-        self._phase = Phase.CALLING
+        self._phase = _CALLING
         self._trump = -1  # the trump suit's number once named
         self._beats = b""
         self._rows: tuple[tuple[bool, ...], ...] = ()
-        self._top: tuple[bool, ...] = ()  # the row (_beats_rows) of the card winning the trick
+        self._top: tuple[bool, ...] = ()  # the row (_TABLES) of the card winning the trick
         self._win_hand: list[Any] = []  # the checked hand of the seat winning the trick so far
         self._to_act: Seat | None = self.caller
         self._leader = self.caller
@@ -244,8 +247,7 @@ class Deal:
         # would favour the earlier card, has probability below 1e-15).  Same result as a
         # Fisher-Yates shuffle in distribution, several times faster in CPython.  A seed must
         # name the same deal in every version (records, vectors): this never changes.
-        keys = memoryview(rng.randbytes(8 * 144)).cast("Q").tolist()
-        pack = itemgetter(*sorted(range(144), key=keys.__getitem__))(_PACK_CODES)
+        pack = playout.keyed_pack(rng.randbytes(8 * 144))
         deal = cls.__new__(cls)  # a permutation of PACK needs no check of its composition
         deal._setup(pack, seat, rules, rng.randrange(1, 144))
         return deal, rng
@@ -259,7 +261,7 @@ class Deal:
         if not isinstance(rules, Rules):
             argument_checks.rules(rules)
         deal = cls.__new__(cls)  # a permutation of the pack needs no check of its composition
-        deal._setup(playout.shuffled_pack(rng), seat, rules, rng.randrange(1, 144))  # type: ignore[arg-type]
+        deal._setup(playout.shuffled_pack(rng), seat, rules, rng.randrange(1, 144))
         return deal
 
     def decide_caller(self, dealer: Seat) -> Seat:
@@ -284,14 +286,13 @@ class Deal:
         # reader wants (the list form for play_out, the checked form for play): neither yet.
         self._card_codes = self._held = self._hand = None
 
-    def _dealt_codes(self) -> list[tuple[int, ...]]:
+    def _dealt_codes(self) -> list[bytes]:
         """Each seat's card codes as dealt (the packets dealt so far), in no particular order."""
-        # Packet p goes to the p-th seat (mod 4) from the caller: the k-th seat from the caller
-        # holds the stock's cards 12r+3k .. 12r+3k+2 of the packets dealt so far.
-        stock = self._stock if self._dealt == len(self._stock) else self._stock[:self._dealt]
-        hands: list[tuple[int, ...]] = [(), (), (), ()]
-        for k, seat in enumerate(self._play_order[self.caller]):
-            hands[seat] = stock[3 * k::12] + stock[3 * k + 1::12] + stock[3 * k + 2::12]
+        # Packet p goes to the p-th seat (mod 4) from the caller (_PACKETS).
+        stock = self._stock[:self._dealt]
+        hands = [b"", b"", b"", b""]
+        for seat, (one, two, three) in zip(self._play_order[self.caller], _PACKETS):
+            hands[seat] = stock[one] + stock[two] + stock[three]
         return hands
 
     def _as_lists(self) -> list[list[list[int]]]:
@@ -309,12 +310,27 @@ class Deal:
         """The hands as checked hands (what :meth:`play` checks against; see the module
         documentation)."""
         if self._held is None:
-            after = self._seat_after
+            held: list[list[Any]] = [[0] * 36, [0] * 36, [0] * 36, [0] * 36]
             if self._card_codes is None:  # just dealt: counted straight from the stock
-                codes: Iterable[Iterable[int]] = self._dealt_codes()
+                # Packet p goes to the p-th seat (mod 4) from the caller: the k-th seat from
+                # the caller holds the stock's cards 12r+3k .. 12r+3k+2 (as far as it is dealt).
+                stock = self._stock[:self._dealt]
+                for seat, (one, two, three) in zip(self._play_order[self.caller], _PACKETS):
+                    copies = held[seat]
+                    for code in stock[one] + stock[two] + stock[three]:
+                        copies[code] += 1
             else:
-                codes = ([c for suit in hand for c in suit] for hand in self._card_codes)
-            self._held = [_checked(cards, seat, int(after[seat])) for cards, seat in zip(codes, SEATS)]
+                for copies, hand in zip(held, self._card_codes):
+                    for suit in hand:
+                        for code in suit:
+                            copies[code] += 1
+            after = self._seat_after
+            for seat in SEATS:  # the suits' masks, then the items after them
+                copies = held[seat]
+                mask = sum(compress(_BIT36, copies))
+                copies += (mask & 511, mask >> 9 & 511, mask >> 18 & 511, mask >> 27)
+                copies += _HAND_TAILS[seat][after[seat]]
+            self._held = held
             self._card_codes = None
         return self._held
 
@@ -474,12 +490,13 @@ class Deal:
         is dealt, the dealer's final packet is three (``deal.dealer-check``, always so when
         the engine deals), and ``play.first-lead``: the caller leads.
         """
-        if self._phase is not Phase.CALLING:
+        if self._phase is not _CALLING:
             if self._trump >= 0:
                 raise TrumpCallError(f"trump is already {SUITS[self._trump].symbol}: it is named once",
                                      clause="trump.once")
             raise PhaseError("the deal is over: no trump can be named")
-        seat = _seat(seat, "trump.caller")
+        if type(seat) is not Seat:
+            seat = _seat(seat, "trump.caller")
         if seat is not self.caller:
             clause = self.caller_clause
             raise TrumpCallError(f"{seat} cannot name trump: {self.caller}, after the dealer, does"
@@ -491,11 +508,10 @@ class Deal:
             except CardFormatError:
                 raise TrumpCallError(f"{suit!r:.40} is not a suit: trump is one of the four suits "
                                      "(♠ ♥ ♦ ♣), nothing else", clause="trump.any-suit") from None
-        self._trump = int(suit)
-        self._beats = beats_table(suit)
-        self._rows = _beats_rows(self._trump)
+        self._trump = trump = int(suit)
+        self._beats, self._rows = _TABLES[trump] or _beats_tables(trump)
         self._deal_packets(144 // PACKET_SIZE - 1)
-        self._phase = Phase.PLAYING
+        self._phase = _PLAYING
         self._to_act = self.caller
 
     def play(self, seat: Seat, card: Card | str) -> TrickDecision | None:
@@ -574,21 +590,30 @@ class Deal:
             raise CardNotHeldError(f"{self._to_act} holds no {CARDS[code]}")
         suit = _MASK_AT[code]
         led = self._led
-        if suit != led and hand[led]:  # leading: hand[_NO_LED] is 0
-            raise MustFollowSuitError(
-                f"{self._to_act} holds {SUITS[led - 36].symbol} and must follow suit, not play {CARDS[code]}")
-        # Checked: from here on the state changes (as play changes it).
-        hand[code] = copies - 1
-        if copies == 1:  # its last copy: the suit's mask and the seat's legal plays change
-            hand[suit] ^= _BIT[code]
-            hand[_EVERY] = None
         trick = self._trick
-        if led == _NO_LED:
-            self._led = led = suit
+        if led == _NO_LED:  # the lead: any card held (play.void-any-card's "no suit to follow")
+            hand[code] = copies - 1  # checked: from here on the state changes (as play changes it)
+            if copies == 1:  # its last copy: the suit's mask and the seat's legal plays change
+                hand[suit] ^= _BIT[code]
+                hand[_EVERY] = None
+            self._led = suit
             self._winning = 0
             self._top = self._rows[code]
             self._win_hand = hand
-        elif self._top[code]:  # trick.*: the card now winning
+            trick.append(code)
+            self._hand = hand = self._held[hand[_NEXT]]  # type: ignore[index]
+            self._to_act = hand[_SEAT]
+            held = hand[suit]
+            legal = self._legal = _SUITED[suit][held] if held else (hand[_EVERY] or _every_legal(hand))
+            return legal  # type: ignore[no-any-return]
+        if suit != led and hand[led]:
+            raise MustFollowSuitError(
+                f"{self._to_act} holds {SUITS[led - 36].symbol} and must follow suit, not play {CARDS[code]}")
+        hand[code] = copies - 1  # checked: from here on the state changes (as play changes it)
+        if copies == 1:  # its last copy: the suit's mask and the seat's legal plays change
+            hand[suit] ^= _BIT[code]
+            hand[_EVERY] = None
+        if self._top[code]:  # trick.*: the card now winning
             self._winning = len(trick)
             self._top = self._rows[code]
             self._win_hand = hand
@@ -600,14 +625,15 @@ class Deal:
             legal = self._legal = _SUITED[led][held] if held else (hand[_EVERY] or _every_legal(hand))
             return legal  # type: ignore[no-any-return]
         # trick.*: the standard decision (the table's position), its clauses derived when asked
-        self._tricks.append((self._leader, tuple(trick), self._signal, self._winning, None))
+        tricks = self._tricks
+        tricks.append((self._leader, trick, self._signal, self._winning, None))  # (never changed again)
         self._hand = hand = self._win_hand
         self._leader = self._to_act = hand[_SEAT]  # play.winner-leads
         self._won[hand[_SIDE]] += 1
         self._trick = []
         self._led = _NO_LED
         self._signal = None
-        if len(self._tricks) == TRICKS_PER_DEAL:
+        if len(tricks) == TRICKS_PER_DEAL:
             self._finish(self.decide_result(self._won[0], self._won[1]))
             return ()
         legal = self._legal = hand[_EVERY] or _every_legal(hand)
@@ -626,7 +652,7 @@ class Deal:
             cls.play_turn = Deal._play_turn_by_hooks  # type: ignore[method-assign]
 
     def _complete_trick(self) -> TrickDecision:
-        codes = tuple(self._trick)
+        codes: Sequence[int] = self._trick  # kept as the trick's codes (never changed again)
         leader = self._leader
         if self.decide_trick is decision_at:  # the standard decision: one value per outcome, kept
             position = self._winning
@@ -635,7 +661,8 @@ class Deal:
                    << 1 | (codes.count(code) > 1))
             decision = _DECIDED.get(key) or _DECIDED.setdefault(
                 key, decision_at(leader, codes, position, self._trump, self._play_order))
-        else:
+        else:  # a house rule's hook is given a tuple
+            codes = tuple(codes)
             decision = self.decide_trick(leader, codes, self._winning, self._trump, self._play_order)
         self._tricks.append((leader, codes, self._signal, decision.position, decision.clauses))
         self._won[decision.seat & 1] += 1

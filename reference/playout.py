@@ -14,13 +14,17 @@ card through :meth:`Deal.play` to the same state, and every trick is won as the 
 
 The deal drives it: :meth:`Deal.play_out <turub.deal.Deal.play_out>` hands it the
 :class:`Position` it already knows (this module reads nothing of the deal itself), and
-:func:`turub.deal.play_random_deal` deals from :func:`shuffled_pack`.
+:func:`turub.deal.play_random_deal` deals from :func:`shuffled_pack`;
+:meth:`Deal.from_seed <turub.deal.Deal.from_seed>` sorts its pack by :func:`keyed_pack`.
 """
 
 from __future__ import annotations
 
+import struct
+import sys
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from .cards import CARDS, PACK, SUIT_OF, Card
@@ -31,17 +35,19 @@ from .seats import Seat
 if TYPE_CHECKING:
     import random
 
-__all__ = ["Position", "CompletedTrick", "shuffled_pack", "random_tricks"]
+__all__ = ["Position", "CompletedTrick", "keyed_pack", "shuffled_pack", "random_tricks"]
 
 _PACK_BYTES: Final = bytes(c.index for c in PACK)
 _KEY_EXPONENT: Final = b"\x3f" * 144  # the top bytes of a float in [1, 2)
 _KEY_MANTISSA_TOP: Final = b"\xf0" * 144
+_PACK_CODES: Final = tuple(_PACK_BYTES)
+_DOUBLES: Final = struct.Struct("<144d").pack  # 144 floats as bytes, in order
 
 
 #: A completed trick as a deal keeps it, compact: its leader, its card codes in the order
 #: played, the signal, the winning position, and the clauses that decided it (``None``: the
 #: standard ones, derived from the cards when asked, :func:`turub.rules.decision_at`).
-CompletedTrick = tuple[Seat, tuple[int, ...], "Signal | None", int, "tuple[str, ...] | None"]
+CompletedTrick = tuple[Seat, Sequence[int], "Signal | None", int, "tuple[str, ...] | None"]
 
 
 class Position(NamedTuple):
@@ -59,6 +65,38 @@ class Position(NamedTuple):
     won: list[int]
     leader: Seat
     trump: int
+
+
+def keyed_pack(keys: bytes) -> bytes:
+    """The pack's card codes (PACK's order, four copies of each card) sorted by 144 random
+    64-bit keys, ``keys`` read as native unsigned integers (``deal.shuffle``, the shuffle of
+    :meth:`Deal.from_seed <turub.deal.Deal.from_seed>`): the same order as
+    ``sorted(range(144), key=keys)``, a tie (probability below 1e-15) going to the earlier
+    card of PACK.  A seed names the same deal in every version: this order never changes."""
+    if sys.byteorder == "little":
+        # Sort floats in [1, 2) whose mantissa holds each key's top 40 bits, then the card's
+        # code in its lowest byte, all built as bytes: the keys' order wherever no two keys
+        # share their top 40 bits, which the sorted floats show (two neighbours that share
+        # even their top 24 bits send the pack to the integer sort: probability about 6e-4).
+        shifted = bytearray(keys[2:])  # key bytes 3-7 (its top 40 bits) as mantissa bytes 1-5
+        shifted += b"\0\0"
+        shifted[0::8] = _PACK_BYTES
+        shifted[6::8] = _KEY_MANTISSA_TOP
+        shifted[7::8] = _KEY_EXPONENT
+        order = memoryview(shifted).cast("d").tolist()
+        order.sort()
+        ranked = _DOUBLES(*order)
+        tops = bytearray(3 * 144)  # each key's top 24 bits, in sorted order
+        tops[0::3] = ranked[3::8]
+        tops[1::3] = ranked[4::8]
+        tops[2::3] = ranked[5::8]
+        # each key's top 24 bits XORed with the next one's: three zero bytes where two are
+        # the same (or, at worst, across two neighbouring pairs: that only costs the integer sort)
+        top = int.from_bytes(tops, "little")
+        if (top ^ top >> 24).to_bytes(3 * 144, "little").find(b"\0\0\0") < 0:
+            return ranked[0::8]
+    order = memoryview(keys).cast("Q").tolist()
+    return bytes(itemgetter(*sorted(range(144), key=order.__getitem__))(_PACK_CODES))
 
 
 def shuffled_pack(rng: random.Random) -> bytes:

@@ -164,7 +164,7 @@ _TRICK_CLAUSES: Final = {
 }
 
 
-def decision_at(leader: Seat, codes: tuple[int, ...], position: int, trump: int,
+def decision_at(leader: Seat, codes: Sequence[int], position: int, trump: int,
                 order: tuple[tuple[Seat, ...], ...]) -> TrickDecision:
     """The decision of a trick of card codes whose winning ``position`` is known (the
     engine's step), with the clauses behind it (``trick.*``)."""

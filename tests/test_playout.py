@@ -2,11 +2,13 @@
 decided by the rules, the same deal from the same seed, replayable card by card."""
 
 import random
+import sys
 from collections import Counter
 
 import pytest
 
 from turub import PACK, Deal, Direction, Phase, PhaseError, Rules, Seat, Suit, play_random_deal
+from turub.playout import keyed_pack
 from turub.properties.tags import verifies
 
 RULES = [Rules(), Rules(direction=Direction.COUNTERCLOCKWISE)]
@@ -66,6 +68,27 @@ def test_a_run_of_deals_from_one_random_source_is_a_run_of_whole_packs():
     assert len(first_cards) == 36 and max(first_cards.values()) < 45
     again = random.Random(5)
     assert play_random_deal(rng=again).to_record() == play_random_deal(rng=random.Random(5)).to_record()
+
+
+def sorted_by_keys(keys):
+    """The seed's shuffle as its contract states it: PACK in the order of 144 keys, each 8 bytes
+    read as a native unsigned integer, two equal keys in PACK's order."""
+    return [PACK[i] for i in sorted(range(144), key=lambda i: int.from_bytes(keys[8 * i:8 * i + 8], sys.byteorder))]
+
+
+@verifies("deal.shuffle")
+def test_a_seeds_pack_is_in_the_order_of_its_keys_even_where_keys_share_their_top_bits():
+    # The fast sort reads each key's top 40 bits only: keys sharing their top 3, 4, 5 or 6
+    # bytes, or all 8, must still come out in the order of the whole keys.
+    rng = random.Random(33)
+    for case in range(2000):
+        keys = bytearray(rng.randbytes(8 * 144))
+        for _ in range(case % 4):
+            i, j, shared = rng.randrange(144), rng.randrange(144), rng.choice((3, 4, 5, 5, 6, 8))
+            keys[8 * i + 8 - shared:8 * i + 8] = keys[8 * j + 8 - shared:8 * j + 8]
+        assert [PACK[code] for code in keyed_pack(bytes(keys))] == sorted_by_keys(keys)  # (PACK[code]: its card)
+    for seed in (0, 1, 99, 2**70, -5):
+        assert list(Deal.from_seed(seed).pack) == sorted_by_keys(random.Random(seed).randbytes(8 * 144))
 
 
 @verifies("play.follow-suit", "play.turn")
