@@ -8,6 +8,7 @@ The schema the tests read is the one the installed kit ships (``turub schema``).
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import sys
@@ -33,8 +34,10 @@ SCHEMA = schema()
 MESSAGE = Draft202012Validator(SCHEMA)
 
 
+@functools.cache
 def part(name: str) -> Draft202012Validator:
-    """A validator for one definition of the schema (``request``, ``result_deal``...)."""
+    """A validator for one definition of the schema (``request``, ``result_deal``...), made
+    once for the module (a validator keeps no state between values)."""
     return Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": f"#/$defs/{name}"})
 
 
