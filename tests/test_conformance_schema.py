@@ -8,7 +8,6 @@ The schema the tests read is the one the installed kit ships (``turub schema``).
 
 from __future__ import annotations
 
-import functools
 import io
 import json
 import sys
@@ -34,10 +33,8 @@ SCHEMA = schema()
 MESSAGE = Draft202012Validator(SCHEMA)
 
 
-@functools.cache
 def part(name: str) -> Draft202012Validator:
-    """A validator for one definition of the schema (``request``, ``result_deal``...), made
-    once for the module (a validator keeps no state between values)."""
+    """A validator for one definition of the schema (``request``, ``result_deal``...)."""
     return Draft202012Validator({"$defs": SCHEMA["$defs"], "$ref": f"#/$defs/{name}"})
 
 
