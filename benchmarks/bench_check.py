@@ -32,7 +32,9 @@ The naive loop of ``bench_simulate.py`` (4,000 random deals, its CPU time) is ti
 same run as a measure of the machine's pace: a shared machine's speed varies from hour to
 hour, and the check's time as a multiple of the loop's holds far better than the seconds.
 ``--sample`` times ``turub check --sample`` (the bundled JavaScript sample over the
-protocol, when Node.js is installed) as well.  pyperf runs each timing in its own worker
+protocol, when Node.js is installed) as well.  ``--quick`` puts ``turub check --quick`` in
+place of the default check everywhere (the script's smoke run in ``tests/test_benchmarks_run.py``:
+its figures are not the target's).  pyperf runs each timing in its own worker
 processes (``--processes``, default 3, two values each after one warm-up); its own options
 apply (``--fast``, ``--rigorous``).
 """
@@ -197,12 +199,15 @@ def main() -> None:
     runner = pyperf.Runner(processes=3, values=2, warmups=1, loops=1,
                            add_cmdline_args=lambda cmd, args: cmd.extend(
                                (["--sample"] if args.sample else []) + (["--one-process"] if args.one_process else [])
-                               + ["--split-rounds", str(args.split_rounds)]
+                               + ["--split-rounds", str(args.split_rounds)] + (["--quick"] if args.quick else [])
                                + (["--before", args.before, "--pairs", str(args.pairs)] if args.before else [])))
     runner.argparser.add_argument("--sample", action="store_true",
                                   help="also time `turub check --sample` (the JavaScript sample)")
     runner.argparser.add_argument("--one-process", action="store_true",
                                   help="also time `turub check --one-process` (no second process)")
+    runner.argparser.add_argument("--quick", action="store_true",
+                                  help="time `turub check --quick` in place of the default check (every "
+                                       "timing and the split; a smoke run of this script, not the target's figures)")
     runner.argparser.add_argument("--split-rounds", type=int, default=3,
                                   help="rounds of the runs the split per question is taken from")
     runner.argparser.add_argument("--before", metavar="DIR",
@@ -213,7 +218,7 @@ def main() -> None:
     if not runner.args.worker:
         compiled_children()
     runner.metadata["description"] = "turub check, default options, whole process (target: 2 s wall)"
-    check = [sys.executable, "-m", "turub.tools.cli", "check", "--quiet"]
+    check = [sys.executable, "-m", "turub.tools.cli", "check", "--quiet", *(["--quick"] if args.quick else [])]
     cpu = runner.bench_time_func("turub check (process, CPU)", child_cpu, check)
     wall = runner.bench_time_func("turub check (process, wall)", child_wall, check)
     one = None

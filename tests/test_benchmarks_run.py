@@ -47,7 +47,7 @@ def test_bench_load_prints_the_peak_memory() -> None:
 
 
 def test_bench_check_prints_the_figures() -> None:
-    out = run("bench_check.py", "--split-rounds", "1", *ONCE)
+    out = run("bench_check.py", "--split-rounds", "1", "--quick", *ONCE)  # `turub check --quick` timed
     assert "turub check (medians):" in out and "s CPU" in out and "target at most 2.0 s wall" in out
     assert "split per question" in out and "property suites" in out and "report writing" in out
     assert "the second process" in out and "inside one --one-process check" in out and "Hypothesis" in out
@@ -60,7 +60,7 @@ def test_bench_variant_simulate_paired_only_prints_the_kinds_asked() -> None:
 
 
 def test_bench_variant_simulate_prints_the_ratios() -> None:
-    out = run("bench_variant_simulate.py", "--deals", "20", "--rounds", "1", *ONCE)
+    out = run("bench_variant_simulate.py", "--deals", "5", "--rounds", "1", *ONCE)
     assert "trick rule / standard (CPU, medians):" in out and "play rule / standard" in out
     for kind in ("play rule, asked at every play", "play rule 2", "deferring play rule", "deal result rule",
                  "next dealer rule", "contest rule"):

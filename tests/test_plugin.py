@@ -63,10 +63,10 @@ def follow_suit_items(tmp_path_factory):
 @verifies("play.follow-suit")
 def test_k_selects_by_clause_and_x_stops_at_the_first_failure(tmp_path, follow_suit_items):
     program = f"{sys.executable} {BROKEN} no-follow-suit"
-    every = counts(pytest_in(tmp_path, "-q", "--collect-only", "--turub-program", program, *CASES).stdout)
     chosen = follow_suit_items[0]
     n = counts(chosen.stdout)
-    assert 0 < n["passed"] + n["failed"] < every.get("passed", 0) + n["deselected"]
+    # -k ran some of the items, and fewer than it left out (its own last line counts both)
+    assert 0 < n["passed"] + n["failed"] < n["deselected"], n
     stopped = pytest_in(tmp_path, "-q", "-x", "--turub-program", program, *CASES)
     assert stopped.returncode == 1 and counts(stopped.stdout)["failed"] == 1
 
