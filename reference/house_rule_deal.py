@@ -207,7 +207,7 @@ def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any,
                 i -= len(suit)
             best = suit.pop(i)
         else:
-            best = _drawn_by(variant, *asked, rnd, ()).index
+            best = _drawn_by(variant, asked, rnd, ()).index
             (suit := hand[best // 9]).remove(best)  # per suit, 9 cards a suit
         if held is not None:
             (mine := held[leader]).remove(CARDS[best])
@@ -231,7 +231,7 @@ def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any,
                 code = suit[i]
                 del suit[i]
             else:
-                code = _drawn_by(variant, *asked, rnd, suit).index
+                code = _drawn_by(variant, asked, rnd, suit).index
                 (suit := hand[code // 9]).remove(code)
             if held is not None:
                 (mine := held[seat]).remove(CARDS[code])
@@ -312,13 +312,14 @@ def _hand_view(suits: list[list[int]]) -> tuple[Card, ...]:
     return tuple([CARDS[code] for suit in _SUIT_ORDER[held] for code in suits[suit]])
 
 
-def _drawn_by(variant: Any, asked: tuple[tuple[frozenset[Card], list[Card]], Any], mine: tuple[Card, ...],
+def _drawn_by(variant: Any, asked: tuple[tuple[tuple[frozenset[Card], list[Card]], Any], tuple[Card, ...]],
               rnd: Any, following: Sequence[int]) -> Card:
-    """A card drawn uniformly, copy by copy, from those the house rule allows (``asked``:
-    its answer checked, :func:`turub.decisions.drawable`, and its clause), counted for
-    ``turub simulate``'s tally against the standard draw's pool: the cards of the led suit
-    held (``following``, their codes), else the whole hand (``mine``)."""
-    (_, copies), vc = asked
+    """A card drawn uniformly, copy by copy, from those the house rule allows (``asked``,
+    from :func:`_asked`: its answer checked, :func:`turub.decisions.drawable`, its clause,
+    and the hand it was shown), counted for ``turub simulate``'s tally against the standard
+    draw's pool: the cards of the led suit held (``following``, their codes), else the
+    whole hand."""
+    ((_, copies), vc), mine = asked
     tally = variant.tallying
     if tally is not None:
         counts = tally.get(vc.id)
