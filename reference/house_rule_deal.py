@@ -218,7 +218,12 @@ def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any,
             hand = hands[seat]
             suit = hand[led]
             ask = ask_follow if suit else ask_void
-            asked = None if ask is None else _asked(ask, hand, held, seat, codes, trump, games, count)
+            asked = None
+            if ask is not None:  # (asked here, not through _asked: a rule may be asked at every play)
+                view = tuple(held[seat]) if held is not None else _hand_view(hand)
+                trick = tuple([CARDS[c] for c in codes])  # the trick as a rule sees it
+                asked = ask(view, trick, trump) if games is None else \
+                    ask(view, trick, trump, game=games(seat, count))
             if asked is None:
                 if suit:  # the standard draw: the led suit if held, else any card
                     i = int(rnd() * len(suit))
@@ -231,7 +236,7 @@ def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any,
                 code = suit[i]
                 del suit[i]
             else:
-                code = _drawn_by(variant, asked, rnd, suit).index
+                code = _drawn_by(variant, (asked, view), rnd, suit).index
                 (suit := hand[code // 9]).remove(code)
             if held is not None:
                 (mine := held[seat]).remove(CARDS[code])
