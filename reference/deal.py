@@ -57,6 +57,7 @@ __all__ = ["Phase", "Signal", "Trick", "SeatView", "Deal", "SIGNALS", "RECORD_FO
            "play_random_deal"]
 
 _CARD: Final = CARDS.__getitem__  # a card code to its Card
+_TUPLE: Final = tuple.__new__  # a named tuple's fields given at once, as its own __new__ gives them
 
 
 def _cards(codes: Iterable[int]) -> tuple[Card, ...]:
@@ -403,7 +404,9 @@ class Deal:
             for leader, codes, signal, position, clauses in self._tricks[len(built):]:
                 decision = decision_at(leader, codes, position, trump, order) if clauses is None \
                     else TrickDecision(position, order[leader][position], CARDS[codes[position]], clauses)
-                built.append(Trick(leader, _cards(codes), order[leader], signal, decision))
+                # Trick(...), its tuple made at once (a rule reading the game builds one a trick)
+                built.append(_TUPLE(Trick, (leader, tuple([CARDS[c] for c in codes]), order[leader],
+                                            signal, decision)))
         return tuple(built)
 
     @property

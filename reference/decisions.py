@@ -40,7 +40,7 @@ __all__ = ["LegalPlaysRule", "TrickWinnerRule", "DealResultRule", "NextDealerRul
            "Game", "sees_game", "LEGAL_PLAYS", "TRICK_WINNER", "DEAL_RESULT", "NEXT_DEALER", "CONTEST_STEP",
            "NOT_AN_ANSWER",
            "DRAW", "PLAYS", "kinds_of_play", "play_kind", "situation", "normalised", "playable", "drawable",
-           "raised", "interrupted", "asker", "play_askers"]
+           "raised", "interrupted", "asker", "play_askers", "game_at"]
 
 #: What a ``deal_result`` rule returns for a drawn deal (``None`` means "defer").
 DRAW: Final = "draw"
@@ -310,9 +310,6 @@ class TrumpCallerRule(Protocol):
         naming this clause.  The cut stays the seat after the dealer's (``deal.cut``)."""
 
 
-_set: Final = object.__setattr__  # (Game's fields, set once: the view is read-only after)
-
-
 class Game:
     """What a rule may see of the game beyond its decision's arguments: one read-only view,
     given to a rule that takes a parameter named ``game`` (a rule without one is asked as
@@ -339,12 +336,11 @@ class Game:
     def __init__(self, seat: Seat | None = None, trick_number: int | None = None,
                  tricks: tuple[Any, ...] | Callable[[], tuple[Any, ...]] | None = None,
                  rules: Rules | None = None, dealer: Seat | None = None) -> None:
-        # (one call a field: built at every play a rule reading the game is asked about)
-        _set(self, "seat", seat)
-        _set(self, "trick_number", trick_number)
-        _set(self, "_tricks", tricks)
-        _set(self, "rules", rules)
-        _set(self, "dealer", dealer)
+        _SEAT(self, seat)
+        _NUMBER(self, trick_number)
+        _TRICKS(self, tricks)
+        _RULES(self, rules)
+        _DEALER(self, dealer)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Game is a read-only view")
@@ -355,7 +351,7 @@ class Game:
         tricks = self._tricks
         if callable(tricks):  # built when first read (the engine passes how)
             tricks = tricks()
-            object.__setattr__(self, "_tricks", tricks)
+            _TRICKS(self, tricks)
         return tricks
 
     @property
@@ -368,6 +364,25 @@ class Game:
     def __repr__(self) -> str:
         return (f"Game(seat={self.seat!r}, trick_number={self.trick_number!r}, tricks={self.tricks!r}, "
                 f"rules={self.rules!r}, dealer={self.dealer!r})")
+
+
+#: Game's fields, each set once by its slot's own setter (the view is read-only after).
+_SEAT, _NUMBER, _TRICKS, _RULES, _DEALER = (vars(Game)[name].__set__ for name in Game.__slots__)
+_NEW: Final = object.__new__
+
+
+def game_at(seat: Seat, trick_number: int, tricks: Callable[[], tuple[Any, ...]], rules: Rules,
+            dealer: Seat) -> Game:
+    """``Game(seat, trick_number, tricks, rules, dealer)``, built as fast as it can be: the
+    engine's random playout builds one at each play or trick a rule reading the game is
+    asked about."""
+    game = _NEW(Game)
+    _SEAT(game, seat)
+    _NUMBER(game, trick_number)
+    _TRICKS(game, tricks)
+    _RULES(game, rules)
+    _DEALER(game, dealer)
+    return game
 
 
 def sees_game(rule: Callable[..., Any] | None) -> bool:
@@ -752,8 +767,8 @@ def _asker(variant: str, decision: str, clauses: Sequence[Any],
            ) -> Callable[..., tuple[Any, Any] | None]:
     rules = tuple((vc, vc.rule, sees_game(vc.rule)) for vc in clauses)
     checked = normalised if answer is None else answer
-    if len(rules) == 1 and not rules[0][2] and len(DECISION_TABLE[decision].parameters) > 1:
-        return _asker_of_one(variant, decision, *rules[0][:2], checked)
+    if len(rules) == 1 and len(DECISION_TABLE[decision].parameters) > 1:
+        return _asker_of_one(variant, decision, *rules[0], checked)
 
     def ask(*args: Any, game: Game | None = None) -> tuple[Any, Any] | None:
         for vc, rule, sees in rules:
@@ -773,14 +788,19 @@ def _asker(variant: str, decision: str, clauses: Sequence[Any],
     return ask
 
 
-def _asker_of_one(variant: str, decision: str, vc: Any, rule: Callable[..., Any],
+def _asker_of_one(variant: str, decision: str, vc: Any, rule: Callable[..., Any], sees: bool,
                   checked: Callable[..., Any]) -> Callable[..., tuple[Any, Any] | None]:
     """:func:`asker` for one rule: arguments passed as they come, no tuple of them (a
     ``trick_winner`` or ``trump_caller`` rule takes two, the others three; a ``first_dealer``
-    rule's one is asked by :func:`asker`'s general path)."""
+    rule's one is asked by :func:`asker`'s general path); the game to a rule that ``sees``
+    it (an empty view if none is given)."""
     def ask(a: Any, b: Any, c: Any = _TWO, game: Game | None = None) -> tuple[Any, Any] | None:
         try:
-            out = rule(a, b) if c is _TWO else rule(a, b, c)
+            if not sees:
+                out = rule(a, b) if c is _TWO else rule(a, b, c)
+            else:
+                game = game if game is not None else Game()
+                out = rule(a, b, game=game) if c is _TWO else rule(a, b, c, game=game)
         except KeyboardInterrupt as e:  # Ctrl-C, or the rule raised it: say which rule was running
             if type(e) is not KeyboardInterrupt:  # a command's own (turub.tools.cli.Interruption): as it came
                 raise

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Final
 
 from . import playout
 from .cards import CARDS, SUITS, Card, alternating_suits, parse_card
-from .decisions import (DEAL_RESULT, LEGAL_PLAYS, SIGNAL, TRICK_WINNER, TRUMP_CALLER, Game, asker, drawable,
+from .decisions import (DEAL_RESULT, LEGAL_PLAYS, SIGNAL, TRICK_WINNER, TRUMP_CALLER, Game, asker, drawable, game_at,
                         play_askers)
 from .deal import Deal, Phase
 from .errors import IllegalActionError, MustFollowSuitError
@@ -161,64 +161,70 @@ class HouseRuleDeal(Deal):
         """:meth:`Deal.play_tricks`: the tricks left at random, as the standard playout plays
         them but asking the house rules that decide the plays (by kind of play:
         :func:`turub.decisions.play_askers`) and the tricks (:func:`turub.decisions.asker`).
-        Only those pay: a play rule only at the kinds of play it applies to; a trick rule
-        alone is asked once a trick from the standard playout's own loop
-        (:mod:`turub.playout`); and wherever a rule defers, the standard draw and trick
-        table serve, from the same random numbers."""
+        Only those pay: a play rule only at the kinds of play it applies to (the hand it is
+        shown built there, unless it is asked at most plays); a trick rule alone is asked
+        once a trick from the standard playout's own loop (:mod:`turub.playout`); a rule
+        reading the game is given a view built where it is asked; and wherever a rule
+        defers, the standard draw and trick table serve, from the same random numbers."""
         if not (self.decides_plays or self.decides_tricks):
             return super().play_tricks(position, rnd)
         trump = SUITS[position.trump]
-        game = _games(self) if self.plays_see or self.tricks_see else None
-        decide = _trick_rule(self.variant, self.trick_rule, trump, game if self.tricks_see else None) \
-            if self.trick_rule is not None else None
+        games = _games(self) if self.plays_see or self.tricks_see else None
+        decide = _trick_rule(self.variant, self.trick_rule, trump, position.tricks,
+                             games if self.tricks_see else None) if self.trick_rule is not None else None
         if self.play_rules is None:  # a trick rule, reading the game or not: the standard loop
             return playout.random_tricks(position, rnd, decide)
-        asks = self.play_rules
-        if game is not None and self.plays_see:  # the play rules read the game: each asked with it
-            asks = {kind: _with_game(ask, game, position) for kind, ask in asks.items()}
-        return _plays_by(self.variant, position, rnd, asks, trump, decide)
+        return _plays_by(self.variant, position, rnd, self.play_rules, trump, decide,
+                         games if self.plays_see else None)
 
 
-def _games(deal: HouseRuleDeal) -> Callable[[Seat], Game]:
-    """:meth:`HouseRuleDeal.game` for the random playout (the tricks built only if read)."""
+def _games(deal: HouseRuleDeal) -> Callable[[Seat, int], Game]:
+    """:meth:`HouseRuleDeal.game` for the random playout: the game at ``seat`` once
+    ``count`` tricks are complete (the tricks built only if read)."""
     rules, dealer = deal.rules, deal.dealer
 
-    def game(seat: Seat) -> Game:
-        count = deal.trick_count  # the tricks as they stand now, built if read
-        return Game(seat, count + 1, lambda: deal.tricks[:count], rules, dealer)
+    def game(seat: Seat, count: int) -> Game:
+        return game_at(seat, count + 1, lambda: deal.tricks[:count], rules, dealer)
     return game
 
 
-def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any, decide: Any) -> Seat:
-    """The tricks left, each play asked of the rules applying to its kind (``asks``, from
+def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any, decide: Any,
+              games: Callable[[Seat, int], Game] | None) -> Seat:
+    """The tricks left, each play asked (:func:`_asked`) of the rules of its kind (``asks``,
     :func:`turub.decisions.play_askers`): if none answers, :mod:`turub.playout`'s draw, else
-    :func:`_drawn_by`; each trick to ``decide`` if given (with its leader), else the table.
-    The last winner."""
+    :func:`_drawn_by`; each trick to ``decide`` if given, else the table.  The last winner."""
     hands, beats, nxt, order, done, won, leader, _ = position
     ask_lead, ask_follow, ask_void = asks["lead"], asks["follow"], asks["void"]
-    held = [_in_hand_order(hand) for hand in hands]  # the hands as a rule sees them
+    held = [_in_hand_order(hand) for hand in hands] if ask_follow is not None else None
     for left in range(36 - len(done), 0, -1):  # every hand holds ``left`` cards before a trick
-        hand, mine = hands[leader], held[leader]
-        if ask_lead is None or (asked := ask_lead(view := tuple(mine), (), trump)) is None:
+        count, hand = 36 - left, hands[leader]  # ``count`` tricks complete
+        asked = None if ask_lead is None else _asked(ask_lead, hand, held, leader, [], trump, games, count)
+        if asked is None:
             i = int(rnd() * left)  # the standard draw: any card
             for suit in hand:
                 if i < len(suit):
                     break
                 i -= len(suit)
-            card = CARDS[best := suit.pop(i)]
+            best = suit.pop(i)
         else:
-            card = _drawn_by(variant, asked, view, rnd, ())
-            (suit := hand[(best := card.index) // 9]).remove(best)  # per suit, 9 cards a suit
-        mine.remove(card)
-        if not suit:  # a suit ran out: the others may alternate in colour anew (pack.sort-hand)
-            held[leader] = _after_running_out(mine, best // 9, hand)
+            best = _drawn_by(variant, asked, rnd, ()).index
+            (suit := hand[best // 9]).remove(best)  # per suit, 9 cards a suit
+        if held is not None:
+            (mine := held[leader]).remove(CARDS[best])
+            if not suit:  # a suit ran out: the others may alternate in colour anew (pack.sort-hand)
+                held[leader] = _after_running_out(mine, best // 9, hand)
         led, codes, winning, seat = best // 9, [best], 0, nxt[leader]
-        cards: tuple[Card, ...] = (card,)  # the trick as a rule sees it: grown card by card
         for k in (1, 2, 3):
-            hand, mine = hands[seat], held[seat]
+            hand = hands[seat]
             suit = hand[led]
             ask = ask_follow if suit else ask_void
-            if ask is None or (asked := ask(view := tuple(mine), cards, trump)) is None:
+            asked = None
+            if ask is not None:  # (asked here, not through _asked: a rule may be asked at every play)
+                view = tuple(held[seat]) if held is not None else _hand_view(hand)
+                trick = tuple([CARDS[c] for c in codes])  # the trick as a rule sees it
+                asked = ask(view, trick, trump) if games is None else \
+                    ask(view, trick, trump, game=games(seat, count))
+            if asked is None:
                 if suit:  # the standard draw: the led suit if held, else any card
                     i = int(rnd() * len(suit))
                 else:
@@ -229,25 +235,37 @@ def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any,
                         i -= len(suit)
                 code = suit[i]
                 del suit[i]
-                card = CARDS[code]
             else:
-                card = _drawn_by(variant, asked, view, rnd, suit)
-                (suit := hand[(code := card.index) // 9]).remove(code)
-            mine.remove(card)
-            if not suit:
-                held[seat] = _after_running_out(mine, code // 9, hand)
+                code = _drawn_by(variant, (asked, view), rnd, suit).index
+                (suit := hand[code // 9]).remove(code)
+            if held is not None:
+                (mine := held[seat]).remove(CARDS[code])
+                if not suit:
+                    held[seat] = _after_running_out(mine, code // 9, hand)
             if beats[36 * code + best]:  # trick.*: the card now winning
                 best, winning = code, k
             codes.append(code)
-            cards += (card,)
             seat = nxt[seat]
         clauses = None
         if decide is not None:
-            winning, clauses = decide(cards, winning, leader)
+            winning, clauses = decide(tuple([CARDS[c] for c in codes]), winning, leader)
         done.append((leader, tuple(codes), None, winning, clauses))
         leader = order[leader][winning]  # play.winner-leads
         won[leader & 1] += 1
     return leader
+
+
+def _asked(ask: Any, hand: list[list[int]], held: list[list[Card]] | None, seat: Seat, codes: list[int],
+           trump: Any, games: Callable[[Seat, int], Game] | None, count: int) -> Any:
+    """The rules' answer (``ask``) about ``seat``'s play holding ``hand`` to the trick of
+    card ``codes`` so far, once ``count`` tricks are complete (with the game, ``games``, if
+    they read it), and the hand they were shown; ``None`` if they defer.  The hand as a rule
+    sees it is ``held``'s, kept play by play where a rule is asked at the plays following
+    suit (most of a deal's), else built now (:func:`_hand_view`)."""
+    view = tuple(held[seat]) if held is not None else _hand_view(hand)
+    trick = tuple([CARDS[c] for c in codes])  # the trick as a rule sees it
+    asked = ask(view, trick, trump) if games is None else ask(view, trick, trump, game=games(seat, count))
+    return None if asked is None else (asked, view)
 
 
 #: The order of the suits in a hand (``pack.sort-hand``), by the suits held (bit ``s`` of
@@ -287,13 +305,26 @@ def _in_hand_order(suits: list[list[int]]) -> list[Card]:
     return [CARDS[code] for suit in _HAND_ORDER[held] for code in suits[suit]]
 
 
-def _drawn_by(variant: Any, asked: tuple[tuple[frozenset[Card], list[Card]], Any], mine: tuple[Card, ...],
+#: The suits of a hand in the order it shows them (``pack.sort-hand``), as numbers, by the
+#: suits held (as :data:`_HAND_ORDER`).
+_SUIT_ORDER: Final = tuple(tuple(int(s) for s in order) for order in _HAND_ORDER)
+
+
+def _hand_view(suits: list[list[int]]) -> tuple[Card, ...]:
+    """:func:`_in_hand_order` as the tuple a rule is shown, built at once (where the
+    hand is not kept play by play)."""
+    held = (1 if suits[0] else 0) | (2 if suits[1] else 0) | (4 if suits[2] else 0) | (8 if suits[3] else 0)
+    return tuple([CARDS[code] for suit in _SUIT_ORDER[held] for code in suits[suit]])
+
+
+def _drawn_by(variant: Any, asked: tuple[tuple[tuple[frozenset[Card], list[Card]], Any], tuple[Card, ...]],
               rnd: Any, following: Sequence[int]) -> Card:
-    """A card drawn uniformly, copy by copy, from those the house rule allows (``asked``:
-    its answer checked, :func:`turub.decisions.drawable`, and its clause), counted for
-    ``turub simulate``'s tally against the standard draw's pool: the cards of the led suit
-    held (``following``, their codes), else the whole hand (``mine``)."""
-    (_, copies), vc = asked
+    """A card drawn uniformly, copy by copy, from those the house rule allows (``asked``,
+    from :func:`_asked`: its answer checked, :func:`turub.decisions.drawable`, its clause,
+    and the hand it was shown), counted for ``turub simulate``'s tally against the standard
+    draw's pool: the cards of the led suit held (``following``, their codes), else the
+    whole hand."""
+    ((_, copies), vc), mine = asked
     tally = variant.tallying
     if tally is not None:
         counts = tally.get(vc.id)
@@ -309,30 +340,16 @@ def _drawn_by(variant: Any, asked: tuple[tuple[frozenset[Card], list[Card]], Any
     return copies[int(rnd() * len(copies))]
 
 
-def _with_game(ask: Any, game: Callable[[Seat], Game], position: Position) -> Any:
-    """``ask``, a play rule's asker in the random playout from ``position``, given the game
-    at each play: the seat whose hand it is asked about follows from the trick's leader (the
-    last trick's winner, play.winner-leads, or the playout's first leader) and the cards
-    played to the trick so far."""
-    if ask is None:
-        return None
-    done, order, first = position.tricks, position.order, position.leader
-
-    def asking(hand: Any, trick: Any, trump: Any) -> Any:
-        leader = order[done[-1][0]][done[-1][3]] if done else first
-        return ask(hand, trick, trump, game=game(order[leader][len(trick)]))
-    return asking
-
-
-def _trick_rule(variant: Any, ask: Any, trump: Any, seeing: Callable[[Seat], Game] | None = None) -> Any:
+def _trick_rule(variant: Any, ask: Any, trump: Any, done: Sequence[Any],
+                seeing: Callable[[Seat, int], Game] | None = None) -> Any:
     """The winning position of a trick as the house rules decide it (``ask``), given its
     cards, the standard position (when every rule defers) and its leader (for a rule that
-    reads the game: ``seeing``, the game at a seat), and the clauses that decided it (``None``: the
-    standard ones)."""
+    reads the game: ``seeing``, the game at a seat once the tricks ``done`` are complete),
+    and the clauses that decided it (``None``: the standard ones)."""
     def decide(cards: tuple[Card, ...], standard: int, leader: Seat | None = None
                ) -> tuple[int, tuple[str, ...] | None]:
         asked = ask(cards, trump) if seeing is None or leader is None else \
-            ask(cards, trump, game=seeing(leader))
+            ask(cards, trump, game=seeing(leader, len(done)))
         if asked is None:
             return standard, None
         if variant.tallying is not None:

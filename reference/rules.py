@@ -169,8 +169,9 @@ def decision_at(leader: Seat, codes: Sequence[int], position: int, trump: int,
     """The decision of a trick of card codes whose winning ``position`` is known (the
     engine's step), with the clauses behind it (``trick.*``)."""
     code = codes[position]
-    return TrickDecision(position, order[leader][position], CARDS[code],
-                         _TRICK_CLAUSES[SUIT_OF[code] == trump][codes.count(code) > 1])
+    # TrickDecision(...), its tuple made at once (as its own __new__ makes it)
+    return tuple.__new__(TrickDecision, (position, order[leader][position], CARDS[code],
+                                         _TRICK_CLAUSES[SUIT_OF[code] == trump][codes.count(code) > 1]))
 
 
 # --- the deal's result ---------------------------------------------------------------
