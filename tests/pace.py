@@ -29,3 +29,20 @@ def factor() -> float:
 def generous(seconds: float) -> float:
     """A bound for a wait that takes about ``seconds`` on a quiet machine, on any machine."""
     return seconds * MARGIN * factor()
+
+
+def spinning(count: int, preexec_fn=None, *, new_session: bool = False) -> list:
+    """``count`` busy loops (other work on the machine), each already looping when this
+    returns: a loop says so on its standard output before it spins, so a test beside them
+    never starts while their interpreters are still starting up (a machine as quiet as it
+    was). ``preexec_fn``: run in each before it starts (pinning it to a CPU);
+    ``new_session``: each in a session of its own, as another job's."""
+    import subprocess
+    import sys
+    loops = [subprocess.Popen([sys.executable, "-c", "print(flush=True)\nwhile True: pass"],
+                              stdout=subprocess.PIPE, preexec_fn=preexec_fn, start_new_session=new_session)
+             for _ in range(count)]
+    for loop in loops:
+        loop.stdout.readline()  # (an empty line: it is looping)
+        loop.stdout.close()
+    return loops

@@ -22,7 +22,7 @@ import pytest
 import turub.conformance.questions.properties as properties
 from turub.tools.cli import main
 
-from pace import generous
+from pace import generous, spinning
 
 PROPERTIES_ONLY = ["--no-vectors", "--no-generated", "--examples", "0", "--properties", "5",
                    "--one-process", "--json", "-", "--quiet"]
@@ -92,8 +92,7 @@ def test_time_the_machine_keeps_the_run_waiting_does_not_count_against_the_time_
 
     def pinned() -> None:
         os.sched_setaffinity(0, {cpu})
-    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"], preexec_fn=pinned)
-             for _ in range(BUSY_LOOPS)]
+    loops = spinning(BUSY_LOOPS, pinned)
     try:
         run = subprocess.run([sys.executable, "-c", "import sys; from turub.tools.cli import main; "
                               "sys.exit(main(sys.argv[1:]))", "check", "--no-generated", "--examples", "0",

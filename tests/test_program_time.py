@@ -24,7 +24,7 @@ import pytest
 
 from turub.conformance.programs.protocol import ProtocolTarget
 
-from pace import generous
+from pace import generous, spinning
 
 TURUB = shutil.which("turub", path=str(Path(sys.executable).parent)) or "turub"
 SHIM = [sys.executable, "-P", "-m", "turub.conformance.programs.shim",
@@ -218,9 +218,7 @@ def test_time_the_machine_keeps_the_program_waiting_is_not_a_timeout(tmp_path):
         os.sched_setaffinity(0, {cpu})
     # each loop in a session of its own, as the program is (the scheduler shares a CPU
     # between sessions' groups first): other jobs on the machine
-    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"], preexec_fn=pinned,
-                              start_new_session=True) for _ in range(BUSY_LOOPS)]
-    time.sleep(1.0)  # (the loops under way: each interpreter starts before it loops)
+    loops = spinning(BUSY_LOOPS, pinned, new_session=True)
     target = ProtocolTarget(argv, timeout=1.0, start_timeout=generous(6))
     try:
         assert target.start() is None

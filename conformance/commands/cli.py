@@ -74,7 +74,7 @@ def _signals_interrupt() -> Iterator[Callable[[], int | None]]:
             return
         interrupted.append(signum)
         for s in _SIGNALS:
-            signal.signal(s, signal.SIG_IGN)  # one interruption is enough: now report
+            signal.signal(s, _cli.ignore_signal)  # one interruption is enough: now report
         if armed:
             raise Interrupted(signum)
     held, previous = _cli.take_signals(interrupt)
@@ -151,7 +151,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
             return _interrupted_early(args, e.signum, early, lines, started, out)
         try:
             for s in _SIGNALS:
-                signal.signal(s, signal.SIG_IGN)  # the reports are written whatever comes now
+                signal.signal(s, _cli.ignore_signal)  # the reports are written whatever comes now
         except Interrupted as e:  # (one that came as they were being ignored: still an interruption)
             return _interrupted_early(args, e.signum, early, lines, started, out)
         return _conclude(args, raw, xfail, lines, out)
@@ -377,7 +377,7 @@ def _interrupted_early(args: argparse.Namespace, signum: int, early: _Early, lin
     from ..programs.process import stop_all
     from .check import CheckOptions, interrupted_before_the_run
     for s in _SIGNALS:
-        signal.signal(s, signal.SIG_IGN)  # the reports are written whatever comes now
+        signal.signal(s, _cli.ignore_signal)  # the reports are written whatever comes now
     stop_all()
     stage, options = early.stage, early.options
     if options is None:

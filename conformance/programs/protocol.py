@@ -78,7 +78,7 @@ class ProtocolTarget(Target):
     ``timeout``: seconds each answer may take (see the module's description);
     ``start_timeout``: for the handshake (default twice ``timeout``, at least 2 s);
     ``max_restarts``: how many times a program that crashed or hung after a good handshake
-    is started again; ``deadline``: a ``time.monotonic()`` after which nothing more is asked
+    is started again; ``deadline``: a reading of the run's clock (:func:`.run_clock.now`) after which nothing more is asked
     (``not-run``); ``window``: requests in flight; ``line_limit``: the longest line accepted
     in bytes; ``trusted``: the kit's own adapter shim, whose errors may say ``"kind": "crash"``.
     """

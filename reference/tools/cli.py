@@ -38,7 +38,7 @@ from .limits import EXIT_TIME_LIMIT, seconds, share, time_limit
 from .progress import Progress
 from ..seats import Seat, Side, parse_seat
 
-__all__ = ["main", "register", "LAZY_COMMANDS", "HOLDS_SIGNALS", "Interruption", "release_signals", "take_signals"]
+__all__ = ["main", "register", "LAZY_COMMANDS", "HOLDS_SIGNALS", "Interruption", "ignore_signal", "release_signals", "take_signals"]
 
 _EXTENSIONS: list[Callable[[argparse._SubParsersAction], None]] = []
 
@@ -630,7 +630,7 @@ def release_signals() -> int | None:
     held = _HELD_SIGNALS.pop() if _HELD_SIGNALS else None
     for s, previous in _HOLDERS.items():
         if held is not None:
-            signal.signal(s, signal.SIG_IGN)
+            signal.signal(s, ignore_signal)
         else:
             signal.signal(s, previous if previous is not None else signal.SIG_DFL)  # type: ignore[arg-type]
     _HOLDERS.clear()
@@ -658,6 +658,13 @@ def take_signals(handler: Callable[[int, object], None], *,
     return (_HELD_SIGNALS.pop() if _HELD_SIGNALS else None), before
 
 
+def ignore_signal(signum: int, frame: object) -> None:
+    """A later signal of an interruption already under way: nothing.  A Python handler in
+    place of ``SIG_IGN``: a signal already on its way when the handler changes reaches it,
+    where with ``SIG_IGN`` CPython prints "Signal 15 ignored due to race condition" with a
+    traceback (seen on a loaded machine, in a burst of mixed signals)."""
+
+
 class Interruption(KeyboardInterrupt):
     """What a command's own handler raises when SIGINT, SIGTERM or SIGHUP comes (all but
     :data:`HOLDS_SIGNALS`, whose signals raise the kit's ``Interrupted``): the command is being
@@ -682,7 +689,24 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, *,
     whole = argv is None and out is None  # the command itself, not a call from Python
     with whole_process(whole):
         status = _run_held(list(sys.argv[1:] if argv is None else argv), out, early_hold)
+    if whole:
+        _ignored_through_the_exit()
     return _leaving_no_thread(status) if whole else status
+
+
+def _ignored_through_the_exit() -> None:
+    """The signals an interruption left to :func:`ignore_signal` stay ignored through the
+    interpreter's exit: as it finalises, CPython puts each Python handler back to the default
+    (a late signal of a burst would then end the process by the signal), never ``SIG_IGN``.
+    Blocked first, so that none comes between: ``signal.signal`` runs what already came."""
+    import signal
+    signals = [s for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP) if signal.getsignal(s) is ignore_signal]
+    if not signals:
+        return
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, signals)
+    for s in signals:
+        signal.signal(s, signal.SIG_IGN)
 
 
 def _leaving_no_thread(status: int) -> int:
@@ -736,7 +760,7 @@ def _run_interruptible(argv: list[str], out: TextIO | None) -> int:
         if not came:
             came.append(signum)
             for s in taken:
-                signal.signal(s, signal.SIG_IGN)
+                signal.signal(s, ignore_signal)
             raise Interruption(signum)
     try:
         held, before = take_signals(interrupt, over_defaults_only=True)
