@@ -698,7 +698,7 @@ def _ignored_through_the_exit() -> None:
     """The signals an interruption left to :func:`ignore_signal` stay ignored through the
     interpreter's exit: as it finalises, CPython puts each Python handler back to the default
     (a late signal of a burst would then end the process by the signal), never ``SIG_IGN``.
-    Blocked first, so that none comes between: ``signal.signal`` runs what already came."""
+    Blocked first, so that none comes between (setting a handler runs the handler of any that already came)."""
     import signal
     signals = [s for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP) if signal.getsignal(s) is ignore_signal]
     if not signals:
