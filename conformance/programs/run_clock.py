@@ -81,7 +81,7 @@ def _programs() -> list[int]:
 
 def _look(wall: float) -> None:
     """Count the waits since the last look into the time lost."""
-    me = os.getpid()  # (a forked second process is a new pid: its waits count from its start)
+    me = os.getpid()  # (a forked second process is a new pid: its own waits count from its first look)
     pids = {me: "/proc/self/schedstat"}
     for pid in _programs():
         pids[pid] = f"/proc/{pid}/schedstat"
