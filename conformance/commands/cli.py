@@ -62,7 +62,7 @@ def _signals_interrupt() -> Iterator[Callable[[], int | None]]:
     cli.take_signals`, or come since), if one came: the run is then interrupted before it starts."""
     import threading
 
-    from ..programs.targets import Interrupted
+    from ..programs.targets import INTERRUPTION, Interrupted, stop_when_dropped, when_dropped
     if threading.current_thread() is not threading.main_thread():
         yield lambda: None
         return
@@ -80,6 +80,7 @@ def _signals_interrupt() -> Iterator[Callable[[], int | None]]:
     held, previous = _cli.take_signals(interrupt)
     if held is not None:
         interrupt(held, None)
+    hook_below = when_dropped(INTERRUPTION.keep)  # one raised where Python drops it: raised again
 
     def arm() -> int | None:
         armed.append(True)  # (called inside the caller's try: a signal from now on raises there)
@@ -87,6 +88,8 @@ def _signals_interrupt() -> Iterator[Callable[[], int | None]]:
     try:
         yield arm
     finally:
+        stop_when_dropped(hook_below)
+        INTERRUPTION.clear()
         if not interrupted:
             for s, h in previous.items():
                 signal.signal(s, h if h is not None else signal.SIG_DFL)  # type: ignore[arg-type]

@@ -178,12 +178,14 @@ def _stop_programs_on_signals(config: pytest.Config) -> None:
     def stop_then_interrupt(signum, frame):
         """SIGINT: stop the programs now, then let pytest end as it does on Ctrl-C."""
         from ..programs.process import stop_all
+        from ..programs.targets import INTERRUPTION
         run = config.stash.get(RUN_KEY, None)
         try:
             if run is not None:
                 run.close()
             stop_all()
         finally:
+            INTERRUPTION.keep(KeyboardInterrupt())  # raised again at the next request, if dropped
             if callable(previous_int):
                 previous_int(signum, frame)
             raise KeyboardInterrupt

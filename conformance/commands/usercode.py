@@ -54,6 +54,7 @@ def whole_run_limit(deadline: float) -> Iterator[None]:
     import time
 
     from ..programs import run_clock
+    from ..programs.targets import INTERRUPTION, stop_when_dropped, when_dropped
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -65,14 +66,26 @@ def whole_run_limit(deadline: float) -> Iterator[None]:
             return
         raise out_of_time(signal.SIGALRM)
 
+    def again(e: BaseException) -> None:
+        """Python dropped the limit's exception (raised in a garbage collector's callback):
+        the next request raises it, and so does the alarm, soon, for user code looping
+        without asking anything."""
+        INTERRUPTION.keep(e)
+        signal.setitimer(signal.ITIMER_REAL, _AGAIN)
+
     previous = signal.signal(signal.SIGALRM, expire)
+    hook_below = when_dropped(again, (out_of_time,))
     signal.setitimer(signal.ITIMER_REAL, max(run_clock.wall_time_of(deadline) - time.monotonic(), 0.001))
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        stop_when_dropped(hook_below)
 
+
+#: Seconds until a time limit's alarm comes again after Python dropped its exception.
+_AGAIN = 0.01
 
 _RUN_OUT_OF_TIME: list[type] = []
 
@@ -132,16 +145,25 @@ def _time_limit(seconds: float | None) -> Iterator[None]:
         yield
         return
 
+    from ..programs.targets import stop_when_dropped, when_dropped
+
     def expire(signum: int, frame: Any) -> None:
         raise _OutOfTime("")
 
+    def again(e: BaseException) -> None:
+        """Python dropped it (raised in a garbage collector's callback): the alarm comes
+        again soon, so user code that loops is stopped all the same."""
+        signal.setitimer(signal.ITIMER_REAL, _AGAIN)
+
     previous = signal.signal(signal.SIGALRM, expire)
+    hook_below = when_dropped(again, (_OutOfTime,))
     signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        stop_when_dropped(hook_below)
 
 
 @contextlib.contextmanager

@@ -58,7 +58,7 @@ from .handshake import PROTOCOL_VERSION, PROTOCOLS, BadHandshake, hello_args, re
 from .messages import decode, request_line
 from .pipes import STDERR_KEEP, Pipes, exit_text, snippet, stderr_lines
 from . import run_clock
-from .targets import NOT_RUN, Answer, Request, Target
+from .targets import INTERRUPTION, NOT_RUN, Answer, Request, Target
 from ..text import safe_text
 
 __all__ = ["PROTOCOL_VERSION", "PROTOCOLS", "ProtocolTarget", "DEFAULT_LINE_LIMIT"]
@@ -299,11 +299,13 @@ class ProtocolTarget(Target):
     def call(self, op: str, args: dict) -> Answer:
         """One request, lock-step (:func:`~.exchange.ask_one`): its answer (the last one
         reported, should it be amended)."""
+        INTERRUPTION.check()
         self.serial += 1  # a run, as :meth:`run` counts them
         return ask_one(self, op, args)
 
     def run(self, requests: Iterable[Request], report: Callable[[Any, Answer], None]) -> None:
         """Ask every request, calling ``report(key, answer)`` once per request (and again, to
         amend it, for a request answered twice): a :class:`~.exchange.Exchange`."""
+        INTERRUPTION.check()
         self.serial += 1  # answers remembered from earlier runs can no longer be amended
         Exchange(self, Feed(requests), report).run()

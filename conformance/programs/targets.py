@@ -33,7 +33,8 @@ from ..operations import REGISTRY
 from ..text import safe_text
 from .messages import loads, malformed, promised
 
-__all__ = ["Answer", "Request", "Target", "PythonTarget", "Interrupted", "as_json_data",
+__all__ = ["Answer", "Request", "Target", "PythonTarget", "Interrupted", "INTERRUPTION", "INTERRUPTIONS",
+           "when_dropped", "stop_when_dropped", "as_json_data",
            "load_python", "result_answer", "RESULT", "UNSUPPORTED", "NOT_RUN"]
 
 RESULT = "result"
@@ -47,6 +48,61 @@ class Interrupted(BaseException):
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
         self.signum = signum
+
+
+class KeptInterruption:
+    """The interruption of this process's run, kept so that it is never lost.  A signal
+    handler raises its exception at once, but CPython cannot raise an exception out of a
+    garbage collector's callback (Hypothesis installs one) or a ``__del__``: it prints
+    "Exception ignored in ..." and the code goes on as if no signal had come (a SIGINT landing
+    there let a check run on for its whole budget and exit 0).  What raised an interruption
+    keeps it (:meth:`keep`, directly or through :func:`when_dropped`); each request asks
+    :meth:`check` first, which raises it again.  One instance per process: :data:`INTERRUPTION`."""
+
+    def __init__(self) -> None:
+        self.kept: BaseException | None = None
+
+    def keep(self, e: BaseException) -> None:
+        """Raise ``e`` again at the run's next request."""
+        self.kept = e
+
+    def check(self) -> None:
+        """Raise the kept interruption, if one was kept (each request's first step)."""
+        if self.kept is not None:
+            raise self.kept.with_traceback(None)
+
+    def clear(self) -> None:
+        """The run is over: a later run in this process starts uninterrupted."""
+        self.kept = None
+
+
+#: This process's kept interruption (:class:`KeptInterruption`).
+INTERRUPTION: Final = KeptInterruption()
+
+#: What a signal handler of the kit raises: :func:`when_dropped` keeps these by default.
+INTERRUPTIONS: Final = (Interrupted, KeyboardInterrupt)
+
+
+def when_dropped(then: Callable[[BaseException], None], kinds: tuple[type[BaseException], ...] = INTERRUPTIONS) -> Any:
+    """From now on, call ``then`` with each exception of ``kinds`` that Python drops
+    (``sys.unraisablehook``); anything else goes to the hook below, as before.  Gives that
+    hook, for :func:`stop_when_dropped` (calls nest: each puts back the one it found)."""
+    import sys
+    below = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, kinds):
+            then(unraisable.exc_value)
+        else:
+            below(unraisable)
+    sys.unraisablehook = hook
+    return below
+
+
+def stop_when_dropped(below: Any) -> None:
+    """Put back the hook :func:`when_dropped` found."""
+    import sys
+    sys.unraisablehook = below
 
 
 def as_json_data(value: Any) -> Answer:
@@ -196,6 +252,7 @@ class PythonTarget(Target):
         return self.with_variant(dict(args)) if takes else args
 
     def call(self, op: str, args: dict) -> Answer:
+        INTERRUPTION.check()
         if op not in self.operations:
             return Answer(UNSUPPORTED)
         start = time.perf_counter()
