@@ -228,11 +228,9 @@ def test_time_the_machine_keeps_the_program_waiting_is_not_a_timeout(tmp_path):
                 break
     """)
 
-    def pinned() -> None:
-        os.sched_setaffinity(0, {cpu})
     # each loop in a session of its own, as the program is (the scheduler shares a CPU
     # between sessions' groups first): other jobs on the machine
-    loops = spinning(BUSY_LOOPS, pinned, new_session=True)
+    loops = spinning(BUSY_LOOPS, {cpu}, new_session=True)
     target = ProtocolTarget(argv, timeout=1.0, start_timeout=generous(6))
     try:
         assert target.start() is None
