@@ -27,6 +27,7 @@ from pace import generous
 TURUB = shutil.which("turub", path=str(Path(sys.executable).parent)) or "turub"
 GATED = Path(__file__).resolve().parent / "faults" / "gated.py"
 ONLY_PROPERTIES = ["--no-vectors", "--no-generated", "--examples", "0", "--properties", "3"]
+ONLY_VECTORS = ["--no-generated", "--examples", "0", "--properties", "0"]
 GATED_RULE = GATED.with_name("gated_rule.py")
 GATED_LOAD = GATED.with_name("gated_load.py")
 GATED_PROGRAM = GATED.with_name("gated_program.py")
@@ -37,7 +38,7 @@ STAGES = {
     "importing-the-adapter": ["--python", f"{GATED_LOAD}:Adapter"],  # in the shim, before the hello
     "program-start": ["--", sys.executable, str(GATED_PROGRAM)],  # a program that blocks before its hello
     "handshake": ["--python", f"{GATED}:StopsInTheHandshake"],
-    "cases": ["--python", f"{GATED}:StopsAtTheTenthCase", "--no-generated", "--examples", "0", "--properties", "0"],
+    "cases": ["--python", f"{GATED}:StopsAtTheTenthCase", *ONLY_VECTORS],
     "properties": ["--python", f"{GATED}:StopsAtTheFirstProperty", *ONLY_PROPERTIES],
     "properties-in-process": ["--variant", str(GATED_RULE), *ONLY_PROPERTIES],
 }
@@ -348,7 +349,9 @@ sys.exit(status)
 
 HAND_OVERS = {  # a command, where its work begins, the line its interruption ends with
     "clause": ("turub.tools.cli:_run_command", ["clause", "play.follow-suit"], "turub: interrupted by SIGTERM"),
-    "check": ("turub.conformance.commands.cli:_run", ["check", "--quiet"],
+    # (the committed cases only: the last run, past every change, is a whole run; the same
+    # changes come before it as before a whole default check)
+    "check": ("turub.conformance.commands.cli:_run", ["check", "--quiet", *ONLY_VECTORS],
               "turub check: interrupted by SIGTERM; the reports hold what was checked before"),
 }
 
