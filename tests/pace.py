@@ -31,18 +31,22 @@ def generous(seconds: float) -> float:
     return seconds * MARGIN * factor()
 
 
-def spinning(count: int, preexec_fn=None, *, new_session: bool = False) -> list:
+def spinning(count: int, cpus: set[int] | None = None, *, new_session: bool = False) -> list:
     """``count`` busy loops (other work on the machine), each already looping when this
     returns: a loop says so on its standard output before it spins, so a test beside them
     never starts while their interpreters are still starting up (a machine as quiet as it
-    was). ``preexec_fn``: run in each before it starts (pinning it to a CPU);
-    ``new_session``: each in a session of its own, as another job's."""
+    was). ``cpus``: each is pinned to these CPUs once it loops (pinned from its start, each
+    interpreter would start up beside the loops already there, a second wasted on two
+    cores); ``new_session``: each in a session of its own, as another job's."""
+    import os
     import subprocess
     import sys
     loops = [subprocess.Popen([sys.executable, "-c", "print(flush=True)\nwhile True: pass"],
-                              stdout=subprocess.PIPE, preexec_fn=preexec_fn, start_new_session=new_session)
+                              stdout=subprocess.PIPE, start_new_session=new_session)
              for _ in range(count)]
     for loop in loops:
         loop.stdout.readline()  # (an empty line: it is looping)
         loop.stdout.close()
+        if cpus is not None:
+            os.sched_setaffinity(loop.pid, cpus)
     return loops

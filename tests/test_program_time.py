@@ -95,6 +95,21 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _awaiting_the_hello(kit: subprocess.Popen, until: float) -> None:
+    """Return once the kit has started its program and waits for an answer (its main thread
+    asleep), or at ``until``: stopped then, the kit is past the start of the handshake's
+    clock, which a stop between the program's start and that clock would not test."""
+    while time.monotonic() < until and kit.poll() is None:
+        try:
+            with open(f"/proc/{kit.pid}/stat", "rb") as f:
+                asleep = f.read().rsplit(b")", 1)[1].split()[0] == b"S"
+            if asleep and _children(kit.pid):
+                return
+        except OSError:
+            return
+        time.sleep(0.001)
+
+
 def _pause(pid: int, seconds: float) -> None:
     os.kill(pid, signal.SIGSTOP)
     time.sleep(seconds)
@@ -103,19 +118,18 @@ def _pause(pid: int, seconds: float) -> None:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_kit_stopped_and_resumed_still_finds_a_correct_program_conforms():
-    """Stopped as soon as the program starts (longer than the 2 s the handshake may take),
-    and again mid-run (longer than the 1 s each answer may take): the answers waited in the
-    pipe, so the verdict is the program's, CONFORMS."""
+    """Stopped as soon as the kit waits for the hello (longer than the 2 s the handshake may take),
+    and again mid-run, a tenth of a second after it goes on (the run asks its questions for
+    about a third of a second; stopped longer than the 1 s each answer may take): the answers
+    waited in the pipe, so the verdict is the program's, CONFORMS."""
     kit = subprocess.Popen([TURUB, "check", "--no-generated", "--examples", "0", "--properties", "0",
                             "--timeout", "1", "--quiet", "--json", "-", "--", *SHIM],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        end = time.monotonic() + generous(6)
-        while not _children(kit.pid) and time.monotonic() < end:
-            time.sleep(0.001)
-        _pause(kit.pid, 3.0)  # around the hello
-        time.sleep(0.5)
-        _pause(kit.pid, 2.5)  # mid-run
+        _awaiting_the_hello(kit, time.monotonic() + generous(6))
+        _pause(kit.pid, 2.5)  # around the hello
+        time.sleep(0.1)
+        _pause(kit.pid, 1.5)  # mid-run
         out, err = kit.communicate(timeout=generous(30))
     finally:
         kit.kill()
@@ -164,20 +178,20 @@ def _pause_all(pid: int, seconds: float) -> None:
 def test_a_run_stopped_and_resumed_at_each_stage_is_never_a_false_timeout(pause):
     """A correct adapter that takes a quarter of a second on each answer (so that the kit,
     stopped at any moment, is almost surely waiting for one), in the cases and the property
-    suites: stopped around the hello,
-    then every 0.7 s of the run (six times) for longer than a request may take; a correct program still
-    conforms, nothing timed out, the program started once."""
+    suites: stopped as it waits for the hello,
+    then every 0.7 s of the run (six times) for longer than a request may take (a quarter more
+    than its 1 s timeout); a correct program still conforms, nothing timed out, the program
+    started once."""
     kit = subprocess.Popen([TURUB, "check", "--python", SLOW, "--no-generated", "--examples", "0", "--properties", "2",
                             "-k", "worked or test_second_ace_never_beats_the_first",
                             "--timeout", "1", "--quiet", "--json", "-"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         end = time.monotonic() + generous(6)
-        while not _children(kit.pid) and time.monotonic() < end:
-            time.sleep(0.001)
+        _awaiting_the_hello(kit, end)
         pauses = 0
         while kit.poll() is None and time.monotonic() < end and pauses < 6:
-            pause(kit.pid, 1.5)
+            pause(kit.pid, 1.25)
             pauses += 1
             time.sleep(0.7)
         out, err = kit.communicate(timeout=generous(30))
@@ -214,11 +228,9 @@ def test_time_the_machine_keeps_the_program_waiting_is_not_a_timeout(tmp_path):
                 break
     """)
 
-    def pinned() -> None:
-        os.sched_setaffinity(0, {cpu})
     # each loop in a session of its own, as the program is (the scheduler shares a CPU
     # between sessions' groups first): other jobs on the machine
-    loops = spinning(BUSY_LOOPS, pinned, new_session=True)
+    loops = spinning(BUSY_LOOPS, {cpu}, new_session=True)
     target = ProtocolTarget(argv, timeout=1.0, start_timeout=generous(6))
     try:
         assert target.start() is None
