@@ -10,6 +10,7 @@ from the variant's own rule function.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import subprocess
 import sys
@@ -43,6 +44,17 @@ def turub(*args: str) -> subprocess.CompletedProcess:
 
 def check(impl, variant, **options) -> dict:
     return finish(run_check(PythonTarget(impl), CheckOptions(rules=resolve(variant), **{**SMALL, **options})))
+
+
+@functools.cache
+def _checked_once(app: type, variant: str) -> dict:
+    return check(app(), variant)
+
+
+def checked(app: type, variant: str) -> dict:
+    """``check`` of a new ``app`` under ``variant`` at ``SMALL``, run once per worker: the tests
+    reading one same run share it (each gets its own copy, to read as it likes)."""
+    return copy.deepcopy(_checked_once(app, variant))
 
 
 # --- a variant is a named, versioned object with its own clauses ------------------------------------
@@ -168,14 +180,14 @@ def test_play_and_simulate_play_by_the_variant():
 # --- checking a program against the variant ---------------------------------------------------------
 
 def test_a_program_with_the_house_rule_conforms():
-    report = check(P.ClubApp(), CLUB)
+    report = checked(P.ClubApp, CLUB)
     assert report["conforms"], [c["detail"] for c in report["cases"] if c["status"] == "failed"][:3]
     assert report["variant"]["name"] == "club" and report["variant"]["clauses"] == ["club.must-trump"]
 
 
-@pytest.mark.parametrize("impl", [P.StandardApp(), P.WrongClauseApp()], ids=["standard-rule", "wrong-clause"])
-def test_a_program_with_the_standard_rule_fails_blamed_on_the_variants_clause(impl):
-    report = check(impl, CLUB)
+@pytest.mark.parametrize("app", [P.StandardApp, P.WrongClauseApp], ids=["standard-rule", "wrong-clause"])
+def test_a_program_with_the_standard_rule_fails_blamed_on_the_variants_clause(app):
+    report = checked(app, CLUB)
     assert not report["conforms"]
     blamed = {c["blamed"] for c in report["cases"] if c["status"] == "failed"}
     assert blamed == {"club.must-trump"}
@@ -276,15 +288,14 @@ def test_variants_diff_writes_json_to_a_file(tmp_path):
 # --- baselines -------------------------------------------------------------------------------------
 
 def test_a_comparison_separates_program_changes_from_spec_changes_and_warns():
-    good = check(P.ClubApp(), CLUB, scale=0.1)
-    bad = check(P.StandardApp(), CLUB, scale=0.1)
+    good, bad = checked(P.ClubApp, CLUB), checked(P.StandardApp, CLUB)
     d = compare_reports(good, bad)
     assert d["regressions"] > 0 and d["warnings"] == []
     assert all(c["origin"] == "program" for c in d["cases"])
     plain = P.StandardApp()
     plain.variants = None  # it says nothing of variants: asked under the standard game too
     standard = finish(run_check(PythonTarget(plain),
-                                CheckOptions(rules=BUILTIN["standard"], **{**SMALL, "scale": 0.1})))
+                                CheckOptions(rules=BUILTIN["standard"], **SMALL)))
     d = compare_reports(standard, bad)
     assert any("different variants" in w for w in d["warnings"])
     # a drawn search asks other questions under another variant: its origin is unknown
