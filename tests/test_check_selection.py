@@ -31,6 +31,19 @@ def check(*args: str, tmp: Path) -> tuple[int, dict, str]:
     return status, report, out.getvalue()
 
 
+@pytest.fixture(scope="module")
+def checked_once(tmp_path_factory):
+    """``check`` of given arguments, run once for this file's tests: those making one same run
+    share it (they read its report, never change it)."""
+    done: dict[tuple[str, ...], tuple[int, dict, str]] = {}
+
+    def of(*args: str) -> tuple[int, dict, str]:
+        if args not in done:
+            done[args] = check(*args, tmp=tmp_path_factory.mktemp("once"))
+        return done[args]
+    return of
+
+
 def listed(*args: str) -> list[list[str]]:
     out = io.StringIO()
     assert main(["check", "--list", *args], out) == 0
@@ -39,9 +52,9 @@ def listed(*args: str) -> list[list[str]]:
     return [line.split() for line in lines[:-1]]
 
 
-def test_list_names_every_check_a_run_makes_without_running_anything(tmp_path):
+def test_list_names_every_check_a_run_makes_without_running_anything(checked_once):
     rows = listed(*LIGHT)
-    status, report, _ = check(*LIGHT, tmp=tmp_path)
+    status, report, _ = checked_once(*LIGHT)
     assert status == 0
     assert [r[0] for r in rows] == [c["id"] for c in report["cases"]]
     assert [r[1] for r in rows[:5]] == [c["op"] for c in report["cases"][:5]]
@@ -49,8 +62,8 @@ def test_list_names_every_check_a_run_makes_without_running_anything(tmp_path):
 
 
 @verifies("play.follow-suit")
-def test_clause_runs_only_and_fewer_cases_about_that_clause(tmp_path):
-    status, every, _ = check(*LIGHT, tmp=tmp_path)
+def test_clause_runs_only_and_fewer_cases_about_that_clause(tmp_path, checked_once):
+    _status, every, _ = checked_once(*LIGHT)
     status, chosen, _ = check("--clause", "play.follow-suit", *LIGHT, tmp=tmp_path)
     assert status == 0 and 0 < len(chosen["cases"]) < len(every["cases"])
     assert all("play.follow-suit" in c["clauses"] for c in chosen["cases"])
@@ -105,8 +118,8 @@ def _verdicts(report: dict) -> list[tuple]:
 
 
 @pytest.mark.parametrize("jobs", ["2", "3"])
-def test_jobs_give_the_same_verdict_and_report_order_as_one(tmp_path, jobs):
-    one_status, one, _ = check("--python", BROKEN, *CASES, tmp=tmp_path)
+def test_jobs_give_the_same_verdict_and_report_order_as_one(tmp_path, jobs, checked_once):
+    one_status, one, _ = checked_once("--python", BROKEN, *CASES)
     n_status, many, _ = check("-j", jobs, "--python", BROKEN, *CASES, tmp=tmp_path)
     assert (one_status, _verdicts(one), one["summary"]) == (n_status, _verdicts(many), many["summary"])
     assert one_status == 1

@@ -18,6 +18,7 @@ from turub.properties.tags import verifies
 
 BROKEN = Path(__file__).parent / "broken"
 QUICK = ["--no-generated", "--examples", "10", "--properties", "0"]
+DRAW_GOES_NORTH_SOUTH = f"{BROKEN / 'adapters.py'}:DrawGoesNorthSouth"
 
 
 def run(*argv):
@@ -27,6 +28,25 @@ def run(*argv):
     except SystemExit as e:
         status = e.code
     return status, out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def reference_quick(tmp_path_factory):
+    """``turub check`` of the reference at ``QUICK``, with its JSON report: the status, the text
+    and the report's path (one run, read by the tests of a check alone and of ``--diff``)."""
+    path = tmp_path_factory.mktemp("reference") / "r.json"
+    return (*run("check", *QUICK, "--json", str(path)), path)
+
+
+@pytest.fixture(scope="module")
+def draw_goes_north_south(tmp_path_factory):
+    """``turub check --quiet`` of a program that gives a drawn deal to North-South, at ``QUICK``,
+    writing its JSON and JUnit reports and its failures as an expected-failures file: the
+    status and the reports' folder (one run, read by three tests)."""
+    folder = tmp_path_factory.mktemp("draw-goes-north-south")
+    status, _ = run("check", "--python", DRAW_GOES_NORTH_SOUTH, *QUICK, "--json", str(folder / "r.json"),
+                    "--junit", str(folder / "r.xml"), "--write-xfail", str(folder / "xfail.json"), "--quiet")
+    return status, folder
 
 
 @pytest.fixture(scope="module")
@@ -71,8 +91,8 @@ def test_every_vector_has_a_stable_id_clauses_and_rules():
             assert c["rules"] == "any" or isinstance(c["rules"], dict)
 
 
-def test_check_alone_runs_the_reference_and_exits_0():
-    status, text = run("check", *QUICK)
+def test_check_alone_runs_the_reference_and_exits_0(reference_quick):
+    status, text, _ = reference_quick
     assert status == 0 and "CONFORMS" in text and "trick.earliest-identical" in text
 
 
@@ -113,10 +133,9 @@ def test_usage_errors_exit_2(argv, capsys):
     assert capsys.readouterr().err.strip()
 
 
-def test_json_and_junit_reports(tmp_path):
-    js, xml = tmp_path / "r.json", tmp_path / "r.xml"
-    status, _ = run("check", "--python", f"{BROKEN / 'adapters.py'}:DrawGoesNorthSouth", *QUICK,
-                    "--json", str(js), "--junit", str(xml), "--quiet")
+def test_json_and_junit_reports(draw_goes_north_south):
+    status, folder = draw_goes_north_south
+    js, xml = folder / "r.json", folder / "r.xml"
     report = json.loads(js.read_text())
     assert status == 1 and report["exit_status"] == 1
     assert report["clauses"]["result.draw-18"]["status"] == "failed"
@@ -126,11 +145,12 @@ def test_json_and_junit_reports(tmp_path):
     assert failures[0].get("type") == "wrong-answer" and "result.draw-18" in failures[0].get("message")
 
 
-def test_expected_failures_file_cannot_rot(tmp_path):
-    impl = f"{BROKEN / 'adapters.py'}:DrawGoesNorthSouth"
-    xfail = tmp_path / "xfail.json"
-    status, _ = run("check", "--python", impl, *QUICK, "--write-xfail", str(xfail), "--quiet")
+def test_expected_failures_file_cannot_rot(tmp_path, draw_goes_north_south):
+    impl = DRAW_GOES_NORTH_SOUTH
+    status, folder = draw_goes_north_south
     assert status == 1
+    xfail = tmp_path / "xfail.json"
+    xfail.write_text((folder / "xfail.json").read_text())  # a copy: this test rewrites it
     entries = json.loads(xfail.read_text())["expected_failures"]
     # one entry per blamed clause and outcome class, so the list holds for another seed too
     assert [(e["clause"], e["outcome"]) for e in entries] == [("result.draw-18", "wrong-answer")]
@@ -153,10 +173,8 @@ def test_expected_failures_file_cannot_rot(tmp_path):
     assert status == 1 and "stale expected failure: clause result.draw-18" in text
 
 
-def test_diff_of_two_reports_shows_what_changed(tmp_path):
-    old, new = tmp_path / "old.json", tmp_path / "new.json"
-    run("check", *QUICK, "--json", str(old), "--quiet")
-    run("check", "--python", f"{BROKEN / 'adapters.py'}:DrawGoesNorthSouth", *QUICK, "--json", str(new), "--quiet")
+def test_diff_of_two_reports_shows_what_changed(reference_quick, draw_goes_north_south):
+    old, new = reference_quick[2], draw_goes_north_south[1] / "r.json"
     status, text = run("check", "--diff", str(old), str(new))
     assert status == 1  # something newly fails
     assert "deal_result/t18-18-played: passed -> failed (wrong-answer)" in text

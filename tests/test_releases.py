@@ -151,7 +151,15 @@ def _check(tmp_path, *extra):
     return status
 
 
-def test_the_current_engine_fails_1_0_0_only_on_the_clause_1_1_0_changed(tmp_path):
+@pytest.fixture(scope="module")
+def judged_by_1_1_0(tmp_path_factory):
+    """The reference's check by release 1.1.0, with every report: its status and their folder
+    (one run, read by the two tests below)."""
+    folder = tmp_path_factory.mktemp("by-1.1.0")
+    return _check(folder, "--spec", "1.1.0"), folder
+
+
+def test_the_current_engine_fails_1_0_0_only_on_the_clause_1_1_0_changed(tmp_path, judged_by_1_1_0):
     # The reference conforms to the release it is (1.1.0's cases are today's) and fails
     # 1.0.0 only where 1.1.0's changelog names a case change.
     assert _check(tmp_path, "--spec", "1.0.0") == 1
@@ -162,16 +170,16 @@ def test_the_current_engine_fails_1_0_0_only_on_the_clause_1_1_0_changed(tmp_pat
     # Only the frozen cases ran, and the report says what was not pinned.
     assert {c["kind"] for c in report["cases"]} == {"vector"}
     assert any("cannot be pinned" in d for d in report["diagnostics"])
-    assert _check(tmp_path, "--spec", "1.1.0") == 0
+    assert judged_by_1_1_0[0] == 0
 
 
-def test_every_report_names_the_release_it_judged_by(tmp_path):
-    _check(tmp_path, "--spec", "1.1.0")
-    assert json.loads((tmp_path / "r.json").read_text())["spec"]["judged_by"] == "1.1.0"
-    assert json.loads((tmp_path / "r.jsonl").read_text().splitlines()[0])["judged_by"] == "1.1.0"
-    assert '<property name="judged_by" value="1.1.0" />' in (tmp_path / "r.xml").read_text()
-    assert "the cases of release 1.1.0" in (tmp_path / "html/index.html").read_text()
-    assert "<title>turub 1.1.0:" in (tmp_path / "html/badge.svg").read_text()
+def test_every_report_names_the_release_it_judged_by(judged_by_1_1_0):
+    _status, folder = judged_by_1_1_0
+    assert json.loads((folder / "r.json").read_text())["spec"]["judged_by"] == "1.1.0"
+    assert json.loads((folder / "r.jsonl").read_text().splitlines()[0])["judged_by"] == "1.1.0"
+    assert '<property name="judged_by" value="1.1.0" />' in (folder / "r.xml").read_text()
+    assert "the cases of release 1.1.0" in (folder / "html/index.html").read_text()
+    assert "<title>turub 1.1.0:" in (folder / "html/badge.svg").read_text()
 
 
 def test_an_unfrozen_or_unknown_release_is_a_usage_error(tmp_path, capsys):

@@ -9,6 +9,8 @@ from the variant's own rule function.
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import subprocess
 import sys
@@ -31,7 +33,6 @@ CLUB = f"{HERE / 'club.py'}:club"
 CLUB_DRAWS = f"{HERE / 'club.py'}:club-draws"
 sys.path.insert(0, str(HERE))
 import club_programs as P  # noqa: E402
-from kind_checks import PLAYABLE  # noqa: E402
 
 SMALL = dict(scale=0.12, examples=10, properties=0, budget=3.0)
 
@@ -43,6 +44,17 @@ def turub(*args: str) -> subprocess.CompletedProcess:
 
 def check(impl, variant, **options) -> dict:
     return finish(run_check(PythonTarget(impl), CheckOptions(rules=resolve(variant), **{**SMALL, **options})))
+
+
+@functools.cache
+def _checked_once(app: type, variant: str) -> dict:
+    return check(app(), variant)
+
+
+def checked(app: type, variant: str) -> dict:
+    """``check`` of a new ``app`` under ``variant`` at ``SMALL``, run once per worker: the tests
+    reading one same run share it (each gets its own copy, to read as it likes)."""
+    return copy.deepcopy(_checked_once(app, variant))
 
 
 # --- a variant is a named, versioned object with its own clauses ------------------------------------
@@ -168,39 +180,32 @@ def test_play_and_simulate_play_by_the_variant():
 # --- checking a program against the variant ---------------------------------------------------------
 
 def test_a_program_with_the_house_rule_conforms():
-    report = check(P.ClubApp(), CLUB)
+    report = checked(P.ClubApp, CLUB)
     assert report["conforms"], [c["detail"] for c in report["cases"] if c["status"] == "failed"][:3]
     assert report["variant"]["name"] == "club" and report["variant"]["clauses"] == ["club.must-trump"]
 
 
-@pytest.mark.parametrize("impl", [P.StandardApp(), P.WrongClauseApp()], ids=["standard-rule", "wrong-clause"])
-def test_a_program_with_the_standard_rule_fails_blamed_on_the_variants_clause(impl):
-    report = check(impl, CLUB)
+@pytest.mark.parametrize("app", [P.StandardApp, P.WrongClauseApp], ids=["standard-rule", "wrong-clause"])
+def test_a_program_with_the_standard_rule_fails_blamed_on_the_variants_clause(app):
+    report = checked(app, CLUB)
     assert not report["conforms"]
     blamed = {c["blamed"] for c in report["cases"] if c["status"] == "failed"}
     assert blamed == {"club.must-trump"}
     assert report["clauses"]["club.must-trump"]["status"] == "failed"
 
 
-def test_the_club_programs_over_the_protocol_are_judged_by_the_variant():
-    # Over the protocol (version 2: legal_plays carries the trump, contest the dealer) the
-    # club's own app conforms and the app with the standard rule is diagnosed on the club's clause.
-    # (Less the two properties a program is never asked under a house rule of the standard
-    # options, which the kit only reports unsupported: kind_checks.PLAYABLE, test_kinds.py.)
-    program = [sys.executable, str(HERE / "club_programs.py")]
-    right = turub("check", "--variant", CLUB, "--quick", *PLAYABLE, "--", *program, "club")
-    assert right.returncode == 0 and "CONFORMS" in right.stdout, right.stdout[-3000:]
-    wrong = turub("check", "--variant", CLUB, "--quick", *PLAYABLE, "--", *program, "standard")
-    assert wrong.returncode == 1, wrong.stdout[-3000:]
-    assert "1. club.must-trump" in wrong.stdout, wrong.stdout[:3000]
+# The club's programs over the protocol (the right one conforms, the standard one is diagnosed on
+# the club's clause, in the report and on the terminal): kind "legal plays" of kind_checks.py.
 
 
 def test_a_crashing_program_never_passes_even_with_its_failures_listed():
-    crashing = check(P.CrashingApp(), CLUB)
+    # One run, finished twice (finish fills in the report it is given: the first gets a copy):
+    # as it is, and with the clauses of its crashes listed as expected failures.
+    run = run_check(PythonTarget(P.CrashingApp()), CheckOptions(rules=resolve(CLUB), **SMALL))
+    crashing = finish(copy.deepcopy(run))
     assert not crashing["conforms"]
     listed = [{"clause": c, "reason": "known"} for c in ("club.must-trump", "play.turn")]
-    report = finish(run_check(PythonTarget(P.CrashingApp()), CheckOptions(rules=resolve(CLUB), **SMALL)),
-                    listed)
+    report = finish(run, listed)
     assert not report["conforms"] and report["summary"]["failed"] > 0
     with pytest.raises(XfailError):
         load_xfail(json.dumps({"format": "turub-xfail/1", "expected_failures": [
@@ -283,15 +288,14 @@ def test_variants_diff_writes_json_to_a_file(tmp_path):
 # --- baselines -------------------------------------------------------------------------------------
 
 def test_a_comparison_separates_program_changes_from_spec_changes_and_warns():
-    good = check(P.ClubApp(), CLUB, scale=0.1)
-    bad = check(P.StandardApp(), CLUB, scale=0.1)
+    good, bad = checked(P.ClubApp, CLUB), checked(P.StandardApp, CLUB)
     d = compare_reports(good, bad)
     assert d["regressions"] > 0 and d["warnings"] == []
     assert all(c["origin"] == "program" for c in d["cases"])
     plain = P.StandardApp()
     plain.variants = None  # it says nothing of variants: asked under the standard game too
     standard = finish(run_check(PythonTarget(plain),
-                                CheckOptions(rules=BUILTIN["standard"], **{**SMALL, "scale": 0.1})))
+                                CheckOptions(rules=BUILTIN["standard"], **SMALL)))
     d = compare_reports(standard, bad)
     assert any("different variants" in w for w in d["warnings"])
     # a drawn search asks other questions under another variant: its origin is unknown

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).parent
@@ -64,7 +65,15 @@ UNPLAYABLE = ("property/test_referee.test_the_mirror_image_of_a_deal_played_the_
 PLAYABLE = ["-k", " and ".join(f"not {row.rsplit('.', 1)[1]}" for row in UNPLAYABLE)]
 
 
-def check(variant: str, *program: str, tmp: Path, everything: bool = False) -> tuple[int, dict]:
+@dataclass(frozen=True)
+class Checked:
+    """A finished check: its exit status, its JSON report and what it printed."""
+    status: int
+    report: dict
+    stdout: str
+
+
+def checked(variant: str, *program: str, tmp: Path, everything: bool = False) -> Checked:
     """The check of ``program`` (none: the variant's own reference) under ``variant``; a
     program's check leaves out the rows it is never asked (``UNPLAYABLE``) unless
     ``everything``."""
@@ -74,7 +83,13 @@ def check(variant: str, *program: str, tmp: Path, everything: bool = False) -> t
                            *(["--", *program] if program else [])],
                           capture_output=True, text=True, timeout=600)
     assert out.exists(), done.stderr[-2000:]
-    return done.returncode, json.loads(out.read_text())
+    return Checked(done.returncode, json.loads(out.read_text()), done.stdout)
+
+
+def check(variant: str, *program: str, tmp: Path, everything: bool = False) -> tuple[int, dict]:
+    """The exit status and report of ``checked``."""
+    done = checked(variant, *program, tmp=tmp, everything=everything)
+    return done.status, done.report
 
 
 def blamed(report: dict) -> set[str]:
@@ -93,15 +108,20 @@ GROUPS = {
 
 def judges_its_programs_by_its_own_rules(kind: str, tmp_path: Path) -> None:
     """The right program conforms under every kind of check; the standard one is blamed on the
-    house clause alone; the wrong one where its bug lies."""
+    house clause alone; the wrong one where its bug lies.  The terminal report says so too:
+    the verdict on its last line, the house clause first in the standard one's diagnosis
+    (for "legal plays", the club's programs over version 2 of the protocol, where
+    legal_plays carries the trump and contest the dealer)."""
     variant, programs, right, standard, wrong, house, wrong_blame = CASES[kind]
     run = [sys.executable, str(HERE / programs)]
-    status, report = check(variant, *run, right, tmp=tmp_path)
-    failures = [(c["id"], c.get("detail")) for c in report["cases"] if c["status"] == "failed"]
-    assert status == 0 and report["conforms"], failures[:3]
-    kinds_run = {c["kind"] for c in report["cases"] if c["status"] == "passed"}
+    done = checked(variant, *run, right, tmp=tmp_path)
+    failures = [(c["id"], c.get("detail")) for c in done.report["cases"] if c["status"] == "failed"]
+    assert done.status == 0 and done.report["conforms"], failures[:3]
+    assert done.stdout.rstrip().splitlines()[-1].startswith("CONFORMS"), done.stdout[-3000:]
+    kinds_run = {c["kind"] for c in done.report["cases"] if c["status"] == "passed"}
     assert {"vector", "generated", "differential", "property"} <= kinds_run
-    status, report = check(variant, *run, standard, tmp=tmp_path)
-    assert status == 1 and blamed(report) == {house}  # the program ignored the house rule
+    done = checked(variant, *run, standard, tmp=tmp_path)
+    assert done.status == 1 and blamed(done.report) == {house}  # the program ignored the house rule
+    assert f"1. {house}" in done.stdout, done.stdout[:3000]
     status, report = check(variant, *run, wrong, tmp=tmp_path)
     assert status == 1 and blamed(report) == wrong_blame
