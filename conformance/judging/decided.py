@@ -28,7 +28,7 @@ from turub.contest import contest_step
 from turub.rules import check_packets, deal_result, decide_trick, first_dealer, next_dealer
 from turub.rules import legal_plays as standard_legal_plays
 from turub import Rules
-from turub.decisions import DEAL_STANDS, FIRST_DEALER, SIGNAL, TRUMP_CALLER
+from turub.decisions import DEAL_STANDS, FIRST_DEALER, LEGAL_PLAYS, SIGNAL, TRUMP_CALLER
 from turub.options import rules_from_dict
 from turub.seats import PLAY_ORDER
 from turub.deal import SIGNALS, Phase
@@ -212,7 +212,10 @@ def _play_point(variant: Variant, deal, i: int, action: Mapping[str, Any], out: 
     if seat != deal.to_act or not deal.holds(seat, card):
         return
     hand, trick = deal.hand(seat), [c for _, c in deal.current_trick]
-    _legal, clauses = variant.legal_plays(hand, trick, deal.trump)
+    # a rule reading the game sees it here as the deal's own check of the play did: without
+    # it the rule defers, and the play its clause decided would be judged by the standard one
+    game = deal.game(seat) if variant.sees_game(LEGAL_PLAYS.name) else None
+    _legal, clauses = variant.legal_plays(hand, trick, deal.trump, game)
     c = _own(variant, clauses)
     if c:
         led = trick[0].suit if trick else None
