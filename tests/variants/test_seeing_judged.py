@@ -56,3 +56,32 @@ def test_the_standard_program_is_blamed_on_the_house_clause_alone_and_the_clubs_
     status, report = check("seeing-dealer-sixes", "DealerSixesApp", tmp_path)
     failed = [(c["id"], c.get("detail")) for c in report["cases"] if c["status"] == "failed"]
     assert status == 0 and report["conforms"], failed[:3]
+
+
+# --- a deal-result rule that reads who dealt: the questions that say it (protocol 2) -------------
+
+NON_DEALERS = load_file(HERE / "seeing.py", "NON_DEALERS")  # 18-18 goes to the non-dealers
+STANDARD_RULES = {"direction": "clockwise", "stake": "contest", "opponent-dealer": "next"}
+
+
+def test_a_deal_result_that_says_who_dealt_is_the_house_clauses_decision():
+    args = {"ns": 18, "ew": 18, "closed_early": False, "dealer": "N"}
+    assert variant_decisions("deal_result", args, NON_DEALERS) == {"*": "seeing.non-dealers-on-18"}
+    assert variant_decisions("deal_result", {**args, "dealer": None}, NON_DEALERS) == {}
+
+
+def test_a_contest_that_says_who_dealt_first_is_decided_deal_by_deal_with_its_dealer():
+    # North deals deal 1: 18-18 goes to East-West (mark 18); North-South lost, so South deals
+    # deal 2: North-South win 20 (mark 20); they won, so West deals deal 3: 18-18 goes to
+    # North-South, the holder, and does not beat their mark.
+    from turub.conformance.judging.variant_reference import reference_for
+    results = [[18, 18, False], [20, 16, False], [18, 18, False]]
+    got = reference_for(NON_DEALERS).contest(results, STANDARD_RULES, dealer="N")
+    assert got == [{"holder": "EW", "mark": 18, "winner": None}, {"holder": "NS", "mark": 20, "winner": None},
+                   {"holder": "NS", "mark": 20, "winner": None}], got
+    decided = variant_decisions("contest", {"results": results, "rules": STANDARD_RULES, "dealer": "N"},
+                                NON_DEALERS)
+    assert set(decided) == {"step:0", "step:2"}, decided
+    # without a dealer, the rule cannot tell: the standard draws
+    plain = reference_for(NON_DEALERS).contest(results, STANDARD_RULES)
+    assert plain[0] == {"holder": None, "mark": None, "winner": None}
