@@ -49,8 +49,8 @@ from .deal import Deal, play_random_deal
 from .decisions import (CONTEST_STEP, DEAL_RESULT, DEAL_STANDS, DECISION_TABLE, DECISIONS, FIRST_DEALER,
                         NEXT_DEALER, PLAYS, SIGNAL, TRICK_WINNER, TRUMP_CALLER, Game,
                         HouseRuleError, asker, kinds_of_play, sees_game)
-from .errors import RecordError, RuleError, RulesOptionError
-from .user_files import InputFileError, read_input
+from .errors import OutOfTime, RecordError, RuleError, RulesOptionError
+from .user_files import InputFileError, described, read_input
 from .options import OPTIONS, Rules, rules_from_dict
 from .rules import (DealResult, FirstDealer, NextDealer, PacketCheck, TrickDecision, check_packets,
                     decide_trick, deal_result, first_dealer, is_legal_play, next_dealer)
@@ -75,6 +75,9 @@ ENTRY_POINT_GROUP: Final = "turub.variants"
 
 _ID: Final = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
 _NAME: Final = re.compile(r"^[a-z0-9][a-z0-9._+=,-]*$")
+#: A name a file gives its variant (the guide's): no '+', '=' or ',', which the name of a
+#: variant with options set on the command line uses (``club+direction=counterclockwise``).
+_FILE_NAME: Final = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 
 
 class VariantError(RuleError):
@@ -218,12 +221,7 @@ class Variant:
     source: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not _NAME.match(self.name):
-            raise VariantError(f"variant name {self.name!r}: lower case letters, digits, '-', '.'")
-        # A version is text (records and reports keep it as given): 2 or 1.0 is refused.
-        if not isinstance(self.version, str) or not self.version.strip():
-            raise VariantError(f"variant {self.name}: version {self.version!r} is not text: "
-                               f"write it as a string ('{self.version}')")
+        self._check_name()
         self._check_kinds()
         base = self.base
         if isinstance(base, str):
@@ -275,6 +273,18 @@ class Variant:
         object.__setattr__(self, "_tally", None)
         object.__setattr__(self, "_askers", {})
         _clauses.register(self.all_clauses)
+
+    def _check_name(self) -> None:
+        """The name and the version, as every report, record and error line shows them."""
+        if not isinstance(self.name, str) or not _NAME.match(self.name):
+            raise VariantError(f"variant name {self.name!r}: lower case letters, digits, '-', '.'")
+        # A version is text (records and reports keep it as given): 2 or 1.0 is refused.
+        if not isinstance(self.version, str) or not self.version.strip():
+            raise VariantError(f"variant {self.name}: version {self.version!r} is not text: "
+                               f"write it as a string ('{self.version}')")
+        if not self.version.isprintable():
+            raise VariantError(f"variant {self.name}: version {self.version!r} is not one line of "
+                               "printable text")
 
     def _check_kinds(self) -> None:
         """Each field given of its kind (a :class:`VariantError` naming the field otherwise)."""
@@ -778,8 +788,11 @@ def _load_python(p: Path, source: bytes, name: str | None) -> Variant:
     except SystemExit as e:  # the user's file ended the interpreter: say which file
         raise VariantError(f"{p}: the file exited while it was loaded (SystemExit: "
                            f"{str(e.code)[:200]!r})") from None
-    except Exception as e:  # noqa: BLE001 - the user's file: say what broke
-        raise VariantError(f"{p}: {type(e).__name__}: {e}") from None
+    except (KeyboardInterrupt, OutOfTime):
+        raise  # Ctrl-C, or the command's time limit: the command's own line and status
+    except BaseException as e:  # noqa: BLE001 - the user's file (a bare BaseException, an
+        # exception whose text cannot be had or runs over lines): say what broke, in one line
+        raise VariantError(f"{p}: {described(e)}") from None
     if (said := written.said()) is not None:
         raise VariantError(f"{p}: the file printed {said!r} while it was loaded (a variant file may "
                            "not write: it would mix with the command's output)")
@@ -793,6 +806,10 @@ def _load_python(p: Path, source: bytes, name: str | None) -> Variant:
             check_rules(v)
         except RuleCheckError as e:
             raise VariantError(f"{p}: {e}") from None
+        except Exception as e:  # noqa: BLE001 - what a rule gave broke the checks (an answer
+            # that cannot be read, an exception whose text cannot be had): still one line
+            raise VariantError(f"{p}: variant {v.name} {v.version}: its house rules could not be checked: "
+                               f"{described(e)}") from None
     return replace(v, source=str(p)) if not v.source else v
 
 
@@ -820,6 +837,10 @@ THREADS_LEFT: list[threading.Thread] = []
 def _own_name(variant: Variant, source: str) -> Variant:
     """``variant``, unless it takes the name of a built-in variant it is not (every report and
     record would call it by the other's name): a :class:`VariantError` naming ``source``."""
+    if not _FILE_NAME.match(variant.name):  # '+', '=', ',' name a variant with options
+        raise VariantError(f"{source}: variant {variant.name}: a variant's name is lower case letters, "
+                           "digits, '-' and '.' ('+', '=' and ',' join a variant and its options: "
+                           "club+direction=counterclockwise)")
     known = BUILTIN.get(variant.name)
     if known is not None and known != variant:
         raise VariantError(f"{source}: variant {variant.name}: the name {variant.name!r} is a built-in "
