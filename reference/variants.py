@@ -30,11 +30,13 @@ A house rule in one file, with a worked example per kind of decision: the guide
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import importlib.util
 import json
 import re
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, Final, cast
@@ -769,6 +771,27 @@ def load_file(path: str | Path, name: str | None = None) -> Variant:
     return _own_name(from_data(data, str(p)), str(p))
 
 
+@contextlib.contextmanager
+def _exit_handlers(p: Path) -> Iterator[list[Callable[..., Any]]]:
+    """The functions of the variant file ``p`` it registers to run at exit (``atexit``) while it
+    loads: each is taken off again (run after the command's last word, what it writes would
+    follow a report on standard output).  A library the file imports keeps its own."""
+    registered: list[Callable[..., Any]] = []
+    real = atexit.register
+
+    def held(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Callable[..., Any]:
+        if getattr(getattr(func, "__code__", None), "co_filename", None) == str(p):
+            registered.append(func)
+        return real(func, *args, **kwargs)
+    setattr(atexit, "register", held)
+    try:
+        yield registered
+    finally:
+        setattr(atexit, "register", real)
+        for func in registered:
+            atexit.unregister(func)
+
+
 def _load_python(p: Path, source: bytes, name: str | None) -> Variant:
     """The variant ``name`` (or the only one) of the Python file ``p``, whose text is ``source``:
     run once, its rules checked (:mod:`turub.rule_checks`); a :class:`VariantError` naming the
@@ -779,7 +802,7 @@ def _load_python(p: Path, source: bytes, name: str | None) -> Variant:
     module = importlib.util.module_from_spec(spec)
     threads = set(threading.enumerate())
     try:
-        with captured_output() as written:
+        with captured_output() as written, _exit_handlers(p) as at_exit:
             exec(compile(source, str(p), "exec"), vars(module))  # noqa: S102 - the user's own variant file
     except VariantError as e:
         raise e.in_file(str(p), _variant_at(p, source, e.__traceback__)) from None
@@ -796,6 +819,9 @@ def _load_python(p: Path, source: bytes, name: str | None) -> Variant:
     if (said := written.said()) is not None:
         raise VariantError(f"{p}: the file printed {said!r} while it was loaded (a variant file may "
                            "not write: it would mix with the command's output)")
+    if at_exit:
+        raise VariantError(f"{p}: the file registered a function to run at exit (atexit) while it was "
+                           "loaded (a variant file may not run code after the command's output)")
     if set(threading.enumerate()) - threads:
         THREADS_LEFT.extend(set(threading.enumerate()) - threads)
         raise VariantError(f"{p}: the file started a thread while it was loaded (a variant file "

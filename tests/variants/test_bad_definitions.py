@@ -159,6 +159,8 @@ CATALOGUE = [
     Bad("prints", "club.py", "print('hello')\n" + HEAD + 'V = Variant("riverside", "1")\n', ("printed 'hello'",)),
     Bad("starts-a-thread", "club.py", "import threading, time\nthreading.Thread(target=time.sleep, args=(600,))"
         ".start()\n" + HEAD + 'V = Variant("riverside", "1")\n', ("thread",)),
+    Bad("prints-at-exit", "club.py", "import atexit\natexit.register(lambda: print('bye'))\n" + HEAD
+        + 'V = Variant("riverside", "1")\n', ("atexit",)),
     Bad("loops-at-import", "club.py", "while True:\n    pass\n", (), loops=True),
     Bad("raises-base-at-import", "club.py", "raise BaseException('base')\n", ("BaseException: base",)),
     Bad("raises-lines-at-import", "club.py", "raise ValueError('one\\ntwo\\nthree')\n", ("ValueError: one",)),
