@@ -832,8 +832,12 @@ def _load_python(p: Path, source: bytes, name: str | None) -> Variant:
             check_rules(v)
         except RuleCheckError as e:
             raise VariantError(f"{p}: {e}") from None
-        except Exception as e:  # noqa: BLE001 - what a rule gave broke the checks (an answer
-            # that cannot be read, an exception whose text cannot be had): still one line
+        except BaseException as e:
+            # What a rule gave broke the checks (an answer that cannot be read, an exception
+            # whose text cannot be had), or a rule raised a BaseException of the file's own,
+            # which the checks let through as they let an interruption through: still one line.
+            if not isinstance(e, Exception) and type(e).__module__ != module.__name__:
+                raise  # Ctrl-C, the time limit, a signal: the command's own line and status
             raise VariantError(f"{p}: variant {v.name} {v.version}: its house rules could not be checked: "
                                f"{described(e)}") from None
     return replace(v, source=str(p)) if not v.source else v

@@ -169,6 +169,8 @@ CATALOGUE = [
     # rule too is test_probe_rule_answers.py's, an expected failure until turub.rule_checks can)
     Bad("raises-unreadable", "club.py", rule("trick_winner", UNREADABLE + "def r(cards, trump):\n"
         "    raise Unreadable()\n"), RULE[:1]),
+    Bad("raises-own-base-exception", "club.py", rule("trick_winner", "class Odd(BaseException):\n    pass\n"
+        "def r(cards, trump):\n    raise Odd('odd')\n"), RULE[:1] + ("Odd: odd",)),
     Bad("nonsense-unreadable", "club.py", rule("legal_plays", "class Cards:\n    def __iter__(self):\n"
         "        raise ValueError('no')\ndef r(hand, trick, trump):\n    return Cards()\n"), RULE[:1]),
     Bad("no-variant", "club.py", "X = 1\n", ("defines 0 variants",)),
