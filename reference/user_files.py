@@ -33,7 +33,7 @@ from collections.abc import Callable
 from typing import IO, Any, Final
 
 __all__ = ["InputFileError", "MAX_INPUT_BYTES", "read_input", "read_input_text", "is_open_to_others",
-           "no_follow_flag", "planted_link", "ReportWriteError", "write_atomically"]
+           "no_follow_flag", "planted_link", "ReportWriteError", "write_atomically", "one_line", "described"]
 
 #: The largest input file read (a report of the deepest run is a few MB).
 MAX_INPUT_BYTES: Final = 16 * 2**20
@@ -45,6 +45,33 @@ _KINDS: Final = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe
 
 class InputFileError(ValueError):
     """An input file that cannot be read as given; the message is one line naming it."""
+
+
+def one_line(text: str) -> str:
+    """``text`` as one line of a command's error: each character that is not printable (a
+    line break, an escape code, a bidi override) written as its escape (``\\n``, ``\\x1b``),
+    so that words a user's file chose cannot end the line or drive the terminal; the rest,
+    the suits' symbols included, as it is.
+
+    >>> one_line("variant rs\\x1b[31m 1\\n2: 7♠")
+    'variant rs\\\\x1b[31m 1\\\\n2: 7♠'
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii")
+                   for c in text)
+
+
+def described(error: BaseException, limit: int = 200) -> str:
+    """What user code raised, in a few words: its type and the first line of its text
+    (``ValueError: no``), never failing: an exception whose text cannot be had (its
+    ``__str__`` raises) is named by its type alone."""
+    try:
+        text = str(error)
+    except Exception:  # noqa: BLE001 - the user's exception: describing it must never fail
+        text = ""
+    first = (text.strip().splitlines() or [""])[0][:limit]
+    return f"{type(error).__name__}: {first}" if first else type(error).__name__
 
 
 def _shown(path: str) -> str:

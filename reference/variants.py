@@ -30,11 +30,13 @@ A house rule in one file, with a worked example per kind of decision: the guide
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import importlib.util
 import json
 import re
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar, Final, cast
@@ -49,8 +51,8 @@ from .deal import Deal, play_random_deal
 from .decisions import (CONTEST_STEP, DEAL_RESULT, DEAL_STANDS, DECISION_TABLE, DECISIONS, FIRST_DEALER,
                         NEXT_DEALER, PLAYS, SIGNAL, TRICK_WINNER, TRUMP_CALLER, Game,
                         HouseRuleError, asker, kinds_of_play, sees_game)
-from .errors import RecordError, RuleError, RulesOptionError
-from .user_files import InputFileError, read_input
+from .errors import OutOfTime, RecordError, RuleError, RulesOptionError
+from .user_files import InputFileError, described, read_input
 from .options import OPTIONS, Rules, rules_from_dict
 from .rules import (DealResult, FirstDealer, NextDealer, PacketCheck, TrickDecision, check_packets,
                     decide_trick, deal_result, first_dealer, is_legal_play, next_dealer)
@@ -75,6 +77,9 @@ ENTRY_POINT_GROUP: Final = "turub.variants"
 
 _ID: Final = re.compile(r"^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
 _NAME: Final = re.compile(r"^[a-z0-9][a-z0-9._+=,-]*$")
+#: A name a file gives its variant (the guide's): no '+', '=' or ',', which the name of a
+#: variant with options set on the command line uses (``club+direction=counterclockwise``).
+_FILE_NAME: Final = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 
 
 class VariantError(RuleError):
@@ -218,12 +223,7 @@ class Variant:
     source: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not _NAME.match(self.name):
-            raise VariantError(f"variant name {self.name!r}: lower case letters, digits, '-', '.'")
-        # A version is text (records and reports keep it as given): 2 or 1.0 is refused.
-        if not isinstance(self.version, str) or not self.version.strip():
-            raise VariantError(f"variant {self.name}: version {self.version!r} is not text: "
-                               f"write it as a string ('{self.version}')")
+        self._check_name()
         self._check_kinds()
         base = self.base
         if isinstance(base, str):
@@ -275,6 +275,18 @@ class Variant:
         object.__setattr__(self, "_tally", None)
         object.__setattr__(self, "_askers", {})
         _clauses.register(self.all_clauses)
+
+    def _check_name(self) -> None:
+        """The name and the version, as every report, record and error line shows them."""
+        if not isinstance(self.name, str) or not _NAME.match(self.name):
+            raise VariantError(f"variant name {self.name!r}: lower case letters, digits, '-', '.'")
+        # A version is text (records and reports keep it as given): 2 or 1.0 is refused.
+        if not isinstance(self.version, str) or not self.version.strip():
+            raise VariantError(f"variant {self.name}: version {self.version!r} is not text: "
+                               f"write it as a string ('{self.version}')")
+        if not self.version.isprintable():
+            raise VariantError(f"variant {self.name}: version {self.version!r} is not one line of "
+                               "printable text")
 
     def _check_kinds(self) -> None:
         """Each field given of its kind (a :class:`VariantError` naming the field otherwise)."""
@@ -759,6 +771,27 @@ def load_file(path: str | Path, name: str | None = None) -> Variant:
     return _own_name(from_data(data, str(p)), str(p))
 
 
+@contextlib.contextmanager
+def _exit_handlers(p: Path) -> Iterator[list[Callable[..., Any]]]:
+    """The functions of the variant file ``p`` it registers to run at exit (``atexit``) while it
+    loads: each is taken off again (run after the command's last word, what it writes would
+    follow a report on standard output).  A library the file imports keeps its own."""
+    registered: list[Callable[..., Any]] = []
+    real = atexit.register
+
+    def held(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Callable[..., Any]:
+        if getattr(getattr(func, "__code__", None), "co_filename", None) == str(p):
+            registered.append(func)
+        return real(func, *args, **kwargs)
+    setattr(atexit, "register", held)
+    try:
+        yield registered
+    finally:
+        setattr(atexit, "register", real)
+        for func in registered:
+            atexit.unregister(func)
+
+
 def _load_python(p: Path, source: bytes, name: str | None) -> Variant:
     """The variant ``name`` (or the only one) of the Python file ``p``, whose text is ``source``:
     run once, its rules checked (:mod:`turub.rule_checks`); a :class:`VariantError` naming the
@@ -769,7 +802,7 @@ def _load_python(p: Path, source: bytes, name: str | None) -> Variant:
     module = importlib.util.module_from_spec(spec)
     threads = set(threading.enumerate())
     try:
-        with captured_output() as written:
+        with captured_output() as written, _exit_handlers(p) as at_exit:
             exec(compile(source, str(p), "exec"), vars(module))  # noqa: S102 - the user's own variant file
     except VariantError as e:
         raise e.in_file(str(p), _variant_at(p, source, e.__traceback__)) from None
@@ -778,11 +811,17 @@ def _load_python(p: Path, source: bytes, name: str | None) -> Variant:
     except SystemExit as e:  # the user's file ended the interpreter: say which file
         raise VariantError(f"{p}: the file exited while it was loaded (SystemExit: "
                            f"{str(e.code)[:200]!r})") from None
-    except Exception as e:  # noqa: BLE001 - the user's file: say what broke
-        raise VariantError(f"{p}: {type(e).__name__}: {e}") from None
+    except (KeyboardInterrupt, OutOfTime):
+        raise  # Ctrl-C, or the command's time limit: the command's own line and status
+    except BaseException as e:  # noqa: BLE001 - the user's file (a bare BaseException, an
+        # exception whose text cannot be had or runs over lines): say what broke, in one line
+        raise VariantError(f"{p}: {described(e)}") from None
     if (said := written.said()) is not None:
         raise VariantError(f"{p}: the file printed {said!r} while it was loaded (a variant file may "
                            "not write: it would mix with the command's output)")
+    if at_exit:
+        raise VariantError(f"{p}: the file registered a function to run at exit (atexit) while it was "
+                           "loaded (a variant file may not run code after the command's output)")
     if set(threading.enumerate()) - threads:
         THREADS_LEFT.extend(set(threading.enumerate()) - threads)
         raise VariantError(f"{p}: the file started a thread while it was loaded (a variant file "
@@ -793,6 +832,14 @@ def _load_python(p: Path, source: bytes, name: str | None) -> Variant:
             check_rules(v)
         except RuleCheckError as e:
             raise VariantError(f"{p}: {e}") from None
+        except BaseException as e:
+            # What a rule gave broke the checks (an answer that cannot be read, an exception
+            # whose text cannot be had), or a rule raised a BaseException of the file's own,
+            # which the checks let through as they let an interruption through: still one line.
+            if not isinstance(e, Exception) and type(e).__module__ != module.__name__:
+                raise  # Ctrl-C, the time limit, a signal: the command's own line and status
+            raise VariantError(f"{p}: variant {v.name} {v.version}: its house rules could not be checked: "
+                               f"{described(e)}") from None
     return replace(v, source=str(p)) if not v.source else v
 
 
@@ -820,6 +867,10 @@ THREADS_LEFT: list[threading.Thread] = []
 def _own_name(variant: Variant, source: str) -> Variant:
     """``variant``, unless it takes the name of a built-in variant it is not (every report and
     record would call it by the other's name): a :class:`VariantError` naming ``source``."""
+    if not _FILE_NAME.match(variant.name):  # '+', '=', ',' name a variant with options
+        raise VariantError(f"{source}: variant {variant.name}: a variant's name is lower case letters, "
+                           "digits, '-' and '.' ('+', '=' and ',' join a variant and its options: "
+                           "club+direction=counterclockwise)")
     known = BUILTIN.get(variant.name)
     if known is not None and known != variant:
         raise VariantError(f"{source}: variant {variant.name}: the name {variant.name!r} is a built-in "

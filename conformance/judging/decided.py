@@ -17,7 +17,7 @@ can tell the two ways a program goes wrong inside an overridden decision:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any, Final
 
@@ -25,10 +25,10 @@ from turub import Contest, RuleError, parse_card, parse_seat, parse_suit
 from turub.cards import card_name
 from turub.clauses import VARIANT_CLAUSES
 from turub.contest import contest_step
-from turub.rules import check_packets, deal_result, decide_trick, first_dealer, next_dealer
+from turub.rules import DealResult, check_packets, deal_result, decide_trick, first_dealer, next_dealer
 from turub.rules import legal_plays as standard_legal_plays
 from turub import Rules
-from turub.decisions import DEAL_STANDS, FIRST_DEALER, SIGNAL, TRUMP_CALLER
+from turub.decisions import DEAL_STANDS, FIRST_DEALER, LEGAL_PLAYS, SIGNAL, TRUMP_CALLER
 from turub.options import rules_from_dict
 from turub.seats import PLAY_ORDER
 from turub.deal import SIGNALS, Phase
@@ -37,7 +37,7 @@ from turub.variants import DECISIONS, Variant
 from ..adapter import winner_of
 from ..operations import REGISTRY, operation_part
 
-__all__ = ["Decided", "variant_decisions", "reblame"]
+__all__ = ["Decided", "variant_decisions", "reblame", "results_dealt"]
 
 _UNKNOWN: Final = object()
 
@@ -105,7 +105,9 @@ def _legal_plays(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
 
 @operation_part("deal_result", "decisions")
 def _deal_result(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
-    c = _own(variant, variant.deal_result(args["ns"], args["ew"], closed_early=args["closed_early"]).clauses)
+    dealer = args.get("dealer")  # protocol 2: who dealt, which a rule reading the game sees
+    c = _own(variant, variant.deal_result(args["ns"], args["ew"], closed_early=args["closed_early"],
+                                          dealer=parse_seat(dealer) if dealer else None).clauses)
     standard = deal_result(args["ns"], args["ew"], closed_early=args["closed_early"])
     return {"*": Decided(c, _side(standard.winner))} if c else {}
 
@@ -118,15 +120,35 @@ def _next_dealer(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
     return {"*": Decided(c, next_dealer(dealer, side, variant.rules).seat.letter)} if c else {}
 
 
+def results_dealt(variant: Variant, results, rules: Rules, dealer: str | None
+                  ) -> Iterator[tuple[int, DealResult | RuleError]]:
+    """Each of a contest's ``results`` (``[ns, ew, closed]``) as ``variant`` decides it, with
+    its position, or the refusal of a count that cannot happen.  ``dealer`` (protocol 2: who
+    dealt the first deal; ``None``: not said) is what a rule reading the game sees, each
+    later deal dealt by the variant's next dealer after the one before; a refused count is
+    no deal, and the same seat deals the next."""
+    seat = parse_seat(dealer) if dealer else None
+    for i, (ns, ew, closed) in enumerate(results):
+        try:
+            result = variant.deal_result(ns, ew, closed_early=bool(closed), rules=rules, dealer=seat)
+        except RuleError as e:
+            yield i, e
+            continue
+        yield i, result
+        if seat is not None:
+            seat = variant.next_dealer(seat, result.winner, rules).seat
+
+
+
 @operation_part("contest", "decisions")
 def _contest(variant: Variant, args: Mapping[str, Any]) -> dict[str, str]:
     out: dict[str, str] = {}
     contest = Contest()
-    for i, (ns, ew, closed) in enumerate(args["results"]):
-        try:
-            result = variant.deal_result(ns, ew, closed_early=bool(closed))
-        except RuleError:
+    for i, result in results_dealt(variant, args["results"], variant.rules, args.get("dealer")):
+        if isinstance(result, RuleError):
             continue
+        ns, ew = result.tricks
+        closed = result.closed_early
         before = Contest() if contest.is_decided else contest
         c = _own(variant, result.clauses)
         contest = variant.contest_step(before, result)
@@ -212,7 +234,10 @@ def _play_point(variant: Variant, deal, i: int, action: Mapping[str, Any], out: 
     if seat != deal.to_act or not deal.holds(seat, card):
         return
     hand, trick = deal.hand(seat), [c for _, c in deal.current_trick]
-    _legal, clauses = variant.legal_plays(hand, trick, deal.trump)
+    # a rule reading the game sees it here as the deal's own check of the play did: without
+    # it the rule defers, and the play its clause decided would be judged by the standard one
+    game = deal.game(seat) if variant.sees_game(LEGAL_PLAYS.name) else None
+    _legal, clauses = variant.legal_plays(hand, trick, deal.trump, game)
     c = _own(variant, clauses)
     if c:
         led = trick[0].suit if trick else None

@@ -88,11 +88,10 @@ class VariantReference(ReferenceImplementation):
         r = rules_from_dict(rules)
         c = Contest()
         states: list[dict[str, Any]] = []
-        for ns, ew, closed in results:
-            try:
-                result = self.variant.deal_result(ns, ew, closed_early=bool(closed), rules=r)
-            except RuleError as e:
-                states.append({"refused": e.clause})
+        from .decided import results_dealt
+        for _i, result in results_dealt(self.variant, results, r, _.get("dealer")):
+            if isinstance(result, RuleError):
+                states.append({"refused": result.clause})
                 continue
             c = self.variant.contest_step(Contest() if c.is_decided else c, result, r)
             states.append({"holder": side_text(c.holder), "mark": c.mark, "winner": side_text(c.winner)})

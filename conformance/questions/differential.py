@@ -281,7 +281,7 @@ def _sitting_step(rules: Any, dealer: str, ns: int, ew: int, closed: bool):
     if variant is None:
         r = deal_result(ns, ew, closed_early=closed)
         return r, next_dealer(parse_seat(dealer), r.winner, rules)
-    r = variant.deal_result(ns, ew, closed_early=closed)
+    r = variant.deal_result(ns, ew, closed_early=closed, dealer=parse_seat(dealer))  # a rule may read who dealt
     return r, variant.next_dealer(parse_seat(dealer), r.winner)
 
 

@@ -52,8 +52,11 @@ def run_variant(rules: Any) -> dict[str, Any]:
         v = next((b for b in BUILTIN.values() if b.rules == rules), None)  # type: ignore[assignment]
         if v is None:
             return {"name": "custom", "version": "1", "clauses": [], "options": rules.to_dict()}
+    # a variant loaded from a file keeps the file (``source``): the command that asks a failed
+    # case again names it there (``--variant FILE:NAME``), as no command knows the name alone
     return {"name": v.name, "version": v.version, "lineage": v.lineage(),
-            "clauses": [c.id for c in v.all_clauses], "options": v.rules.to_dict()}
+            "clauses": [c.id for c in v.all_clauses], "options": v.rules.to_dict(),
+            **({"source": v.source} if v.source else {})}
 
 
 def request_variant(rules: Any, target: Any) -> str | None:

@@ -3,8 +3,9 @@
 with it; the seed is the report's, so a generated case (``generated/1/legal_plays/r155``) is
 drawn again the same, and a differential search or a property replays from the same seed.
 
-A house rule loaded from a file is named by its variant name: give ``--variant FILE:NAME``
-as in the first run."""
+A house rule loaded from a file is named by its file and name (``--variant FILE:NAME``, the
+report's ``variant.source``); a report written before it kept the file names the variant
+alone: give ``--variant FILE:NAME`` as in the first run."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ def _rules_words(report: dict[str, Any]) -> list[str]:
     from turub.options import Rules
     variant = report.get("variant") or {}
     if variant.get("clauses"):
-        return ["--variant", variant["name"]]
+        source = variant.get("source")
+        return ["--variant", f"{source}:{variant['name']}" if source else variant["name"]]
     standard = Rules().to_dict()
     changed = [f"{k}={v}" for k, v in (report.get("rules") or {}).items() if standard.get(k) != v]
     return ["--rules", ",".join(changed)] if changed else []

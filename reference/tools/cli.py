@@ -37,6 +37,7 @@ from .exiting import whole_process
 from .limits import EXIT_TIME_LIMIT, seconds, share, time_limit
 from .progress import Progress
 from ..seats import Seat, Side, parse_seat
+from ..user_files import one_line
 
 __all__ = ["main", "register", "LAZY_COMMANDS", "HOLDS_SIGNALS", "Interruption", "ignore_signal", "release_signals", "take_signals"]
 
@@ -807,10 +808,8 @@ def _run_command(argv: list[str], out: TextIO | None) -> int:
                     status = int(args.run(args, out) or 0)
             except OutOfTime as e:
                 given = getattr(args, "variant", None)
-                sys.stderr.write(f"turub {args.command}: error: time limit reached (--time-limit "
-                                 f"{args.command_time_limit:g} s)"
-                                 + (f": {e}" if str(e) else "")
-                                 + (f" (--variant {given})" if given else "") + "\n")
+                _say_error(args.command, f"time limit reached (--time-limit {args.command_time_limit:g} s)"
+                           + (f": {e}" if str(e) else "") + (f" (--variant {given})" if given else ""))
                 return EXIT_TIME_LIMIT
             out.flush()  # a closed pipe shows here, not in the interpreter's last flush
             if to_stdout and _output_lost(sys.stdout):
@@ -819,19 +818,24 @@ def _run_command(argv: list[str], out: TextIO | None) -> int:
         except (HouseRuleError, KeyboardInterrupt) as e:  # a rule broke, or Ctrl-C: name the file too
             return _user_code_stopped(args, e)
         except (RuleError, _UsageError) as e:
-            sys.stderr.write(f"turub {args.command}: error: {e}\n")
+            _say_error(args.command, str(e))
             return 2
         except RecursionError:  # an argument nested thousands deep
-            sys.stderr.write(f"turub {args.command}: error: an argument is nested too deep\n")
+            _say_error(args.command, "an argument is nested too deep")
             return 2
         except SystemExit as e:  # raised by user code (a variant file), not by a command
-            sys.stderr.write(f"turub {args.command}: error: user code exited (SystemExit: "
-                             f"{str(e.code)[:200]!r}) while the command ran\n")
+            _say_error(args.command, f"user code exited (SystemExit: {str(e.code)[:200]!r}) while the command ran")
             return 2
     except BrokenPipeError:
         return _stdout_gone()
     finally:
         sys.stderr = stderr
+
+
+def _say_error(command: str, text: str) -> None:
+    """The command's one line of error on standard error: what a user's file named in it (a
+    variant's name, a rule's exception) cannot break the line or drive the terminal."""
+    sys.stderr.write(f"turub {command}: error: {one_line(text)}\n")
 
 
 def _user_code_stopped(args: argparse.Namespace, e: BaseException) -> int:
@@ -840,7 +844,7 @@ def _user_code_stopped(args: argparse.Namespace, e: BaseException) -> int:
     given = getattr(args, "variant", None)
     interrupted = isinstance(e, KeyboardInterrupt)
     said = f"interrupted{': ' + str(e) if str(e) else ''}" if interrupted else str(e)
-    sys.stderr.write(f"turub {args.command}: error: {said}" + (f" (--variant {given})" if given else "") + "\n")
+    _say_error(args.command, said + (f" (--variant {given})" if given else ""))
     return EXIT_INTERRUPTED if interrupted else 2
 
 

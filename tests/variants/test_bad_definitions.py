@@ -67,6 +67,8 @@ def clause(**fields: str) -> str:
 
 
 RULE = ("variant riverside-bad 1", "house rule riverside.bad")
+#: An exception whose text cannot be had: its ``__str__`` raises.
+UNREADABLE = "class Unreadable(Exception):\n    def __str__(self):\n        raise RuntimeError('no text')\n"
 
 CATALOGUE = [
     # --- a declarative file (.toml, .json): each field of the wrong type, unknown names -------
@@ -112,6 +114,12 @@ CATALOGUE = [
         RULE + ("takes (cards)",)),
     Bad("py-collision", "club.py", HEAD + 'V = Variant("standard", "1", options={"stake": "per-deal"})\n',
         ("variant standard", "built-in")),
+    Bad("py-version-two-lines", "club.py", HEAD + 'V = Variant("riverside", "1\\n2")\n',
+        ("variant riverside", "version '1\\n2'", "one line")),
+    Bad("py-name-with-options", "club.py", HEAD + 'V = Variant("riverside+direction=x", "1")\n',
+        ("variant riverside+direction=x", "'+'")),
+    Bad("py-name-escape-code", "club.py", HEAD + 'V = Variant("riverside\\x1b[31m", "1")\n',
+        ("variant riverside\\x1b[31m",)),
     Bad("py-twice", "club.py", HEAD + 'V = Variant("riverside", "1", clauses=[VariantClause("riverside.x", "X"), '
         'VariantClause("riverside.x", "Y")])\n', ("variant riverside", "given twice")),
     # --- a rule that misbehaves, for decisions no command above asks directly ----------------
@@ -151,7 +159,20 @@ CATALOGUE = [
     Bad("prints", "club.py", "print('hello')\n" + HEAD + 'V = Variant("riverside", "1")\n', ("printed 'hello'",)),
     Bad("starts-a-thread", "club.py", "import threading, time\nthreading.Thread(target=time.sleep, args=(600,))"
         ".start()\n" + HEAD + 'V = Variant("riverside", "1")\n', ("thread",)),
+    Bad("prints-at-exit", "club.py", "import atexit\natexit.register(lambda: print('bye'))\n" + HEAD
+        + 'V = Variant("riverside", "1")\n', ("atexit",)),
     Bad("loops-at-import", "club.py", "while True:\n    pass\n", (), loops=True),
+    Bad("raises-base-at-import", "club.py", "raise BaseException('base')\n", ("BaseException: base",)),
+    Bad("raises-lines-at-import", "club.py", "raise ValueError('one\\ntwo\\nthree')\n", ("ValueError: one",)),
+    Bad("raises-unreadable-at-import", "club.py", UNREADABLE + "raise Unreadable()\n", ("Unreadable",)),
+    # what a rule gives that the checks cannot even read: one line all the same (naming the
+    # rule too is test_probe_rule_answers.py's, an expected failure until turub.rule_checks can)
+    Bad("raises-unreadable", "club.py", rule("trick_winner", UNREADABLE + "def r(cards, trump):\n"
+        "    raise Unreadable()\n"), RULE[:1]),
+    Bad("raises-own-base-exception", "club.py", rule("trick_winner", "class Odd(BaseException):\n    pass\n"
+        "def r(cards, trump):\n    raise Odd('odd')\n"), RULE[:1] + ("Odd: odd",)),
+    Bad("nonsense-unreadable", "club.py", rule("legal_plays", "class Cards:\n    def __iter__(self):\n"
+        "        raise ValueError('no')\ndef r(hand, trick, trump):\n    return Cards()\n"), RULE[:1]),
     Bad("no-variant", "club.py", "X = 1\n", ("defines 0 variants",)),
     Bad("two-variants", "club.py", HEAD + 'A = Variant("riverside-a", "1")\nB = Variant("riverside-b", "1")\n',
         ("defines 2 variants",)),
@@ -200,6 +221,7 @@ def test_a_bad_definition_is_one_line_naming_the_file_the_variant_and_the_rule(b
     assert len(lines) == 1 and done.stdout == "", (done.stdout[-400:], done.stderr[-800:])
     (line,) = lines
     assert line.startswith(f"turub {COMMANDS[command][0]}: error: ") and str(path) in line, line
+    assert line.isprintable(), line  # what the file named is escaped: it cannot drive the terminal
     for words in bad.says:
         assert words in line, line
     assert "club.…" not in line
