@@ -402,11 +402,13 @@ class Deal:
         if len(built) < len(self._tricks):
             trump, order = self._trump, self._play_order
             for leader, codes, signal, position, clauses in self._tricks[len(built):]:
+                # TrickDecision(...) and Trick(...), their tuples made at once (a rule reading
+                # the game builds one a trick); a completed trick holds four cards (play.turn)
                 decision = decision_at(leader, codes, position, trump, order) if clauses is None \
-                    else TrickDecision(position, order[leader][position], CARDS[codes[position]], clauses)
-                # Trick(...), its tuple made at once (a rule reading the game builds one a trick)
-                built.append(_TUPLE(Trick, (leader, tuple([CARDS[c] for c in codes]), order[leader],
-                                            signal, decision)))
+                    else _TUPLE(TrickDecision, (position, order[leader][position], CARDS[codes[position]], clauses))
+                first, second, third, fourth = codes
+                built.append(_TUPLE(Trick, (leader, (CARDS[first], CARDS[second], CARDS[third], CARDS[fourth]),
+                                            order[leader], signal, decision)))
         return tuple(built)
 
     @property

@@ -23,6 +23,7 @@ One worked example per kind of decision follows each signature below (the guide
 from __future__ import annotations
 
 import inspect
+from collections import namedtuple
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol, runtime_checkable
@@ -310,7 +311,12 @@ class TrumpCallerRule(Protocol):
         naming this clause.  The cut stays the seat after the dealer's (``deal.cut``)."""
 
 
-class Game:
+#: The view's fields as a tuple reads them (each field's getter, as fast as a slot's).
+_FIELDS: Final = namedtuple("_FIELDS", ("seat", "trick_number", "known_tricks", "rules", "dealer",
+                                         "tricks_of"))
+
+
+class Game(tuple):
     """What a rule may see of the game beyond its decision's arguments: one read-only view,
     given to a rule that takes a parameter named ``game`` (a rule without one is asked as
     before).  Every field is an immutable value; ``None`` where the question does not say
@@ -326,63 +332,59 @@ class Game:
     Side.NORTH_SOUTH
     """
 
-    __slots__ = ("seat", "trick_number", "_tricks", "rules", "dealer")
-    seat: Seat | None
-    trick_number: int | None
-    _tricks: Any
-    rules: Rules | None
-    dealer: Seat | None
+    # A tuple, built in one step (the engine builds one at each play or trick a rule reading
+    # the game is asked about: :func:`game_at`), whose fields cannot be set; two views are
+    # equal only if they are the same view, as for any object.
+    __slots__ = ()
+    seat: Seat | None = _FIELDS.seat  # type: ignore[assignment]
+    trick_number: int | None = _FIELDS.trick_number  # type: ignore[assignment]
+    rules: Rules | None = _FIELDS.rules  # type: ignore[assignment]
+    dealer: Seat | None = _FIELDS.dealer  # type: ignore[assignment]
+    _known: Any = _FIELDS.known_tricks
+    _tricks_of: Any = _FIELDS.tricks_of
+    __eq__ = object.__eq__
+    __ne__ = object.__ne__
+    __hash__ = object.__hash__
 
-    def __init__(self, seat: Seat | None = None, trick_number: int | None = None,
-                 tricks: tuple[Any, ...] | Callable[[], tuple[Any, ...]] | None = None,
-                 rules: Rules | None = None, dealer: Seat | None = None) -> None:
-        _SEAT(self, seat)
-        _NUMBER(self, trick_number)
-        _TRICKS(self, tricks)
-        _RULES(self, rules)
-        _DEALER(self, dealer)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Game is a read-only view")
+    def __new__(cls, seat: Seat | None = None, trick_number: int | None = None,
+                tricks: tuple[Any, ...] | Callable[[], tuple[Any, ...]] | None = None,
+                rules: Rules | None = None, dealer: Seat | None = None) -> Game:
+        later = (lambda _count: tricks()) if callable(tricks) else None  # built when first read
+        return _TUPLE(cls, (seat, trick_number, None if later else tricks, rules, dealer, later))
 
     @property
     def tricks(self) -> tuple[Any, ...] | None:
         """The tricks completed before this one (``None``: not known)."""
-        tricks = self._tricks
-        if callable(tricks):  # built when first read (the engine passes how)
-            tricks = tricks()
-            _TRICKS(self, tricks)
-        return tricks
+        later = self._tricks_of
+        if later is None:
+            return self._known  # type: ignore[no-any-return]
+        number = self.trick_number
+        return later(None if number is None else number - 1)  # type: ignore[no-any-return]
 
     @property
     def seats(self) -> tuple[Seat, ...] | None:
         """The seats in the order they play to the trick, from ``seat`` (``None``: not known)."""
-        if self.seat is None:
+        seat = self.seat
+        if seat is None:
             return None
-        return PLAY_ORDER[(self.rules or _STANDARD).direction][self.seat]
+        return PLAY_ORDER[(self.rules or _STANDARD).direction][seat]
 
     def __repr__(self) -> str:
         return (f"Game(seat={self.seat!r}, trick_number={self.trick_number!r}, tricks={self.tricks!r}, "
                 f"rules={self.rules!r}, dealer={self.dealer!r})")
 
 
-#: Game's fields, each set once by its slot's own setter (the view is read-only after).
-_SEAT, _NUMBER, _TRICKS, _RULES, _DEALER = (vars(Game)[name].__set__ for name in Game.__slots__)
-_NEW: Final = object.__new__
+_TUPLE: Final = tuple.__new__
 
 
-def game_at(seat: Seat, trick_number: int, tricks: Callable[[], tuple[Any, ...]], rules: Rules,
-            dealer: Seat) -> Game:
+def game_at(seat: Seat | None, trick_number: int | None,
+            tricks_of: Callable[[int | None], tuple[Any, ...]] | None, rules: Rules | None,
+            dealer: Seat | None) -> Game:
     """``Game(seat, trick_number, tricks, rules, dealer)``, built as fast as it can be: the
     engine's random playout builds one at each play or trick a rule reading the game is
-    asked about."""
-    game = _NEW(Game)
-    _SEAT(game, seat)
-    _NUMBER(game, trick_number)
-    _TRICKS(game, tricks)
-    _RULES(game, rules)
-    _DEALER(game, dealer)
-    return game
+    asked about.  ``tricks_of(count)`` gives the deal's first ``count`` tricks, when a rule
+    first reads them (``count``: ``trick_number - 1``)."""
+    return _TUPLE(Game, (seat, trick_number, None, rules, dealer, tricks_of))
 
 
 def sees_game(rule: Callable[..., Any] | None) -> bool:
