@@ -26,7 +26,7 @@ import inspect
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Protocol, runtime_checkable
+from typing import Any, Final, NoReturn, Protocol, runtime_checkable
 
 from .cards import CARDS, Card, Suit, card_name, sort_hand
 from .contest import Contest
@@ -41,7 +41,7 @@ __all__ = ["LegalPlaysRule", "TrickWinnerRule", "DealResultRule", "NextDealerRul
            "Game", "sees_game", "LEGAL_PLAYS", "TRICK_WINNER", "DEAL_RESULT", "NEXT_DEALER", "CONTEST_STEP",
            "NOT_AN_ANSWER",
            "DRAW", "PLAYS", "kinds_of_play", "play_kind", "situation", "normalised", "playable", "drawable",
-           "raised", "interrupted", "asker", "play_askers", "game_at"]
+           "raised", "interrupted", "passed_on", "failed", "asker", "play_askers", "game_at"]
 
 #: What a ``deal_result`` rule returns for a drawn deal (``None`` means "defer").
 DRAW: Final = "draw"
@@ -776,14 +776,8 @@ def _asker(variant: str, decision: str, clauses: Sequence[Any],
         for vc, rule, sees in rules:
             try:
                 out = rule(*args, game=game if game is not None else Game()) if sees else rule(*args)
-            except KeyboardInterrupt as e:  # Ctrl-C, or the rule raised it: say which rule was running
-                if type(e) is not KeyboardInterrupt:  # a command's own (turub.tools.cli.Interruption): as it came
-                    raise
-                raise KeyboardInterrupt(str(interrupted(variant, vc.id, decision, args))) from None
-            except OutOfTime:
-                raise interrupted(variant, vc.id, decision, args) from None
             except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
-                raise raised(variant, vc.id, decision, e, args) from None
+                failed(variant, vc.id, decision, e, args)
             if out is not None:
                 return checked(variant, vc.id, decision, out, args), vc
         return None
@@ -792,29 +786,55 @@ def _asker(variant: str, decision: str, clauses: Sequence[Any],
 
 def _asker_of_one(variant: str, decision: str, vc: Any, rule: Callable[..., Any], sees: bool,
                   checked: Callable[..., Any]) -> Callable[..., tuple[Any, Any] | None]:
-    """:func:`asker` for one rule: arguments passed as they come, no tuple of them (a
-    ``trick_winner`` or ``trump_caller`` rule takes two, the others three; a ``first_dealer``
-    rule's one is asked by :func:`asker`'s general path); the game to a rule that ``sees``
-    it (an empty view if none is given)."""
-    def ask(a: Any, b: Any, c: Any = _TWO, game: Game | None = None) -> tuple[Any, Any] | None:
+    """:func:`asker` for one rule of a decision of two or three arguments (a ``trick_winner``
+    or ``trump_caller`` rule takes two, the others three; a ``first_dealer`` rule's one is
+    asked by :func:`asker`'s general path): the arguments passed as they come, no tuple of
+    them, each way of calling it its own function (it is called at every play); the game to
+    a rule that ``sees`` it (an empty view if none is given)."""
+    clause = vc.id
+    if len(DECISION_TABLE[decision].parameters) == 2:
+        def ask_two(a: Any, b: Any, game: Game | None = None) -> tuple[Any, Any] | None:
+            try:
+                out = rule(a, b, game=game if game is not None else Game()) if sees else rule(a, b)
+            except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
+                failed(variant, clause, decision, e, (a, b))
+            return None if out is None else (checked(variant, clause, decision, out, (a, b)), vc)
+        return ask_two
+    if not sees:
+        def ask_three(a: Any, b: Any, c: Any, game: Game | None = None) -> tuple[Any, Any] | None:
+            try:
+                out = rule(a, b, c)
+            except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
+                failed(variant, clause, decision, e, (a, b, c))
+            return None if out is None else (checked(variant, clause, decision, out, (a, b, c)), vc)
+        return ask_three
+
+    def ask_seeing(a: Any, b: Any, c: Any, game: Game | None = None) -> tuple[Any, Any] | None:
         try:
-            if not sees:
-                out = rule(a, b) if c is _TWO else rule(a, b, c)
-            else:
-                game = game if game is not None else Game()
-                out = rule(a, b, game=game) if c is _TWO else rule(a, b, c, game=game)
-        except KeyboardInterrupt as e:  # Ctrl-C, or the rule raised it: say which rule was running
-            if type(e) is not KeyboardInterrupt:  # a command's own (turub.tools.cli.Interruption): as it came
-                raise
-            raise KeyboardInterrupt(str(interrupted(variant, vc.id, decision,
-                                                    (a, b) if c is _TWO else (a, b, c)))) from None
-        except OutOfTime:
-            raise interrupted(variant, vc.id, decision, (a, b) if c is _TWO else (a, b, c)) from None
+            out = rule(a, b, c, game=game if game is not None else Game())
         except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
-            raise raised(variant, vc.id, decision, e, (a, b) if c is _TWO else (a, b, c)) from None
-        return None if out is None else \
-            (checked(variant, vc.id, decision, out, (a, b) if c is _TWO else (a, b, c)), vc)
-    return ask
+            failed(variant, clause, decision, e, (a, b, c))
+        return None if out is None else (checked(variant, clause, decision, out, (a, b, c)), vc)
+    return ask_seeing
 
 
-_TWO: Final = object()  # a decision of two arguments (``trick_winner``): no third
+def passed_on(error: KeyboardInterrupt, variant: str, clause: str, decision: str, args: Sequence[Any]) -> NoReturn:
+    """Raise again the :class:`KeyboardInterrupt` that stopped house rule ``clause`` of
+    ``variant`` deciding ``decision`` on ``args``: Ctrl-C, or the rule raised it, as one that
+    names the rule that was running (:func:`interrupted`); a command's own (a subclass,
+    ``turub.tools.cli.Interruption``) as it came."""
+    if type(error) is not KeyboardInterrupt:
+        raise error
+    raise KeyboardInterrupt(str(interrupted(variant, clause, decision, args))) from None
+
+
+def failed(variant: str, clause: str, decision: str, error: BaseException, args: Sequence[Any]) -> NoReturn:
+    """Raise what a command sees of house rule ``clause`` of ``variant`` that raised ``error``
+    deciding ``decision`` on ``args``: a :class:`KeyboardInterrupt` passed on
+    (:func:`passed_on`), the time limit naming the rule (:func:`interrupted`), anything else
+    a :class:`HouseRuleError` (:func:`raised`)."""
+    if isinstance(error, KeyboardInterrupt):
+        passed_on(error, variant, clause, decision, args)
+    if isinstance(error, OutOfTime):
+        raise interrupted(variant, clause, decision, args) from None
+    raise raised(variant, clause, decision, error, args) from None

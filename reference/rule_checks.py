@@ -33,7 +33,7 @@ from .contest import Contest, contest_step
 from .deal import Deal, Phase
 from .decisions import (CONTEST_STEP, DEAL_RESULT, DEAL_STANDS, FIRST_DEALER, LEGAL_PLAYS, NEXT_DEALER, SIGNAL,
                         TRICK_WINNER, TRUMP_CALLER,
-                        NOT_AN_ANSWER, DECISION_TABLE, Game, interrupted, play_kind, sees_game, shown,
+                        NOT_AN_ANSWER, DECISION_TABLE, Game, interrupted, passed_on, play_kind, sees_game, shown,
                         situation)
 from .errors import OutOfTime
 from .options import Rules
@@ -218,9 +218,7 @@ def check_rule(variant: str, clause: Any, rules: Rules) -> None:
         except OutOfTime:
             raise interrupted(variant, clause.id, decision, args) from None
         except KeyboardInterrupt as e:  # Ctrl-C, or the rule raised it: say which rule was running
-            if type(e) is not KeyboardInterrupt:  # a command's own (turub.tools.cli.Interruption): as it came
-                raise
-            raise KeyboardInterrupt(str(interrupted(variant, clause.id, decision, args))) from None
+            passed_on(e, variant, clause.id, decision, args)
         if (said := written.said()) is not None:
             raise RuleCheckError(variant, clause.id, decision,
                                  f"printed {said!r} (a rule may not write: it would mix with the "
