@@ -41,7 +41,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any, Final
 
-from .cards import CARDS, SUIT_OF, SUIT_START, SUITS, Card, Suit, card_name, parse_suit, sort_hand
+from .cards import CARDS, HAND_ORDER, SUIT_OF, SUIT_START, SUITS, Card, Suit, card_name, parse_suit
 from . import argument_checks, playout, records
 from .errors import (CardFormatError, CardNotHeldError, MustFollowSuitError, OutOfTurnError,
                      PhaseError, RecordError, RuleError, SignalError, TrumpCallError)
@@ -452,7 +452,11 @@ class Deal:
 
     def hand(self, seat: Seat) -> tuple[Card, ...]:
         """The cards ``seat`` holds, sorted (``pack.sort-hand``)."""
-        return sort_hand(_cards(self._codes(_seat(seat, "table.partnerships"))))
+        # the codes sorted lie suit by suit, each highest rank first: shown in the order of
+        # the suits held, they are the hand sorted (sort_hand's order)
+        suits = _by_suit(self._codes(_seat(seat, "table.partnerships")))
+        held = (1 if suits[0] else 0) | (2 if suits[1] else 0) | (4 if suits[2] else 0) | (8 if suits[3] else 0)
+        return tuple([CARDS[code] for suit in HAND_ORDER[held] for code in suits[suit]])
 
     def holds(self, seat: Seat, card: Card) -> int:
         """How many copies of ``card`` ``seat`` holds."""

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final
 
 from . import playout
-from .cards import CARDS, SUITS, Card, alternating_suits, parse_card
+from .cards import CARDS, HAND_ORDER, SUITS, Card, parse_card
 from .decisions import (DEAL_RESULT, LEGAL_PLAYS, SIGNAL, TRICK_WINNER, TRUMP_CALLER, Game, asker, drawable, game_at,
                         play_askers)
 from .deal import Deal, Phase
@@ -273,10 +273,7 @@ def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any,
     return leader
 
 
-#: The order of the suits in a hand (``pack.sort-hand``), by the suits held (bit ``s`` of
-#: the index: suit ``s`` held).
-_HAND_ORDER: Final = tuple(tuple(alternating_suits(s for s in SUITS if held >> s & 1))
-                           for held in range(16))
+_HAND_ORDER: Final = HAND_ORDER  # the order of the suits in a hand, by the suits held
 
 
 #: ``(suits left, the suit that ran out)``: the order of the suits left, old and new, where

@@ -137,26 +137,42 @@ def _packet_runs(dealer: Any, rules: Rules) -> list[tuple[tuple[Any, int], ...]]
     return [tuple(right), tuple(short), tuple(long_), tuple(skipped), tuple(right[:47])]
 
 
-def _reading(args: Sequence[Any], game: Game | None) -> tuple[Any, ...]:
+def _reading(args: Sequence[Any], game: Game | None, signals: list[Any]) -> tuple[Any, ...]:
     """How the situation reads, every field of every value (a change shows here): the
-    arguments and the game as they print, but for the game's earlier tricks.  Those are
-    tuples (a rule cannot change what they hold) of the interned cards and seats, clause IDs,
-    numbers and signals: they read as every field of every card and seat, and their signals
-    as they print, the same change showing at a fraction of the cost of printing every
-    earlier trick at every play."""
-    if game is None:
-        return (repr(tuple(args)),)
-    tricks = game.tricks
-    if not tricks:
-        return (repr((tuple(args), game)),)
-    return (repr((tuple(args), game.seat, game.trick_number, game.rules, game.dealer)),
-            repr([trick.signal for trick in tricks if trick.signal is not None]),
+    arguments and the game as they print, but for the tuples of cards among them (a hand, a
+    trick) and the game's earlier tricks.  Those are tuples (a rule cannot change what they
+    hold) of the interned cards and seats, clause IDs, numbers and signals: they read as
+    every field of every card and seat, and the tricks' signals as they print, the same
+    change showing at a fraction of the cost of printing every card at every play
+    (``signals``: the tricks' signals, :func:`_signals`)."""
+    tricks = game.tricks if game is not None else None
+    shown = tuple(args) if game is None else (*args, game) if not tricks else \
+        (*args, game.seat, game.trick_number, game.rules, game.dealer, signals)
+    return (repr([value for value in shown if not _cards_only(value)]),
             tuple(map(_CARD_FIELDS, CARDS)), tuple(map(_SEAT_NAME, SEATS)))
+
+
+def _signals(game: Game | None) -> list[Any]:
+    """The signals given to the game's earlier tricks (the same objects at every reading of
+    one situation: only what they hold may change, and that shows as they print)."""
+    tricks = game.tricks if game is not None else None
+    return [trick.signal for trick in tricks if trick.signal is not None] if tricks else []
+
+
+def _cards_only(value: Any) -> bool:
+    """Whether ``value`` is a tuple of interned cards (it reads as their fields)."""
+    if type(value) is not tuple:
+        return False
+    try:
+        return _CARD_SET.issuperset(value)
+    except TypeError:  # something unhashable in it: not only cards
+        return False
 
 
 #: Every field of a card, and what a seat prints (its name): how the interned values read.
 _CARD_FIELDS: Final = attrgetter("suit", "rank", "index")
 _SEAT_NAME: Final = attrgetter("name")
+_CARD_SET: Final = frozenset(CARDS)
 
 
 def _answer(rule: Callable[..., Any], decision: str, args: tuple[Any, ...], game: Game | None
@@ -234,10 +250,11 @@ def _check_situation(variant: str, clause: Any, decision: str, args: tuple[Any, 
                      written: Written) -> None:
     """:func:`check_rule` at one situation: ``args``, and the game if the rule reads it;
     ``written``, what it printed (nothing before this situation)."""
-    before = _reading(args, shown_game)
+    signals = _signals(shown_game)
+    before = _reading(args, shown_game, signals)
     try:
         first = _answer(clause.rule, decision, args, shown_game)
-        after = _reading(args, shown_game)
+        after = _reading(args, shown_game, signals)
         second = _answer(clause.rule, decision, args, shown_game) if after == before else first
     except OutOfTime:
         raise interrupted(variant, clause.id, decision, args) from None
