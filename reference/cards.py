@@ -24,7 +24,7 @@ from .errors import CardFormatError
 __all__ = [
     "Suit", "Rank", "Card", "SUITS", "RANKS", "CARDS", "PACK",
     "parse_card", "card_name", "parse_suit", "suit_name", "parse_cards", "sort_hand",
-    "alternating_suits",
+    "alternating_suits", "HAND_ORDER",
     "SUIT_OF", "SUIT_START",
 ]
 
@@ -232,6 +232,12 @@ def alternating_suits(suits: Iterable[Suit]) -> list[Suit]:
     for i in range(max(len(first), len(second))):
         order += first[i:i + 1] + second[i:i + 1]
     return order
+
+
+#: The order of the suits in a sorted hand (``pack.sort-hand``, :func:`alternating_suits`),
+#: by the suits held (bit ``s`` of the index: suit ``s`` held): a hand kept as card codes,
+#: sorted, is sorted by showing its suits in this order.
+HAND_ORDER: Final = tuple(tuple(alternating_suits(s for s in Suit if held >> s & 1)) for held in range(16))
 
 
 def sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:

@@ -41,7 +41,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any, Final
 
-from .cards import CARDS, SUIT_OF, SUIT_START, SUITS, Card, Suit, card_name, parse_suit, sort_hand
+from .cards import CARDS, HAND_ORDER, SUIT_OF, SUIT_START, SUITS, Card, Suit, card_name, parse_suit
 from . import argument_checks, playout, records
 from .errors import (CardFormatError, CardNotHeldError, MustFollowSuitError, OutOfTurnError,
                      PhaseError, RecordError, RuleError, SignalError, TrumpCallError)
@@ -402,11 +402,13 @@ class Deal:
         if len(built) < len(self._tricks):
             trump, order = self._trump, self._play_order
             for leader, codes, signal, position, clauses in self._tricks[len(built):]:
+                # TrickDecision(...) and Trick(...), their tuples made at once (a rule reading
+                # the game builds one a trick); a completed trick holds four cards (play.turn)
                 decision = decision_at(leader, codes, position, trump, order) if clauses is None \
-                    else TrickDecision(position, order[leader][position], CARDS[codes[position]], clauses)
-                # Trick(...), its tuple made at once (a rule reading the game builds one a trick)
-                built.append(_TUPLE(Trick, (leader, tuple([CARDS[c] for c in codes]), order[leader],
-                                            signal, decision)))
+                    else _TUPLE(TrickDecision, (position, order[leader][position], CARDS[codes[position]], clauses))
+                first, second, third, fourth = codes
+                built.append(_TUPLE(Trick, (leader, (CARDS[first], CARDS[second], CARDS[third], CARDS[fourth]),
+                                            order[leader], signal, decision)))
         return tuple(built)
 
     @property
@@ -450,7 +452,11 @@ class Deal:
 
     def hand(self, seat: Seat) -> tuple[Card, ...]:
         """The cards ``seat`` holds, sorted (``pack.sort-hand``)."""
-        return sort_hand(_cards(self._codes(_seat(seat, "table.partnerships"))))
+        # the codes sorted lie suit by suit, each highest rank first: shown in the order of
+        # the suits held, they are the hand sorted (sort_hand's order)
+        suits = _by_suit(self._codes(_seat(seat, "table.partnerships")))
+        held = (1 if suits[0] else 0) | (2 if suits[1] else 0) | (4 if suits[2] else 0) | (8 if suits[3] else 0)
+        return tuple([CARDS[code] for suit in HAND_ORDER[held] for code in suits[suit]])
 
     def holds(self, seat: Seat, card: Card) -> int:
         """How many copies of ``card`` ``seat`` holds."""

@@ -23,9 +23,10 @@ One worked example per kind of decision follows each signature below (the guide
 from __future__ import annotations
 
 import inspect
+from collections import namedtuple
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Protocol, runtime_checkable
+from typing import Any, Final, NoReturn, Protocol, runtime_checkable
 
 from .cards import CARDS, Card, Suit, card_name, sort_hand
 from .contest import Contest
@@ -40,7 +41,7 @@ __all__ = ["LegalPlaysRule", "TrickWinnerRule", "DealResultRule", "NextDealerRul
            "Game", "sees_game", "LEGAL_PLAYS", "TRICK_WINNER", "DEAL_RESULT", "NEXT_DEALER", "CONTEST_STEP",
            "NOT_AN_ANSWER",
            "DRAW", "PLAYS", "kinds_of_play", "play_kind", "situation", "normalised", "playable", "drawable",
-           "raised", "interrupted", "asker", "play_askers", "game_at"]
+           "raised", "interrupted", "passed_on", "failed", "asker", "play_askers", "game_at"]
 
 #: What a ``deal_result`` rule returns for a drawn deal (``None`` means "defer").
 DRAW: Final = "draw"
@@ -310,7 +311,12 @@ class TrumpCallerRule(Protocol):
         naming this clause.  The cut stays the seat after the dealer's (``deal.cut``)."""
 
 
-class Game:
+#: The view's fields as a tuple reads them (each field's getter, as fast as a slot's).
+_FIELDS: Final = namedtuple("_FIELDS", ("seat", "trick_number", "known_tricks", "rules", "dealer",
+                                         "tricks_of"))
+
+
+class Game(tuple):
     """What a rule may see of the game beyond its decision's arguments: one read-only view,
     given to a rule that takes a parameter named ``game`` (a rule without one is asked as
     before).  Every field is an immutable value; ``None`` where the question does not say
@@ -326,63 +332,59 @@ class Game:
     Side.NORTH_SOUTH
     """
 
-    __slots__ = ("seat", "trick_number", "_tricks", "rules", "dealer")
-    seat: Seat | None
-    trick_number: int | None
-    _tricks: Any
-    rules: Rules | None
-    dealer: Seat | None
+    # A tuple, built in one step (the engine builds one at each play or trick a rule reading
+    # the game is asked about: :func:`game_at`), whose fields cannot be set; two views are
+    # equal only if they are the same view, as for any object.
+    __slots__ = ()
+    seat: Seat | None = _FIELDS.seat  # type: ignore[assignment]
+    trick_number: int | None = _FIELDS.trick_number  # type: ignore[assignment]
+    rules: Rules | None = _FIELDS.rules  # type: ignore[assignment]
+    dealer: Seat | None = _FIELDS.dealer  # type: ignore[assignment]
+    _known: Any = _FIELDS.known_tricks
+    _tricks_of: Any = _FIELDS.tricks_of
+    __eq__ = object.__eq__
+    __ne__ = object.__ne__
+    __hash__ = object.__hash__
 
-    def __init__(self, seat: Seat | None = None, trick_number: int | None = None,
-                 tricks: tuple[Any, ...] | Callable[[], tuple[Any, ...]] | None = None,
-                 rules: Rules | None = None, dealer: Seat | None = None) -> None:
-        _SEAT(self, seat)
-        _NUMBER(self, trick_number)
-        _TRICKS(self, tricks)
-        _RULES(self, rules)
-        _DEALER(self, dealer)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Game is a read-only view")
+    def __new__(cls, seat: Seat | None = None, trick_number: int | None = None,
+                tricks: tuple[Any, ...] | Callable[[], tuple[Any, ...]] | None = None,
+                rules: Rules | None = None, dealer: Seat | None = None) -> Game:
+        later = (lambda _count: tricks()) if callable(tricks) else None  # built when first read
+        return _TUPLE(cls, (seat, trick_number, None if later else tricks, rules, dealer, later))
 
     @property
     def tricks(self) -> tuple[Any, ...] | None:
         """The tricks completed before this one (``None``: not known)."""
-        tricks = self._tricks
-        if callable(tricks):  # built when first read (the engine passes how)
-            tricks = tricks()
-            _TRICKS(self, tricks)
-        return tricks
+        later = self._tricks_of
+        if later is None:
+            return self._known  # type: ignore[no-any-return]
+        number = self.trick_number
+        return later(None if number is None else number - 1)  # type: ignore[no-any-return]
 
     @property
     def seats(self) -> tuple[Seat, ...] | None:
         """The seats in the order they play to the trick, from ``seat`` (``None``: not known)."""
-        if self.seat is None:
+        seat = self.seat
+        if seat is None:
             return None
-        return PLAY_ORDER[(self.rules or _STANDARD).direction][self.seat]
+        return PLAY_ORDER[(self.rules or _STANDARD).direction][seat]
 
     def __repr__(self) -> str:
         return (f"Game(seat={self.seat!r}, trick_number={self.trick_number!r}, tricks={self.tricks!r}, "
                 f"rules={self.rules!r}, dealer={self.dealer!r})")
 
 
-#: Game's fields, each set once by its slot's own setter (the view is read-only after).
-_SEAT, _NUMBER, _TRICKS, _RULES, _DEALER = (vars(Game)[name].__set__ for name in Game.__slots__)
-_NEW: Final = object.__new__
+_TUPLE: Final = tuple.__new__
 
 
-def game_at(seat: Seat, trick_number: int, tricks: Callable[[], tuple[Any, ...]], rules: Rules,
-            dealer: Seat) -> Game:
+def game_at(seat: Seat | None, trick_number: int | None,
+            tricks_of: Callable[[int | None], tuple[Any, ...]] | None, rules: Rules | None,
+            dealer: Seat | None) -> Game:
     """``Game(seat, trick_number, tricks, rules, dealer)``, built as fast as it can be: the
     engine's random playout builds one at each play or trick a rule reading the game is
-    asked about."""
-    game = _NEW(Game)
-    _SEAT(game, seat)
-    _NUMBER(game, trick_number)
-    _TRICKS(game, tricks)
-    _RULES(game, rules)
-    _DEALER(game, dealer)
-    return game
+    asked about.  ``tricks_of(count)`` gives the deal's first ``count`` tricks, when a rule
+    first reads them (``count``: ``trick_number - 1``)."""
+    return _TUPLE(Game, (seat, trick_number, None, rules, dealer, tricks_of))
 
 
 def sees_game(rule: Callable[..., Any] | None) -> bool:
@@ -774,14 +776,8 @@ def _asker(variant: str, decision: str, clauses: Sequence[Any],
         for vc, rule, sees in rules:
             try:
                 out = rule(*args, game=game if game is not None else Game()) if sees else rule(*args)
-            except KeyboardInterrupt as e:  # Ctrl-C, or the rule raised it: say which rule was running
-                if type(e) is not KeyboardInterrupt:  # a command's own (turub.tools.cli.Interruption): as it came
-                    raise
-                raise KeyboardInterrupt(str(interrupted(variant, vc.id, decision, args))) from None
-            except OutOfTime:
-                raise interrupted(variant, vc.id, decision, args) from None
             except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
-                raise raised(variant, vc.id, decision, e, args) from None
+                failed(variant, vc.id, decision, e, args)
             if out is not None:
                 return checked(variant, vc.id, decision, out, args), vc
         return None
@@ -790,29 +786,55 @@ def _asker(variant: str, decision: str, clauses: Sequence[Any],
 
 def _asker_of_one(variant: str, decision: str, vc: Any, rule: Callable[..., Any], sees: bool,
                   checked: Callable[..., Any]) -> Callable[..., tuple[Any, Any] | None]:
-    """:func:`asker` for one rule: arguments passed as they come, no tuple of them (a
-    ``trick_winner`` or ``trump_caller`` rule takes two, the others three; a ``first_dealer``
-    rule's one is asked by :func:`asker`'s general path); the game to a rule that ``sees``
-    it (an empty view if none is given)."""
-    def ask(a: Any, b: Any, c: Any = _TWO, game: Game | None = None) -> tuple[Any, Any] | None:
+    """:func:`asker` for one rule of a decision of two or three arguments (a ``trick_winner``
+    or ``trump_caller`` rule takes two, the others three; a ``first_dealer`` rule's one is
+    asked by :func:`asker`'s general path): the arguments passed as they come, no tuple of
+    them, each way of calling it its own function (it is called at every play); the game to
+    a rule that ``sees`` it (an empty view if none is given)."""
+    clause = vc.id
+    if len(DECISION_TABLE[decision].parameters) == 2:
+        def ask_two(a: Any, b: Any, game: Game | None = None) -> tuple[Any, Any] | None:
+            try:
+                out = rule(a, b, game=game if game is not None else Game()) if sees else rule(a, b)
+            except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
+                failed(variant, clause, decision, e, (a, b))
+            return None if out is None else (checked(variant, clause, decision, out, (a, b)), vc)
+        return ask_two
+    if not sees:
+        def ask_three(a: Any, b: Any, c: Any, game: Game | None = None) -> tuple[Any, Any] | None:
+            try:
+                out = rule(a, b, c)
+            except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
+                failed(variant, clause, decision, e, (a, b, c))
+            return None if out is None else (checked(variant, clause, decision, out, (a, b, c)), vc)
+        return ask_three
+
+    def ask_seeing(a: Any, b: Any, c: Any, game: Game | None = None) -> tuple[Any, Any] | None:
         try:
-            if not sees:
-                out = rule(a, b) if c is _TWO else rule(a, b, c)
-            else:
-                game = game if game is not None else Game()
-                out = rule(a, b, game=game) if c is _TWO else rule(a, b, c, game=game)
-        except KeyboardInterrupt as e:  # Ctrl-C, or the rule raised it: say which rule was running
-            if type(e) is not KeyboardInterrupt:  # a command's own (turub.tools.cli.Interruption): as it came
-                raise
-            raise KeyboardInterrupt(str(interrupted(variant, vc.id, decision,
-                                                    (a, b) if c is _TWO else (a, b, c)))) from None
-        except OutOfTime:
-            raise interrupted(variant, vc.id, decision, (a, b) if c is _TWO else (a, b, c)) from None
+            out = rule(a, b, c, game=game if game is not None else Game())
         except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
-            raise raised(variant, vc.id, decision, e, (a, b) if c is _TWO else (a, b, c)) from None
-        return None if out is None else \
-            (checked(variant, vc.id, decision, out, (a, b) if c is _TWO else (a, b, c)), vc)
-    return ask
+            failed(variant, clause, decision, e, (a, b, c))
+        return None if out is None else (checked(variant, clause, decision, out, (a, b, c)), vc)
+    return ask_seeing
 
 
-_TWO: Final = object()  # a decision of two arguments (``trick_winner``): no third
+def passed_on(error: KeyboardInterrupt, variant: str, clause: str, decision: str, args: Sequence[Any]) -> NoReturn:
+    """Raise again the :class:`KeyboardInterrupt` that stopped house rule ``clause`` of
+    ``variant`` deciding ``decision`` on ``args``: Ctrl-C, or the rule raised it, as one that
+    names the rule that was running (:func:`interrupted`); a command's own (a subclass,
+    ``turub.tools.cli.Interruption``) as it came."""
+    if type(error) is not KeyboardInterrupt:
+        raise error
+    raise KeyboardInterrupt(str(interrupted(variant, clause, decision, args))) from None
+
+
+def failed(variant: str, clause: str, decision: str, error: BaseException, args: Sequence[Any]) -> NoReturn:
+    """Raise what a command sees of house rule ``clause`` of ``variant`` that raised ``error``
+    deciding ``decision`` on ``args``: a :class:`KeyboardInterrupt` passed on
+    (:func:`passed_on`), the time limit naming the rule (:func:`interrupted`), anything else
+    a :class:`HouseRuleError` (:func:`raised`)."""
+    if isinstance(error, KeyboardInterrupt):
+        passed_on(error, variant, clause, decision, args)
+    if isinstance(error, OutOfTime):
+        raise interrupted(variant, clause, decision, args) from None
+    raise raised(variant, clause, decision, error, args) from None

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Final
 
 from . import playout
-from .cards import CARDS, SUITS, Card, alternating_suits, parse_card
+from .cards import CARDS, HAND_ORDER, SUITS, Card, parse_card
 from .decisions import (DEAL_RESULT, LEGAL_PLAYS, SIGNAL, TRICK_WINNER, TRUMP_CALLER, Game, asker, drawable, game_at,
                         play_askers)
 from .deal import Deal, Phase
@@ -87,8 +87,13 @@ class HouseRuleDeal(Deal):
         """What a rule reading the game sees now (:class:`~turub.decisions.Game`): ``seat``
         (the seat to act, or the trick's leader), the trick being played, the tricks
         completed, the rules and the dealer."""
-        count = self.trick_count  # the tricks as they stand now, built if read
-        return Game(seat, count + 1, lambda: self.tricks[:count], self.rules, self.dealer)
+        return game_at(seat, self.trick_count + 1, self.tricks_before, self.rules, self.dealer)
+
+    def tricks_before(self, count: int | None) -> tuple[Any, ...]:
+        """The first ``count`` tricks of :attr:`Deal.tricks` (``None``: all of them), as a
+        rule reading the game is shown them (built when it first reads them)."""
+        tricks = self.tricks
+        return tricks if count is None else tricks[:count]
 
     # --- the hooks ---------------------------------------------------------------------
 
@@ -154,7 +159,7 @@ class HouseRuleDeal(Deal):
             return super().decide_result(north_south, east_west, closed_early)
         return self.variant.deal_result(north_south, east_west, closed_early=closed_early,
                                         rules=self.rules, dealer=self.dealer,
-                                        game=Game(None, None, lambda: self.tricks, self.rules, self.dealer)
+                                        game=game_at(None, None, self.tricks_before, self.rules, self.dealer)
                                         if self.result_sees else None)  # (the tricks built if read)
 
     def play_tricks(self, position: Position, rnd: Any) -> Seat:
@@ -169,36 +174,48 @@ class HouseRuleDeal(Deal):
         if not (self.decides_plays or self.decides_tricks):
             return super().play_tricks(position, rnd)
         trump = SUITS[position.trump]
-        games = _games(self) if self.plays_see or self.tricks_see else None
+        seen = _seen(self)
         decide = _trick_rule(self.variant, self.trick_rule, trump, position.tricks,
-                             games if self.tricks_see else None) if self.trick_rule is not None else None
+                             seen if self.tricks_see else None) if self.trick_rule is not None else None
         if self.play_rules is None:  # a trick rule, reading the game or not: the standard loop
             return playout.random_tricks(position, rnd, decide)
         return _plays_by(self.variant, position, rnd, self.play_rules, trump, decide,
-                         games if self.plays_see else None)
+                         seen if self.plays_see else None)
 
 
-def _games(deal: HouseRuleDeal) -> Callable[[Seat, int], Game]:
-    """:meth:`HouseRuleDeal.game` for the random playout: the game at ``seat`` once
-    ``count`` tricks are complete (the tricks built only if read)."""
-    rules, dealer = deal.rules, deal.dealer
+def _seen(deal: HouseRuleDeal) -> tuple[Callable[[int | None], tuple[Any, ...]], Any, Seat]:
+    """What :meth:`HouseRuleDeal.game` reads of the deal, for the random playout to build
+    the game at each ask (:func:`turub.decisions.game_at`): how its tricks are given when a
+    rule reads them, its rules and its dealer."""
+    known: list[Any] = [None, None]  # the last count asked and its tricks: asked again within a trick
 
-    def game(seat: Seat, count: int) -> Game:
-        return game_at(seat, count + 1, lambda: deal.tricks[:count], rules, dealer)
-    return game
+    def before(count: int | None) -> tuple[Any, ...]:
+        if count != known[0] or count is None:
+            known[0], known[1] = count, deal.tricks_before(count)
+        return known[1]  # type: ignore[no-any-return]
+    return before, deal.rules, deal.dealer
 
 
 def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any, decide: Any,
-              games: Callable[[Seat, int], Game] | None) -> Seat:
-    """The tricks left, each play asked (:func:`_asked`) of the rules of its kind (``asks``,
-    :func:`turub.decisions.play_askers`): if none answers, :mod:`turub.playout`'s draw, else
-    :func:`_drawn_by`; each trick to ``decide`` if given, else the table.  The last winner."""
+              seen: tuple[Callable[[int | None], tuple[Any, ...]], Any, Seat] | None) -> Seat:
+    """The tricks left, each play asked of the rules of its kind (``asks``,
+    :func:`turub.decisions.play_askers`; with the game, :func:`turub.decisions.game_at`,
+    where ``seen``, :func:`_seen`, is given): if none answers, :mod:`turub.playout`'s draw,
+    else :func:`_drawn_by`; each trick to ``decide`` if given, else the table.  The last
+    winner.  The hand a rule is shown is kept play by play where a rule is asked at the plays
+    following suit (most of a deal's), else built where it is asked (:func:`_hand_view`);
+    the trick so far grows a card at a time (a tuple: shown as it is)."""
     hands, beats, nxt, order, done, won, leader, _ = position
     ask_lead, ask_follow, ask_void = asks["lead"], asks["follow"], asks["void"]
     held = [_in_hand_order(hand) for hand in hands] if ask_follow is not None else None
+    before, rules, dealer = seen if seen is not None else (None, None, None)
     for left in range(36 - len(done), 0, -1):  # every hand holds ``left`` cards before a trick
         count, hand = 36 - left, hands[leader]  # ``count`` tricks complete
-        asked = None if ask_lead is None else _asked(ask_lead, hand, held, leader, [], trump, games, count)
+        asked = None
+        if ask_lead is not None:
+            view = tuple(held[leader]) if held is not None else _hand_view(hand)
+            asked = ask_lead(view, (), trump) if seen is None else \
+                ask_lead(view, (), trump, game=game_at(leader, count + 1, before, rules, dealer))
         if asked is None:
             i = int(rnd() * left)  # the standard draw: any card
             for suit in hand:
@@ -207,23 +224,23 @@ def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any,
                 i -= len(suit)
             best = suit.pop(i)
         else:
-            best = _drawn_by(variant, asked, rnd, ()).index
+            best = _drawn_by(variant, asked, view, rnd, ()).index
             (suit := hand[best // 9]).remove(best)  # per suit, 9 cards a suit
         if held is not None:
             (mine := held[leader]).remove(CARDS[best])
             if not suit:  # a suit ran out: the others may alternate in colour anew (pack.sort-hand)
                 held[leader] = _after_running_out(mine, best // 9, hand)
+        cards: tuple[Card, ...] = (CARDS[best],)  # the trick so far, as a rule sees it
         led, codes, winning, seat = best // 9, [best], 0, nxt[leader]
         for k in (1, 2, 3):
             hand = hands[seat]
             suit = hand[led]
             ask = ask_follow if suit else ask_void
             asked = None
-            if ask is not None:  # (asked here, not through _asked: a rule may be asked at every play)
+            if ask is not None:
                 view = tuple(held[seat]) if held is not None else _hand_view(hand)
-                trick = tuple([CARDS[c] for c in codes])  # the trick as a rule sees it
-                asked = ask(view, trick, trump) if games is None else \
-                    ask(view, trick, trump, game=games(seat, count))
+                asked = ask(view, cards, trump) if seen is None else \
+                    ask(view, cards, trump, game=game_at(seat, count + 1, before, rules, dealer))
             if asked is None:
                 if suit:  # the standard draw: the led suit if held, else any card
                     i = int(rnd() * len(suit))
@@ -236,7 +253,7 @@ def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any,
                 code = suit[i]
                 del suit[i]
             else:
-                code = _drawn_by(variant, (asked, view), rnd, suit).index
+                code = _drawn_by(variant, asked, view, rnd, suit).index
                 (suit := hand[code // 9]).remove(code)
             if held is not None:
                 (mine := held[seat]).remove(CARDS[code])
@@ -245,33 +262,18 @@ def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any,
             if beats[36 * code + best]:  # trick.*: the card now winning
                 best, winning = code, k
             codes.append(code)
+            cards += (CARDS[code],)
             seat = nxt[seat]
         clauses = None
         if decide is not None:
-            winning, clauses = decide(tuple([CARDS[c] for c in codes]), winning, leader)
+            winning, clauses = decide(cards, winning, leader)
         done.append((leader, tuple(codes), None, winning, clauses))
         leader = order[leader][winning]  # play.winner-leads
         won[leader & 1] += 1
     return leader
 
 
-def _asked(ask: Any, hand: list[list[int]], held: list[list[Card]] | None, seat: Seat, codes: list[int],
-           trump: Any, games: Callable[[Seat, int], Game] | None, count: int) -> Any:
-    """The rules' answer (``ask``) about ``seat``'s play holding ``hand`` to the trick of
-    card ``codes`` so far, once ``count`` tricks are complete (with the game, ``games``, if
-    they read it), and the hand they were shown; ``None`` if they defer.  The hand as a rule
-    sees it is ``held``'s, kept play by play where a rule is asked at the plays following
-    suit (most of a deal's), else built now (:func:`_hand_view`)."""
-    view = tuple(held[seat]) if held is not None else _hand_view(hand)
-    trick = tuple([CARDS[c] for c in codes])  # the trick as a rule sees it
-    asked = ask(view, trick, trump) if games is None else ask(view, trick, trump, game=games(seat, count))
-    return None if asked is None else (asked, view)
-
-
-#: The order of the suits in a hand (``pack.sort-hand``), by the suits held (bit ``s`` of
-#: the index: suit ``s`` held).
-_HAND_ORDER: Final = tuple(tuple(alternating_suits(s for s in SUITS if held >> s & 1))
-                           for held in range(16))
+_HAND_ORDER: Final = HAND_ORDER  # the order of the suits in a hand, by the suits held
 
 
 #: ``(suits left, the suit that ran out)``: the order of the suits left, old and new, where
@@ -317,14 +319,13 @@ def _hand_view(suits: list[list[int]]) -> tuple[Card, ...]:
     return tuple([CARDS[code] for suit in _SUIT_ORDER[held] for code in suits[suit]])
 
 
-def _drawn_by(variant: Any, asked: tuple[tuple[tuple[frozenset[Card], list[Card]], Any], tuple[Card, ...]],
+def _drawn_by(variant: Any, asked: tuple[tuple[frozenset[Card], list[Card]], Any], mine: tuple[Card, ...],
               rnd: Any, following: Sequence[int]) -> Card:
-    """A card drawn uniformly, copy by copy, from those the house rule allows (``asked``,
-    from :func:`_asked`: its answer checked, :func:`turub.decisions.drawable`, its clause,
-    and the hand it was shown), counted for ``turub simulate``'s tally against the standard
-    draw's pool: the cards of the led suit held (``following``, their codes), else the
-    whole hand."""
-    ((_, copies), vc), mine = asked
+    """A card drawn uniformly, copy by copy, from those the house rule allows (``asked``:
+    its answer checked, :func:`turub.decisions.drawable`, and its clause) of the hand it was
+    shown (``mine``), counted for ``turub simulate``'s tally against the standard draw's
+    pool: the cards of the led suit held (``following``, their codes), else the whole hand."""
+    (_, copies), vc = asked
     tally = variant.tallying
     if tally is not None:
         counts = tally.get(vc.id)
@@ -341,15 +342,17 @@ def _drawn_by(variant: Any, asked: tuple[tuple[tuple[frozenset[Card], list[Card]
 
 
 def _trick_rule(variant: Any, ask: Any, trump: Any, done: Sequence[Any],
-                seeing: Callable[[Seat, int], Game] | None = None) -> Any:
+                seen: tuple[Callable[[int | None], tuple[Any, ...]], Any, Seat] | None = None) -> Any:
     """The winning position of a trick as the house rules decide it (``ask``), given its
     cards, the standard position (when every rule defers) and its leader (for a rule that
-    reads the game: ``seeing``, the game at a seat once the tricks ``done`` are complete),
-    and the clauses that decided it (``None``: the standard ones)."""
+    reads the game: ``seen``, :func:`_seen`, the game at the leader once the tricks ``done``
+    are complete), and the clauses that decided it (``None``: the standard ones)."""
+    before, rules, dealer = seen if seen is not None else (None, None, None)
+
     def decide(cards: tuple[Card, ...], standard: int, leader: Seat | None = None
                ) -> tuple[int, tuple[str, ...] | None]:
-        asked = ask(cards, trump) if seeing is None or leader is None else \
-            ask(cards, trump, game=seeing(leader, len(done)))
+        asked = ask(cards, trump) if seen is None or leader is None else \
+            ask(cards, trump, game=game_at(leader, len(done) + 1, before, rules, dealer))
         if asked is None:
             return standard, None
         if variant.tallying is not None:

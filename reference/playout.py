@@ -158,7 +158,9 @@ def random_tricks(position: Position, rnd: Callable[[], float],
                 best, position_now = code, k
             seat = nxt[seat]
         if decide is not None:
-            position_now, clauses = decide(tuple(map(CARDS.__getitem__, codes)), position_now, leader)
+            first, second, third, fourth = codes
+            position_now, clauses = decide((CARDS[first], CARDS[second], CARDS[third], CARDS[fourth]),
+                                           position_now, leader)
         tricks.append((leader, tuple(codes), None, position_now, clauses))
         leader = order[leader][position_now]  # play.winner-leads
         won[leader & 1] += 1

@@ -26,14 +26,15 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any, Final
 
-from .cards import SUITS, sort_hand
+from .cards import CARDS, SUITS
 from .contest import Contest, contest_step
 from .deal import Deal, Phase
 from .decisions import (CONTEST_STEP, DEAL_RESULT, DEAL_STANDS, FIRST_DEALER, LEGAL_PLAYS, NEXT_DEALER, SIGNAL,
                         TRICK_WINNER, TRUMP_CALLER,
-                        NOT_AN_ANSWER, DECISION_TABLE, Game, interrupted, play_kind, sees_game, shown,
+                        NOT_AN_ANSWER, DECISION_TABLE, Game, interrupted, passed_on, play_kind, sees_game, shown,
                         situation)
 from .errors import OutOfTime
 from .options import Rules
@@ -71,7 +72,7 @@ def _plays_and_tricks() -> tuple[tuple[tuple[Any, ...], ...], tuple[tuple[Any, .
             seat = deal.to_act
             trick = tuple(c for _, c in deal.current_trick)
             game = Game(seat, deal.trick_count + 1, deal.tricks, deal.rules, deal.dealer)
-            plays.append(((sort_hand(deal.hand(seat)), trick, trump), game))  # type: ignore[arg-type]
+            plays.append(((deal.hand(seat), trick, trump), game))  # sorted (pack.sort-hand)
             leader = deal.current_trick[0][0] if trick else seat
             deal.play(seat, rng.choice(deal.legal_plays()))  # type: ignore[arg-type]
             if len(trick) == 3:
@@ -136,9 +137,42 @@ def _packet_runs(dealer: Any, rules: Rules) -> list[tuple[tuple[Any, int], ...]]
     return [tuple(right), tuple(short), tuple(long_), tuple(skipped), tuple(right[:47])]
 
 
-def _reading(args: Sequence[Any]) -> str:
-    """How the situation reads, every field of every value (a change shows here)."""
-    return repr(tuple(args))
+def _reading(args: Sequence[Any], game: Game | None, signals: list[Any]) -> tuple[Any, ...]:
+    """How the situation reads, every field of every value (a change shows here): the
+    arguments and the game as they print, but for the tuples of cards among them (a hand, a
+    trick) and the game's earlier tricks.  Those are tuples (a rule cannot change what they
+    hold) of the interned cards and seats, clause IDs, numbers and signals: they read as
+    every field of every card and seat, and the tricks' signals as they print, the same
+    change showing at a fraction of the cost of printing every card at every play
+    (``signals``: the tricks' signals, :func:`_signals`)."""
+    tricks = game.tricks if game is not None else None
+    shown = tuple(args) if game is None else (*args, game) if not tricks else \
+        (*args, game.seat, game.trick_number, game.rules, game.dealer, signals)
+    return (repr([value for value in shown if not _cards_only(value)]),
+            tuple(map(_CARD_FIELDS, CARDS)), tuple(map(_SEAT_NAME, SEATS)))
+
+
+def _signals(game: Game | None) -> list[Any]:
+    """The signals given to the game's earlier tricks (the same objects at every reading of
+    one situation: only what they hold may change, and that shows as they print)."""
+    tricks = game.tricks if game is not None else None
+    return [trick.signal for trick in tricks if trick.signal is not None] if tricks else []
+
+
+def _cards_only(value: Any) -> bool:
+    """Whether ``value`` is a tuple of interned cards (it reads as their fields)."""
+    if type(value) is not tuple:
+        return False
+    try:
+        return _CARD_SET.issuperset(value)
+    except TypeError:  # something unhashable in it: not only cards
+        return False
+
+
+#: Every field of a card, and what a seat prints (its name): how the interned values read.
+_CARD_FIELDS: Final = attrgetter("suit", "rank", "index")
+_SEAT_NAME: Final = attrgetter("name")
+_CARD_SET: Final = frozenset(CARDS)
 
 
 def _answer(rule: Callable[..., Any], decision: str, args: tuple[Any, ...], game: Game | None
@@ -205,39 +239,44 @@ def check_rule(variant: str, clause: Any, rules: Rules) -> None:
     was shown."""
     decision = clause.decides
     sees = sees_game(clause.rule)
-    for args, game in situations(decision, rules):
-        if decision == LEGAL_PLAYS.name and play_kind(args[0], args[1]) not in clause.plays:
-            continue  # not asked there (its applies_to)
-        shown_game = game if sees else None
-        before = _reading((args, shown_game))
-        try:
-            with captured_output() as written:
-                first = _answer(clause.rule, decision, args, shown_game)
-                after = _reading((args, shown_game))
-                second = _answer(clause.rule, decision, args, shown_game) if after == before else first
-        except OutOfTime:
-            raise interrupted(variant, clause.id, decision, args) from None
-        except KeyboardInterrupt as e:  # Ctrl-C, or the rule raised it: say which rule was running
-            if type(e) is not KeyboardInterrupt:  # a command's own (turub.tools.cli.Interruption): as it came
-                raise
-            raise KeyboardInterrupt(str(interrupted(variant, clause.id, decision, args))) from None
-        if (said := written.said()) is not None:
-            raise RuleCheckError(variant, clause.id, decision,
-                                 f"printed {said!r} (a rule may not write: it would mix with the "
-                                 "command's output)", situation(decision, args))
-        if after != before:
-            raise RuleCheckError(variant, clause.id, decision,
-                                 "changed a value it was shown", situation(decision, args))
-        if first != second:
-            raise RuleCheckError(variant, clause.id, decision,
-                                 f"answered one situation two ways, {_said(first)} then {_said(second)} "
-                                 "(a rule may not draw at random or keep count)", situation(decision, args))
-        if first[0] == "raised":
-            raise RuleCheckError(variant, clause.id, decision, f"raised {first[1]}", situation(decision, args))
-        if first[0] == "nonsense":
-            raise RuleCheckError(variant, clause.id, decision,
-                                 f"returned {first[1]}, not {DECISION_TABLE[decision].wants}",
-                                 situation(decision, args))
+    with captured_output() as written:  # (read after each situation: the first that printed is named)
+        for args, game in situations(decision, rules):
+            if decision == LEGAL_PLAYS.name and play_kind(args[0], args[1]) not in clause.plays:
+                continue  # not asked there (its applies_to)
+            _check_situation(variant, clause, decision, args, game if sees else None, written)
+
+
+def _check_situation(variant: str, clause: Any, decision: str, args: tuple[Any, ...], shown_game: Game | None,
+                     written: Written) -> None:
+    """:func:`check_rule` at one situation: ``args``, and the game if the rule reads it;
+    ``written``, what it printed (nothing before this situation)."""
+    signals = _signals(shown_game)
+    before = _reading(args, shown_game, signals)
+    try:
+        first = _answer(clause.rule, decision, args, shown_game)
+        after = _reading(args, shown_game, signals)
+        second = _answer(clause.rule, decision, args, shown_game) if after == before else first
+    except OutOfTime:
+        raise interrupted(variant, clause.id, decision, args) from None
+    except KeyboardInterrupt as e:  # Ctrl-C, or the rule raised it: say which rule was running
+        passed_on(e, variant, clause.id, decision, args)
+    if (said := written.said()) is not None:
+        raise RuleCheckError(variant, clause.id, decision,
+                             f"printed {said!r} (a rule may not write: it would mix with the "
+                             "command's output)", situation(decision, args))
+    if after != before:
+        raise RuleCheckError(variant, clause.id, decision,
+                             "changed a value it was shown", situation(decision, args))
+    if first != second:
+        raise RuleCheckError(variant, clause.id, decision,
+                             f"answered one situation two ways, {_said(first)} then {_said(second)} "
+                             "(a rule may not draw at random or keep count)", situation(decision, args))
+    if first[0] == "raised":
+        raise RuleCheckError(variant, clause.id, decision, f"raised {first[1]}", situation(decision, args))
+    if first[0] == "nonsense":
+        raise RuleCheckError(variant, clause.id, decision,
+                             f"returned {first[1]}, not {DECISION_TABLE[decision].wants}",
+                             situation(decision, args))
 
 
 def check_rules(variant: Any) -> None:

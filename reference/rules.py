@@ -94,8 +94,22 @@ def trick_winner(cards: Sequence[Card], trump: Suit) -> int:
         post: all(c.rank <= cards[__return__].rank for c in cards if c.suit is cards[__return__].suit)
         post: cards[__return__] not in cards[:__return__]
     """
-    cards = _trick(cards)
-    trump = argument_checks.suit(trump, "trump.any-suit", text=False)  # type: ignore[assignment]
+    # The arguments checked as _trick and argument_checks.suit check them, inline where they
+    # are what they usually are (a rule may call this at every trick): a list or tuple of one
+    # to four Card values, a Suit; anything else takes the checks' own path, and its error.
+    if type(cards) is list or type(cards) is tuple:
+        n = len(cards)
+        if not 0 < n <= 4:
+            cards = _trick(cards)
+        else:
+            for card in cards:
+                if type(card) is not Card:
+                    cards = _trick(cards)
+                    break
+    else:
+        cards = _trick(cards)
+    if type(trump) is not Suit:
+        trump = argument_checks.suit(trump, "trump.any-suit", text=False)  # type: ignore[assignment]
     best = cards[0]
     position = 0
     for i in range(1, len(cards)):

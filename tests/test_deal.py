@@ -312,3 +312,20 @@ def test_a_view_for_a_seat_that_does_not_exist_is_refused():
     with pytest.raises(RuleError) as e:
         deal.view(7)
     assert e.value.clause == "table.partnerships"
+
+
+def test_a_hand_is_shown_sorted_at_every_play():
+    # pack.sort-hand: Deal.hand shows the suits held alternating in colour, each highest rank
+    # first, as sort_hand sorts the same cards, whatever suits a hand has run out of.
+    from turub.cards import sort_hand
+    shapes = set()
+    for seed in range(40):
+        deal = called(seed, trump=Suit(seed % 4))
+        rng = random.Random(seed)
+        while deal.phase is Phase.PLAYING:
+            for seat in Seat:
+                hand = deal.hand(seat)
+                assert hand == sort_hand(reversed(hand)), (seed, seat)
+                shapes.add(frozenset(c.suit for c in hand))
+            deal.play(deal.to_act, rng.choice(deal.legal_plays()))
+    assert len(shapes) == 16  # every set of suits held, the empty hand included

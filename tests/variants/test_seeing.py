@@ -119,3 +119,60 @@ def test_the_reference_playing_by_a_rule_that_reads_the_game_conforms(name, tmp_
     report = json.loads(out.read_text())
     failed = [(c["id"], c.get("detail")) for c in report["cases"] if c["status"] == "failed"]
     assert done.returncode == 0 and report["conforms"] and not failed, (done.stderr[-600:], failed[:3])
+
+
+def test_the_game_view_cannot_be_changed_and_is_equal_only_to_itself():
+    from turub.decisions import Game, game_at
+    from turub.options import Rules
+    game = Game(seat=Seat.SOUTH, trick_number=3, tricks=(), dealer=Seat.NORTH)
+    with pytest.raises(AttributeError):
+        game.seat = Seat.EAST
+    with pytest.raises((AttributeError, TypeError)):
+        object.__setattr__(game, "seat", Seat.EAST)  # not even past its own __setattr__
+    assert game.seat is Seat.SOUTH and game.seats == (Seat.SOUTH, Seat.WEST, Seat.NORTH, Seat.EAST)
+    assert game == game and game != Game(seat=Seat.SOUTH, trick_number=3, tricks=(), dealer=Seat.NORTH)
+    assert len({game, Game()}) == 2 and Game().tricks is None and Game().seats is None
+    assert Game(trick_number=2, tricks=lambda: ("built",)).tricks == ("built",)  # built when read
+    # The engine's view: its tricks given by the deal when first read, the trick's earlier ones
+    # (None: a view after the deal, all of them).
+    asked = []
+
+    def tricks_of(count):
+        asked.append(count)
+        return ("a trick",) * (36 if count is None else count)
+    early = game_at(Seat.EAST, 4, tricks_of, Rules(), Seat.NORTH)
+    assert asked == [] and early.tricks == ("a trick",) * 3 and asked == [3]
+    assert len(game_at(None, None, tricks_of, Rules(), Seat.NORTH).tricks) == 36 and asked == [3, None]
+    assert repr(early).startswith("Game(seat=Seat.EAST, trick_number=4, tricks=('a trick',")
+
+
+def test_a_rule_reading_the_game_sees_at_each_ask_the_deal_as_it_stands():
+    # Every view the random playout builds (at each play and each trick it asks about) says
+    # what the finished deal says of that moment: the seat to act or the trick's leader, the
+    # trick's number, the tricks completed before it, the rules and the dealer.
+    from turub.variants import Variant, VariantClause
+    seen = []
+
+    def plays(hand, trick, trump, game):
+        seen.append((hand, trick, game))
+
+    def tricks(cards, trump, game):
+        seen.append((None, cards, game))
+    v = Variant("seeing-records", "1", clauses=[
+        VariantClause("seeing.plays", "Records the plays", decides="legal_plays", rule=plays),
+        VariantClause("seeing.tricks", "Records the tricks", decides="trick_winner", rule=tricks)])
+    rng = random.Random(5)
+    for dealer in Seat:
+        deal = v.play_random_deal(dealer, rng)
+        assert len(seen) == 36 * 5
+        for hand, cards, game in seen:
+            number = game.trick_number
+            trick = deal.tricks[number - 1]
+            assert game.tricks == deal.tricks[:number - 1] and game.tricks == game.tricks  # read twice
+            assert game.dealer is deal.dealer and game.rules == deal.rules
+            if hand is None:  # the trick, once complete, with its leader
+                assert cards == trick.cards and game.seat is trick.leader and game.seats == trick.seats
+            else:  # a play: the cards before it, the seat to play it, holding it
+                assert cards == trick.cards[:len(cards)] and game.seat is trick.seats[len(cards)]
+                assert trick.cards[len(cards)] in hand and game.seats[0] is game.seat
+        seen.clear()

@@ -227,6 +227,36 @@ def test_a_rule_that_answers_one_situation_two_ways_is_refused(body, decision, t
      V = Variant("riverside-keep", "1", clauses=[VariantClause("riverside.keep", "Keep",
          decides="contest_step", rule=keep)])
      """, "contest step"),
+    # changes a card of an earlier trick it reads in the game (an interned card: every copy)
+    ("""
+     from turub import Rank
+     def bends(hand, trick, trump, game):
+         if game.tricks and len(game.tricks) == 9:
+             card = game.tricks[3].cards[2]
+             object.__setattr__(card, "rank", Rank.SIX if card.rank is not Rank.SIX else Rank.ACE)
+         return None
+     V = Variant("riverside-bends", "1", clauses=[VariantClause("riverside.bends", "Bends",
+         decides="legal_plays", rule=bends, applies_to="lead")])
+     """, "legal plays"),
+    # renames the seat that led the last trick it reads in the game
+    ("""
+     def renames(cards, trump, game):
+         if game.tricks and len(game.tricks) == 20:
+             object.__setattr__(game.tricks[-1].leader, "_name_", "NOBODY")
+         return None
+     V = Variant("riverside-renames", "1", clauses=[VariantClause("riverside.renames", "Renames",
+         decides="trick_winner", rule=renames)])
+     """, "trick winner"),
+    # changes the options the game shows, late in a deal
+    ("""
+     from turub import Direction
+     def turns(hand, trick, trump, game):
+         if game.tricks and len(game.tricks) == 5 and trick:
+             object.__setattr__(game.rules, "direction", Direction.COUNTERCLOCKWISE)
+         return None
+     V = Variant("riverside-turns", "1", clauses=[VariantClause("riverside.turns", "Turns",
+         decides="legal_plays", rule=turns)])
+     """, "legal plays"),
 ])
 def test_a_rule_that_changes_what_it_is_shown_is_refused(body, decision, tmp_path):
     path = club_file(tmp_path, body)
