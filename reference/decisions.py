@@ -30,7 +30,7 @@ from typing import Any, Final, NoReturn, Protocol, runtime_checkable
 
 from .cards import CARDS, Card, Suit, card_name, sort_hand
 from .contest import Contest
-from .errors import OutOfTime
+from .errors import CommandInterrupted, OutOfTime
 from .options import Rules
 from .rules import DealResult
 from .seats import PLAY_ORDER, Seat, Side
@@ -832,7 +832,10 @@ def failed(variant: str, clause: str, decision: str, error: BaseException, args:
     """Raise what a command sees of house rule ``clause`` of ``variant`` that raised ``error``
     deciding ``decision`` on ``args``: a :class:`KeyboardInterrupt` passed on
     (:func:`passed_on`), the time limit naming the rule (:func:`interrupted`), anything else
-    a :class:`HouseRuleError` (:func:`raised`)."""
+    a :class:`HouseRuleError` (:func:`raised`); the command's own interruption
+    (:class:`~turub.errors.CommandInterrupted`) as it came."""
+    if isinstance(error, CommandInterrupted):
+        raise error
     if isinstance(error, KeyboardInterrupt):
         passed_on(error, variant, clause, decision, args)
     if isinstance(error, OutOfTime):

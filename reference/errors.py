@@ -16,7 +16,7 @@ __all__ = [
     "RuleError", "CardFormatError", "RulesOptionError", "IllegalActionError", "PhaseError",
     "OutOfTurnError", "CardNotHeldError", "MustFollowSuitError", "TrumpCallError",
     "SignalError", "ResultError", "ContestDecidedError", "FirstDealerError", "RecordError",
-    "OutOfTime",
+    "OutOfTime", "CommandInterrupted",
 ]
 
 
@@ -154,3 +154,10 @@ class OutOfTime(BaseException):
     Not a refusal and not an ``Exception``: user code that catches ``Exception`` lets it
     through, and a house rule's asker passes it on, naming the rule it interrupted (its
     message: what was running)."""
+
+
+class CommandInterrupted(BaseException):
+    """The command's own stop, raised by its signal handler or its timer while user code may
+    be running (the conformance kit's interruption is one): every user-code boundary (a house
+    rule's asker, the checks of its rules, loading its file) lets it through as it came,
+    never as something the user's code raised."""

@@ -51,7 +51,7 @@ from .deal import Deal, play_random_deal
 from .decisions import (CONTEST_STEP, DEAL_RESULT, DEAL_STANDS, DECISION_TABLE, DECISIONS, FIRST_DEALER,
                         NEXT_DEALER, PLAYS, SIGNAL, TRICK_WINNER, TRUMP_CALLER, Game,
                         HouseRuleError, asker, kinds_of_play, sees_game)
-from .errors import OutOfTime, RecordError, RuleError, RulesOptionError
+from .errors import CommandInterrupted, OutOfTime, RecordError, RuleError, RulesOptionError
 from .user_files import InputFileError, described, read_input
 from .options import OPTIONS, Rules, rules_from_dict
 from .rules import (DealResult, FirstDealer, NextDealer, PacketCheck, TrickDecision, check_packets,
@@ -811,8 +811,8 @@ def _load_python(p: Path, source: bytes, name: str | None) -> Variant:
     except SystemExit as e:  # the user's file ended the interpreter: say which file
         raise VariantError(f"{p}: the file exited while it was loaded (SystemExit: "
                            f"{str(e.code)[:200]!r})") from None
-    except (KeyboardInterrupt, OutOfTime):
-        raise  # Ctrl-C, or the command's time limit: the command's own line and status
+    except (KeyboardInterrupt, OutOfTime, CommandInterrupted):
+        raise  # Ctrl-C, a signal, or the command's time limit: the command's own line and status
     except BaseException as e:  # noqa: BLE001 - the user's file (a bare BaseException, an
         # exception whose text cannot be had or runs over lines): say what broke, in one line
         raise VariantError(f"{p}: {described(e)}") from None

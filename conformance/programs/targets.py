@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
 from turub.decisions import HouseRuleError
+from turub.errors import CommandInterrupted
 
 from ..adapter import OPERATIONS, ImplementationError
 from ..operations import REGISTRY
@@ -42,8 +43,9 @@ UNSUPPORTED = "unsupported"
 NOT_RUN = "not-run"
 
 
-class Interrupted(BaseException):
-    """The kit received a signal (SIGINT, SIGTERM, SIGHUP): stop, report, exit."""
+class Interrupted(CommandInterrupted):
+    """The kit received a signal (SIGINT, SIGTERM, SIGHUP), or its time limit came: stop,
+    report, exit (a house rule running then does not say it raised it)."""
 
     def __init__(self, signum: int) -> None:
         super().__init__(signum)

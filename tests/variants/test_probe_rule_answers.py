@@ -13,11 +13,9 @@ catalogue of bad definitions kept outside the repository.  Each is an expected f
   without a mark, a holder given as text, a mark past 36, a winner that is not the holder):
   accepted, then a traceback or a wrong contest further on; it should be refused as an answer
   that is not of its kind;
-* a rule still deciding when ``turub check``'s whole-run time limit came was reported as
-  having *raised* the kit's own interruption (``raised RunOutOfTime: 14``): ``decisions.asker``
-  wraps every BaseException but Ctrl-C and ``OutOfTime`` as the rule's; it should let an
-  interruption through as ``rule_checks._answer`` does (or the kit's interruption should be
-  one it knows)."""
+* (fixed: the kit's interruption is a :class:`turub.errors.CommandInterrupted`, which every
+  boundary lets through) a rule still deciding when ``turub check``'s whole-run time limit
+  came was reported as having *raised* the kit's own interruption (``raised RunOutOfTime: 14``)."""
 
 from __future__ import annotations
 
@@ -117,8 +115,6 @@ V = Variant("riverside-late-loop", "1", clauses=[VariantClause("riverside.late-l
 '''
 
 
-@pytest.mark.xfail(strict=True, reason="decisions.asker wraps the kit's own interruption (the whole-run time "
-                                       "limit, raised in the rule) as the rule's exception: 'raised RunOutOfTime'")
 def test_a_rule_still_deciding_when_the_whole_run_time_limit_comes_is_not_said_to_have_raised(tmp_path):
     import json
     import subprocess
