@@ -369,6 +369,10 @@ class Game(tuple):
             return None
         return PLAY_ORDER[(self.rules or _STANDARD).direction][seat]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copied or pickled as the view it is (a tuple's own way would pass its fields as the seat)."""
+        return _TUPLE, (type(self), tuple(self))
+
     def __repr__(self) -> str:
         return (f"Game(seat={self.seat!r}, trick_number={self.trick_number!r}, tricks={self.tricks!r}, "
                 f"rules={self.rules!r}, dealer={self.dealer!r})")

@@ -133,6 +133,10 @@ def test_the_game_view_cannot_be_changed_and_is_equal_only_to_itself():
     assert game == game and game != Game(seat=Seat.SOUTH, trick_number=3, tricks=(), dealer=Seat.NORTH)
     assert len({game, Game()}) == 2 and Game().tricks is None and Game().seats is None
     assert Game(trick_number=2, tricks=lambda: ("built",)).tricks == ("built",)  # built when read
+    import copy
+    import pickle
+    for again in (copy.copy(game), copy.deepcopy(game), pickle.loads(pickle.dumps(game))):
+        assert type(again) is Game and repr(again) == repr(game)  # a rule may keep a copy
     # The engine's view: its tricks given by the deal when first read, the trick's earlier ones
     # (None: a view after the deal, all of them).
     asked = []
