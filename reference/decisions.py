@@ -645,7 +645,7 @@ def shown(value: Any) -> str:
         return str(value)
     if isinstance(value, str):
         return f"the text “{value[:40]}”"
-    if isinstance(value, (list, tuple, set, frozenset)):
+    if isinstance(value, (list, tuple, set, frozenset)) and not isinstance(value, Game):  # (a view: by its name)
         items = list(value)[:12]
         inner = ", ".join(shown(v) for v in items)
         return f"a {type(value).__name__} of {len(value)}: {inner}" if items else f"an empty {type(value).__name__}"
