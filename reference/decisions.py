@@ -369,6 +369,10 @@ class Game(tuple):
             return None
         return PLAY_ORDER[(self.rules or _STANDARD).direction][seat]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copied or pickled as the view it is (a tuple's own way would pass its fields as the seat)."""
+        return _TUPLE, (type(self), tuple(self))
+
     def __repr__(self) -> str:
         return (f"Game(seat={self.seat!r}, trick_number={self.trick_number!r}, tricks={self.tricks!r}, "
                 f"rules={self.rules!r}, dealer={self.dealer!r})")
@@ -641,7 +645,7 @@ def shown(value: Any) -> str:
         return str(value)
     if isinstance(value, str):
         return f"the text “{value[:40]}”"
-    if isinstance(value, (list, tuple, set, frozenset)):
+    if isinstance(value, (list, tuple, set, frozenset)) and not isinstance(value, Game):  # (a view: by its name)
         items = list(value)[:12]
         inner = ", ".join(shown(v) for v in items)
         return f"a {type(value).__name__} of {len(value)}: {inner}" if items else f"an empty {type(value).__name__}"

@@ -133,6 +133,10 @@ def test_the_game_view_cannot_be_changed_and_is_equal_only_to_itself():
     assert game == game and game != Game(seat=Seat.SOUTH, trick_number=3, tricks=(), dealer=Seat.NORTH)
     assert len({game, Game()}) == 2 and Game().tricks is None and Game().seats is None
     assert Game(trick_number=2, tricks=lambda: ("built",)).tricks == ("built",)  # built when read
+    import copy
+    import pickle
+    for again in (copy.copy(game), copy.deepcopy(game), pickle.loads(pickle.dumps(game))):
+        assert type(again) is Game and repr(again) == repr(game)  # a rule may keep a copy
     # The engine's view: its tricks given by the deal when first read, the trick's earlier ones
     # (None: a view after the deal, all of them).
     asked = []
@@ -176,3 +180,15 @@ def test_a_rule_reading_the_game_sees_at_each_ask_the_deal_as_it_stands():
                 assert cards == trick.cards[:len(cards)] and game.seat is trick.seats[len(cards)]
                 assert trick.cards[len(cards)] in hand and game.seats[0] is game.seat
         seen.clear()
+
+
+def test_a_rule_that_answers_with_its_game_is_told_so_in_words():
+    from turub.decisions import Game, HouseRuleError
+    from turub.variants import Variant, VariantClause
+
+    def answers_the_game(cards, trump, game):
+        return game
+    v = Variant("seeing-games", "1", clauses=[VariantClause("seeing.games", "Answers the game",
+                                                            decides="trick_winner", rule=answers_the_game)])
+    with pytest.raises(HouseRuleError, match="returned a Game, not a position"):
+        v.trick_winner(parse_cards("AS KS"), Suit.HEARTS, Game(seat=Seat.NORTH))
