@@ -31,6 +31,7 @@ from typing import Any, Final, NoReturn, Protocol, runtime_checkable
 from .cards import CARDS, Card, Suit, card_name, sort_hand
 from .contest import Contest
 from .errors import CommandInterrupted, OutOfTime
+from .user_files import described
 from .options import Rules
 from .rules import DealResult
 from .seats import PLAY_ORDER, Seat, Side
@@ -559,7 +560,19 @@ def _allowed(out: Any, args: Sequence[Any]) -> Any:
 
 
 def _contest(out: Any, args: Sequence[Any]) -> Any:
-    return out if isinstance(out, Contest) else NOT_AN_ANSWER
+    """A contest step's answer: a :class:`Contest` in a state a contest can be in (each side
+    a :class:`Side` or None, a running sequence with its mark and none without, a mark of
+    0 to 36 tricks, a count of deals), else not an answer.  Which side a house rule decides
+    the contest for is its own: a winner need not be the holder (a rule that ends a contest
+    outright may end it for the side without the running sequence)."""
+    if not isinstance(out, Contest):
+        return NOT_AN_ANSWER
+    sides_ok = all(x is None or isinstance(x, Side) for x in (out.holder, out.winner))
+    mark_ok = out.mark is None or (type(out.mark) is int and 0 <= out.mark <= 36)
+    deals_ok = type(out.deals) is int and out.deals >= 0
+    clauses_ok = isinstance(out.clauses, tuple) and all(isinstance(c, str) for c in out.clauses)
+    sequence_ok = (out.holder is None) == (out.mark is None)
+    return out if sides_ok and mark_ok and deals_ok and clauses_ok and sequence_ok else NOT_AN_ANSWER
 
 
 LEGAL_PLAYS: Final = Decision(
@@ -656,9 +669,7 @@ def raised(variant: str, clause: str, decision: str, error: BaseException,
            args: Sequence[Any]) -> HouseRuleError:
     """The one-line error for house rule ``clause`` of ``variant`` that raised ``error``
     deciding ``decision`` on ``args``."""
-    first = (str(error).strip().splitlines() or [""])[0][:160]
-    return HouseRuleError(variant, clause, decision,
-                          f"raised {type(error).__name__}{': ' + first if first else ''}",
+    return HouseRuleError(variant, clause, decision, f"raised {described(error, 160)}",
                           situation(decision, args))
 
 
@@ -681,7 +692,7 @@ def playable(out: Any, hand: Sequence[Card]) -> tuple[frozenset[Card], list[Card
     ``None`` when ``out`` is not a non-empty part of the hand."""
     try:
         cards = frozenset(out)
-    except TypeError:
+    except Exception:  # noqa: BLE001 - the user's answer: one that cannot be iterated is no answer
         return None
     # every Card is one of the 36 interned ones, so ``<= _ALL_CARDS`` says "only cards"
     if isinstance(out, (str, Card)) or not cards <= _ALL_CARDS or (hand and not cards):

@@ -37,6 +37,7 @@ from .decisions import (CONTEST_STEP, DEAL_RESULT, DEAL_STANDS, FIRST_DEALER, LE
                         NOT_AN_ANSWER, DECISION_TABLE, Game, interrupted, passed_on, play_kind, sees_game, shown,
                         situation)
 from .errors import OutOfTime
+from .user_files import described
 from .options import Rules
 from .rules import deal_result
 from .seats import SEATS, Side, seats_from
@@ -186,8 +187,7 @@ def _answer(rule: Callable[..., Any], decision: str, args: tuple[Any, ...], game
         # too), but never an interruption: Ctrl-C, a time limit's, a signal's
         if not isinstance(e, (Exception, SystemExit, GeneratorExit)) and type(e) is not BaseException:
             raise
-        first = (str(e).strip().splitlines() or [""])[0][:160]
-        return "raised", f"{type(e).__name__}{': ' + first if first else ''}"
+        return "raised", described(e, 160)
     if out is None:
         return "deferred", None
     normal = DECISION_TABLE[decision].normalise(out, args)

