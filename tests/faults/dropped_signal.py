@@ -34,8 +34,8 @@ def _collecting(phase, info):
             or not _at_the_stage():
         return
     _spun.append(True)
-    Path(_marker).write_text("spinning", encoding="utf-8")
-    try:
+    try:  # (the marker written inside: a signal the test sends on reading it lands in here)
+        Path(_marker).write_text("spinning", encoding="utf-8")
         end = time.monotonic() + 60
         while time.monotonic() < end:  # the handler runs here, between two of these steps
             pass
