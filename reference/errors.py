@@ -16,7 +16,7 @@ __all__ = [
     "RuleError", "CardFormatError", "RulesOptionError", "IllegalActionError", "PhaseError",
     "OutOfTurnError", "CardNotHeldError", "MustFollowSuitError", "TrumpCallError",
     "SignalError", "ResultError", "ContestDecidedError", "FirstDealerError", "RecordError",
-    "OutOfTime", "CommandInterrupted",
+    "OutOfTime", "CommandInterrupted", "stops_the_command",
 ]
 
 
@@ -161,3 +161,13 @@ class CommandInterrupted(BaseException):
     be running (the conformance kit's interruption is one): every user-code boundary (a house
     rule's asker, the checks of its rules, loading its file) lets it through as it came,
     never as something the user's code raised."""
+
+
+def stops_the_command(error: BaseException) -> bool:
+    """Whether ``error``, raised while user code ran, is the command's own stop rather than
+    something the user's code did: Ctrl-C (``KeyboardInterrupt``, a command's own handler's
+    subclass included), the command's time limit (:class:`OutOfTime`) or the kit's
+    interruption (:class:`CommandInterrupted`).  Every user-code boundary asks this one
+    question; anything else a rule or a file raises (``SystemExit``, a bare or a file's own
+    ``BaseException``) is the user's, named in one line."""
+    return isinstance(error, (KeyboardInterrupt, OutOfTime, CommandInterrupted))

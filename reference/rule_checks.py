@@ -36,7 +36,7 @@ from .decisions import (CONTEST_STEP, DEAL_RESULT, DEAL_STANDS, FIRST_DEALER, LE
                         TRICK_WINNER, TRUMP_CALLER,
                         NOT_AN_ANSWER, DECISION_TABLE, Game, interrupted, passed_on, play_kind, sees_game, shown,
                         situation)
-from .errors import OutOfTime
+from .errors import OutOfTime, stops_the_command
 from .user_files import described
 from .options import Rules
 from .rules import deal_result
@@ -184,8 +184,8 @@ def _answer(rule: Callable[..., Any], decision: str, args: tuple[Any, ...], game
     try:
         out = rule(*args) if game is None else rule(*args, game=game)
     except BaseException as e:  # user code: refused, naming what it raised (a bare BaseException
-        # too), but never an interruption: Ctrl-C, a time limit's, a signal's
-        if not isinstance(e, (Exception, SystemExit, GeneratorExit)) and type(e) is not BaseException:
+        # or its file's own too), but never the command's stop: Ctrl-C, a time limit, a signal
+        if stops_the_command(e):
             raise
         return "raised", described(e, 160)
     if out is None:

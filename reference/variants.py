@@ -51,7 +51,7 @@ from .deal import Deal, play_random_deal
 from .decisions import (CONTEST_STEP, DEAL_RESULT, DEAL_STANDS, DECISION_TABLE, DECISIONS, FIRST_DEALER,
                         NEXT_DEALER, PLAYS, SIGNAL, TRICK_WINNER, TRUMP_CALLER, Game,
                         HouseRuleError, asker, kinds_of_play, sees_game)
-from .errors import CommandInterrupted, OutOfTime, RecordError, RuleError, RulesOptionError
+from .errors import RecordError, RuleError, RulesOptionError, stops_the_command
 from .user_files import InputFileError, described, read_input
 from .options import OPTIONS, Rules, rules_from_dict
 from .rules import (DealResult, FirstDealer, NextDealer, PacketCheck, TrickDecision, check_packets,
@@ -811,10 +811,10 @@ def _load_python(p: Path, source: bytes, name: str | None) -> Variant:
     except SystemExit as e:  # the user's file ended the interpreter: say which file
         raise VariantError(f"{p}: the file exited while it was loaded (SystemExit: "
                            f"{str(e.code)[:200]!r})") from None
-    except (KeyboardInterrupt, OutOfTime, CommandInterrupted):
-        raise  # Ctrl-C, a signal, or the command's time limit: the command's own line and status
     except BaseException as e:  # noqa: BLE001 - the user's file (a bare BaseException, an
         # exception whose text cannot be had or runs over lines): say what broke, in one line
+        if stops_the_command(e):
+            raise  # Ctrl-C, a signal, or the command's time limit: the command's own line and status
         raise VariantError(f"{p}: {described(e)}") from None
     if (said := written.said()) is not None:
         raise VariantError(f"{p}: the file printed {said!r} while it was loaded (a variant file may "
@@ -833,10 +833,8 @@ def _load_python(p: Path, source: bytes, name: str | None) -> Variant:
         except RuleCheckError as e:
             raise VariantError(f"{p}: {e}") from None
         except BaseException as e:
-            # What a rule gave broke the checks (an answer that cannot be read, an exception
-            # whose text cannot be had), or a rule raised a BaseException of the file's own,
-            # which the checks let through as they let an interruption through: still one line.
-            if not isinstance(e, Exception) and type(e).__module__ != module.__name__:
+            # What a rule gave broke the checks themselves: still one line
+            if stops_the_command(e):
                 raise  # Ctrl-C, the time limit, a signal: the command's own line and status
             raise VariantError(f"{p}: variant {v.name} {v.version}: its house rules could not be checked: "
                                f"{described(e)}") from None
