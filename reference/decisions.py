@@ -648,8 +648,26 @@ def situation(decision: str, args: Sequence[Any]) -> str:
         return decision
 
 
+def is_async(rule: Any) -> bool:
+    """Whether ``rule`` is written with ``async def`` (a coroutine or an asynchronous
+    generator function, or an object whose ``__call__`` is one): asked, it gives a value to
+    await, never its answer, and nothing in a game awaits it."""
+    call = rule if inspect.isfunction(rule) or inspect.ismethod(rule) else getattr(type(rule), "__call__", None)
+    return inspect.iscoroutinefunction(call) or inspect.isasyncgenfunction(call)
+
+
+def dropped(out: Any) -> None:
+    """Close an answer that is a coroutine (an ``async`` rule's, :func:`is_async`) before it
+    is refused, so that Python does not warn, on the command's standard error, that it was
+    never awaited."""
+    if inspect.iscoroutine(out):
+        out.close()
+
+
 def shown(value: Any) -> str:
     """A value a rule returned, in words (cards, seats and sides by name; no reprs)."""
+    if inspect.isawaitable(value) or inspect.isasyncgen(value):
+        return "a coroutine (an async rule's: nothing awaits it)"
     if value is None or isinstance(value, (bool, int, float)):
         return str(value).lower() if isinstance(value, bool) else str(value)
     if isinstance(value, Card):
@@ -682,6 +700,7 @@ def interrupted(variant: str, clause: str, decision: str, args: Sequence[Any]) -
 
 def _nonsense(variant: str, clause: str, decision: str, out: Any, args: Sequence[Any],
               want: str) -> HouseRuleError:
+    dropped(out)
     return HouseRuleError(variant, clause, decision, f"returned {shown(out)}, not {want}",
                           situation(decision, args))
 

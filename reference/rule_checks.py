@@ -34,7 +34,7 @@ from .contest import Contest, contest_step
 from .deal import Deal, Phase
 from .decisions import (CONTEST_STEP, DEAL_RESULT, DEAL_STANDS, FIRST_DEALER, LEGAL_PLAYS, NEXT_DEALER, SIGNAL,
                         TRICK_WINNER, TRUMP_CALLER,
-                        NOT_AN_ANSWER, DECISION_TABLE, Game, interrupted, passed_on, play_kind, sees_game, shown,
+                        NOT_AN_ANSWER, DECISION_TABLE, Game, dropped, interrupted, passed_on, play_kind, sees_game, shown,
                         situation)
 from .errors import OutOfTime, stops_the_command
 from .user_files import described
@@ -191,7 +191,10 @@ def _answer(rule: Callable[..., Any], decision: str, args: tuple[Any, ...], game
     if out is None:
         return "deferred", None
     normal = DECISION_TABLE[decision].normalise(out, args)
-    return ("answer", normal) if normal is not NOT_AN_ANSWER else ("nonsense", shown(out))
+    if normal is not NOT_AN_ANSWER:
+        return "answer", normal
+    dropped(out)
+    return "nonsense", shown(out)
 
 
 def _said(answer: tuple[str, Any]) -> str:

@@ -34,7 +34,10 @@ import atexit
 import contextlib
 import importlib.util
 import json
+import os
 import re
+import signal
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -50,7 +53,7 @@ from .contest import contest_step as _contest_step
 from .deal import Deal, play_random_deal
 from .decisions import (CONTEST_STEP, DEAL_RESULT, DEAL_STANDS, DECISION_TABLE, DECISIONS, FIRST_DEALER,
                         NEXT_DEALER, PLAYS, SIGNAL, TRICK_WINNER, TRUMP_CALLER, Game,
-                        HouseRuleError, asker, kinds_of_play, sees_game)
+                        HouseRuleError, asker, is_async, kinds_of_play, sees_game)
 from .errors import RecordError, RuleError, RulesOptionError, stops_the_command
 from .user_files import InputFileError, described, read_input
 from .options import OPTIONS, Rules, rules_from_dict
@@ -148,6 +151,9 @@ class VariantClause:
             raise VariantError(f"{self.id}: a rule needs the decision it overrides (decides=…), and back")
         if self.rule is not None and not callable(self.rule):
             raise VariantError(f"{self.id}: rule must be a function")
+        if self.rule is not None and is_async(self.rule):
+            raise VariantError(f"{self.id}: rule must be a plain function returning its answer, not an async "
+                               f"one (nothing in a game awaits it)")
         if self.applies_to is not None:
             if self.decides is None or not DECISION_TABLE[self.decides].by_kind_of_play:
                 raise VariantError(f"{self.id}: applies_to names kinds of play: only a rule deciding "
@@ -792,7 +798,97 @@ def _exit_handlers(p: Path) -> Iterator[list[Callable[..., Any]]]:
             atexit.unregister(func)
 
 
+#: The signals whose handling a variant file may not change: the command's own stop (Ctrl-C,
+#: a ``kill``, a closed terminal) and its time limit.
+_KEPT_SIGNALS: Final = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP", "SIGALRM")
+                             if hasattr(signal, n))
+
+
+def _engine_names() -> dict[str, dict[str, Any]]:
+    """What every loaded module of the ``turub`` package binds, and each of its own classes:
+    a variant file that rebinds one of them changes the engine that judges it."""
+    names: dict[str, dict[str, Any]] = {}
+    for module_name, module in list(sys.modules.items()):
+        if module_name != "turub" and not module_name.startswith("turub."):
+            continue
+        bound = dict(vars(module))
+        names[module_name] = bound
+        for key, value in bound.items():
+            if isinstance(value, type) and value.__module__ == module_name:
+                names[f"{module_name}.{key}"] = dict(vars(value))
+    return names
+
+
+@dataclass(frozen=True)
+class _ProcessState:
+    """What a variant file may not change of the command that loads it: the working
+    directory (a report or a record written after it would land elsewhere), the handling of
+    the command's signals (Ctrl-C, a ``kill``, the time limit) and the names the engine binds
+    (a function, a table, a method of ``turub``: the engine judging a program would be the
+    file's)."""
+
+    folder: str
+    handlers: dict[int, Any]
+    engine: dict[str, dict[str, Any]]
+
+    @classmethod
+    def now(cls) -> _ProcessState:
+        return cls(os.getcwd(), {s: signal.getsignal(s) for s in _KEPT_SIGNALS}, _engine_names())
+
+    def restore(self) -> list[str]:
+        """Put back whatever changed since :meth:`now`; what it was, in words."""
+        changed: list[str] = []
+        if os.getcwd() != self.folder:
+            os.chdir(self.folder)
+            changed.append("the working directory")
+        for s, handler in self.handlers.items():
+            if signal.getsignal(s) is not handler:
+                signal.signal(s, handler if handler is not None else signal.SIG_DFL)
+                changed.append(f"how the command handles {signal.Signals(s).name}")
+        for where, bound in self.engine.items():
+            module = sys.modules.get(where)
+            now = vars(module) if module is not None else vars(_class_at(where))
+            for key, value in bound.items():
+                if now.get(key, _GONE) is not value:
+                    _rebind(module, where, key, value)
+                    changed.append(f"{where}.{key}")
+        return changed
+
+
+_GONE: Final = object()
+
+
+def _class_at(where: str) -> type:
+    module_name, _, class_name = where.rpartition(".")
+    return getattr(sys.modules[module_name], class_name)  # type: ignore[no-any-return]
+
+
+def _rebind(module: Any, where: str, key: str, value: Any) -> None:
+    """Put back ``key`` of the module or class at ``where`` as it was (``value``)."""
+    owner = module if module is not None else _class_at(where)
+    try:
+        setattr(owner, key, value)
+    except (AttributeError, TypeError):  # a class's __dict__, __weakref__...: left as they are
+        pass
+
+
 def _load_python(p: Path, source: bytes, name: str | None) -> Variant:
+    """:func:`_loaded_python`, refused if the file or its rules changed the command's process
+    (:class:`_ProcessState`): put back as it was, whatever the load ended with."""
+    kept = _ProcessState.now()
+    try:
+        v = _loaded_python(p, source, name)
+    finally:
+        changed = kept.restore()
+    if changed:
+        more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+        raise VariantError(f"{p}: variant {v.label}: the file changed {', '.join(changed[:3])}{more} while "
+                           "it was loaded or its rules were checked (a variant file may change nothing of the "
+                           "command that runs it, and no name of the engine that judges with it)")
+    return v
+
+
+def _loaded_python(p: Path, source: bytes, name: str | None) -> Variant:
     """The variant ``name`` (or the only one) of the Python file ``p``, whose text is ``source``:
     run once, its rules checked (:mod:`turub.rule_checks`); a :class:`VariantError` naming the
     file (and the variant, once known) for whatever it does wrong."""
@@ -1034,7 +1130,7 @@ def select(variant: str | Variant | None = None, rules: Iterable[str] = ()) -> V
         return current
     return Variant(f"{current.name}+{label}" if current.name != "standard" else "custom",
                    current.version, current, {k: v[0] for k, v in changed.differences(current.rules).items()},
-                   description=f"{current.name} with {label}")
+                   description=f"{current.name} with {label}", source=current.source)
 
 
 def find(name: str, version: str | None = None) -> Variant | None:

@@ -4,8 +4,10 @@ with it; the seed is the report's, so a generated case (``generated/1/legal_play
 drawn again the same, and a differential search or a property replays from the same seed.
 
 A house rule loaded from a file is named by its file and name (``--variant FILE:NAME``, the
-report's ``variant.source``); a report written before it kept the file names the variant
-alone: give ``--variant FILE:NAME`` as in the first run."""
+report's ``variant.source``; a ``.toml`` or ``.json`` file by its path alone), and the options
+a run set on top of it with ``--rules`` follow (``--rules OPTION=VALUE``); a report written
+before it kept the file names the variant alone: give ``--variant FILE:NAME`` as in the first
+run."""
 
 from __future__ import annotations
 
@@ -19,11 +21,20 @@ def _rules_words(report: dict[str, Any]) -> list[str]:
     from turub.options import Rules
     variant = report.get("variant") or {}
     if variant.get("clauses"):
+        # a file's variant run with --rules is named NAME+OPTION=VALUE,... (turub.variants.select):
+        # the file's variant again, then the same options
+        name, _, options = variant["name"].partition("+")
         source = variant.get("source")
-        return ["--variant", f"{source}:{variant['name']}" if source else variant["name"]]
+        if source and source.endswith((".toml", ".json")):  # one variant a file: no NAME
+            words = ["--variant", source]
+        elif source and source.endswith(".py"):
+            words = ["--variant", f"{source}:{name}"]
+        else:  # built in, or installed (an entry point): known by its name
+            words = ["--variant", name]
+        return [*words, "--rules", *options.split(",")] if options else words
     standard = Rules().to_dict()
     changed = [f"{k}={v}" for k, v in (report.get("rules") or {}).items() if standard.get(k) != v]
-    return ["--rules", ",".join(changed)] if changed else []
+    return ["--rules", *changed] if changed else []  # turub check --rules takes one word an option
 
 
 def _program_words(report: dict[str, Any]) -> list[str]:

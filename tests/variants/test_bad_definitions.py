@@ -148,6 +148,14 @@ CATALOGUE = [
         RULE + ("changed a value it was shown",)),
     Bad("prints-result", "club.py", rule("deal_result", "def r(ns, ew, closed_early):\n    print(ns)\n"
         "    return None\n"), RULE + ("printed",)),
+    # an async rule gives a value to await, never its answer: refused as it is defined, and a
+    # coroutine answered by a plain function is refused as an answer (closed: no warning printed)
+    Bad("async-legal", "club.py", rule("legal_plays", "async def r(hand, trick, trump):\n    return None\n"),
+        ("variant riverside-bad", "riverside.bad", "async")),
+    Bad("async-callable-trick", "club.py", rule("trick_winner", "class R:\n    async def __call__(self, cards, trump):\n"
+        "        return None\nr = R()\n"), ("variant riverside-bad", "riverside.bad", "async")),
+    Bad("answers-a-coroutine", "club.py", rule("deal_result", "async def later():\n    return None\n"
+        "def r(ns, ew, closed_early):\n    return later()\n"), RULE + ("returned a coroutine",)),
     Bad("loops-legal", "club.py", rule("legal_plays", "def r(hand, trick, trump):\n    while True:\n        pass\n"),
         RULE + ("still deciding",), loops=True),
     Bad("loops-signal", "club.py", rule("may_signal", "def r(seat, leader, kind):\n    while True:\n        pass\n"),
@@ -161,6 +169,17 @@ CATALOGUE = [
         ".start()\n" + HEAD + 'V = Variant("riverside", "1")\n', ("thread",)),
     Bad("prints-at-exit", "club.py", "import atexit\natexit.register(lambda: print('bye'))\n" + HEAD
         + 'V = Variant("riverside", "1")\n', ("atexit",)),
+    # what a file may not change of the command that runs it, at import or in a rule: each put
+    # back, then refused naming what changed
+    Bad("changes-folder", "club.py", "import os\nos.chdir(os.path.dirname(os.getcwd()))\n" + HEAD
+        + 'V = Variant("riverside", "1")\n', ("variant riverside", "working directory")),
+    Bad("ignores-ctrl-c", "club.py", "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n" + HEAD
+        + 'V = Variant("riverside", "1")\n', ("variant riverside", "SIGINT")),
+    Bad("patches-the-engine", "club.py", "import turub.rules\nturub.rules.legal_plays = lambda *a, **k: ()\n"
+        "from turub.deal import Deal\nDeal.play = lambda self, *a: None\n" + HEAD + 'V = Variant("riverside", "1")\n',
+        ("variant riverside", "turub.rules.legal_plays", "turub.deal.Deal.play")),
+    Bad("rule-patches-the-engine", "club.py", rule("trick_winner", "import turub.cards\ndef r(cards, trump):\n"
+        "    turub.cards.CARDS = ()\n    return None\n"), ("variant riverside-bad", "turub.cards.CARDS")),
     Bad("loops-at-import", "club.py", "while True:\n    pass\n", (), loops=True),
     Bad("raises-base-at-import", "club.py", "raise BaseException('base')\n", ("BaseException: base",)),
     Bad("raises-lines-at-import", "club.py", "raise ValueError('one\\ntwo\\nthree')\n", ("ValueError: one",)),

@@ -34,3 +34,36 @@ def test_a_failure_under_a_file_variant_reproduces_alone_as_printed(tmp_path):
     again, alone = turub(words[1:], tmp_path, tmp_path / "one.json")
     assert again.returncode == 1, again.stderr[-800:]
     assert [c["id"] for c in alone["cases"]] == [case_id] and alone["cases"][0]["status"] == "failed"
+
+
+def _variant_words(words: list[str]) -> tuple[str | None, list[str]]:
+    variant = words[words.index("--variant") + 1] if "--variant" in words else None
+    rules: list[str] = []
+    if "--rules" in words:  # turub check's --rules: one word an option, up to the next option
+        for word in words[words.index("--rules") + 1:]:
+            if word.startswith("--"):
+                break
+            rules.append(word)
+    return variant, rules
+
+
+def test_the_printed_command_names_the_same_variant_whatever_its_file_and_options(tmp_path):
+    # Each way a variant comes from a file (a .py by NAME, a .toml by its path alone), with and
+    # without --rules on top: the printed command's --variant and --rules select the same
+    # variant again (same name, same options, same clauses), as the command line reads them.
+    from turub.conformance.reports.rerun import rerun_command
+    from turub.variants import select
+    toml = tmp_path / "club.toml"
+    toml.write_text('name = "riverside-toml"\nversion = "1"\n[options]\nstake = "per-deal"\n[[clauses]]\n'
+                    'id = "riverside-toml.x"\ntitle = "X"\namends = ["play.follow-suit"]\n', encoding="utf-8")
+    for given, rules in [(None, ["direction=counterclockwise", "stake=per-deal"]),
+                         (f"{HERE / 'kinds.py'}:club-nell", []),
+                         (f"{HERE / 'kinds.py'}:club-nell", ["direction=counterclockwise"]),
+                         (str(toml), []), (str(toml), ["direction=counterclockwise", "early-close=known-result"])]:
+        first = select(given, rules)
+        words = shlex.split(rerun_command({"seed": 3, "variant": first.describe(),
+                                           "rules": first.rules.to_dict()}, "vectors/x"))
+        variant, again_rules = _variant_words(words)
+        again = select(variant, again_rules)
+        assert (again.name, again.rules, [c.id for c in again.all_clauses]) == \
+            (first.name, first.rules, [c.id for c in first.all_clauses]), words
