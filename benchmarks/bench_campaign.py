@@ -139,10 +139,12 @@ def _group_cpu(pgid: int) -> float | None:
     return total / tick if seen else None
 
 
-def hypofuzz(impl: str, seconds: float, workers: int) -> tuple[int, float, float] | None:
+def hypofuzz(impl: str, seconds: float, workers: int, until_reported: bool = False
+             ) -> tuple[int, float, float] | None:
     """HypoFuzz on the fuzz targets (the guide's command, ``turub[deep]``'s environment in
-    ``.venv-deep``) for ``seconds``, then stopped as Ctrl-C stops it; examples from the
-    reports it saved in the database, CPU time of the whole process tree."""
+    ``.venv-deep``) for ``seconds`` (``until_reported``: at most, stopped as soon as a target's
+    report is saved), then stopped as Ctrl-C stops it; examples from the reports it saved in
+    the database, CPU time of the whole process tree."""
     deep = ROOT / ".venv-deep" / "bin"
     if not (deep / "hypothesis").exists():
         print("bench_campaign: no .venv-deep (python3 -m venv .venv-deep && .venv-deep/bin/pip "
@@ -161,10 +163,14 @@ def hypofuzz(impl: str, seconds: float, workers: int) -> tuple[int, float, float
         fuzz = subprocess.Popen([str(deep / "hypothesis"), "fuzz", "--no-dashboard", "-n", str(workers),
                                  "--", "properties/fuzz_targets.py"], cwd=ROOT, env=env,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        try:
-            fuzz.wait(seconds)
-        except subprocess.TimeoutExpired:
-            pass
+        until = time.monotonic() + seconds
+        while True:
+            try:  # the whole time, or (until_reported) until the first report is saved
+                fuzz.wait(max(0.0, min(until - time.monotonic(), 2.0 if until_reported else seconds)))
+                break
+            except subprocess.TimeoutExpired:
+                if time.monotonic() >= until or (until_reported and _reported(deep, db)[0] > 0):
+                    break
         group = _group_cpu(fuzz.pid)
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
             if fuzz.poll() is not None:
@@ -176,11 +182,16 @@ def hypofuzz(impl: str, seconds: float, workers: int) -> tuple[int, float, float
                 continue
         cpu, wall = _children_cpu() - cpu, time.perf_counter() - wall
         cpu = max(cpu, group or 0.0)
-        counted = subprocess.run([str(deep / "python"), "-c", _HYPOFUZZ_COUNT, db],
-                                 capture_output=True, text=True, check=True).stdout.split()
-    n, targets = int(counted[0]), int(counted[1])
+        n, targets = _reported(deep, db)
     print(f"hypofuzz: {targets} targets reported", flush=True)
     return n, cpu, wall
+
+
+def _reported(deep: Path, db: str) -> tuple[int, int]:
+    """The examples and the targets of the reports HypoFuzz saved in ``db`` so far."""
+    counted = subprocess.run([str(deep / "python"), "-c", _HYPOFUZZ_COUNT, db],
+                             capture_output=True, text=True, check=True).stdout.split()
+    return int(counted[0]), int(counted[1])
 
 
 def line(route: str, impl: str, workers: int, result: tuple[int, float, float]) -> float:
@@ -201,6 +212,9 @@ def main() -> None:
     parser.add_argument("--properties", type=int, default=200, help="--turub-properties")
     parser.add_argument("--fuzz-seconds", type=float, default=180.0,
                         help="how long the HypoFuzz route runs (default: %(default)s)")
+    parser.add_argument("--fuzz-until-reported", action="store_true",
+                        help="stop the HypoFuzz route as soon as a target's report is saved (--fuzz-seconds "
+                             "at the latest): the route checked, not measured")
     args = parser.parse_args()
     routes = set(args.routes.split(","))
     impls = ["reference", "sample"] if args.impl == "both" else [args.impl]
@@ -217,7 +231,7 @@ def main() -> None:
             line("properties", impl, 2, properties(impl, args.properties, 2))
         if "suites" in routes:
             line("suites", impl, 2, suites(impl, 2))
-        if "hypofuzz" in routes and (fuzzed := hypofuzz(impl, args.fuzz_seconds, 2)) is not None:
+        if "hypofuzz" in routes and (fuzzed := hypofuzz(impl, args.fuzz_seconds, 2, args.fuzz_until_reported)) is not None:
             line("hypofuzz", impl, 2, fuzzed)
     if "scaling" in routes:
         impl = impls[0]

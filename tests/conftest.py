@@ -1,5 +1,7 @@
 """The tests' own helpers (``pace``, ``sitebuild``; ``variants/kind_checks``) importable by name
-under ``--import-mode=importlib``; and the signals the suite's programs are interrupted by."""
+under ``--import-mode=importlib``; the signals the suite's programs are interrupted by; and the
+project's byte-code, compiled once before the run."""
+import compileall
 import signal
 import sys
 from pathlib import Path
@@ -20,6 +22,25 @@ def pytest_configure(config):
     the programs it starts get SIGINT at its default, as from a terminal."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    if not hasattr(config, "workerinput"):  # once, in the process that starts the workers
+        compile_the_project()
+
+
+#: The project's packages (``turub``, ``turub.conformance``, ``turub.properties``), by folder.
+PACKAGES = ("reference", "conformance", "properties")
+
+
+def compile_the_project():
+    """Write the byte-code of the project's own modules before the run, as an install does.
+    The suite starts over a thousand ``turub`` processes; where ``PYTHONDONTWRITEBYTECODE`` is
+    set (this project's work machines set it) and nothing wrote the cache, each compiled every
+    module it imports from source again, 0.06 to 0.12 s of CPU a process. Python reads a cache
+    whatever that variable says, and checks it against its source (a stale one is compiled
+    anew). A checkout it cannot write to is left as it is (``quiet=2``: no word of it)."""
+    root = Path(__file__).resolve().parent.parent
+    for folder in PACKAGES:
+        compileall.compile_dir(str(root / folder), quiet=2)
+    compileall.compile_file(str(root / "turub_entry.py"), quiet=2)
 
 
 @pytest.fixture(scope="session")

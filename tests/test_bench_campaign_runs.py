@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from pace import generous
+
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_campaign.py"
 
 
@@ -30,7 +32,8 @@ DEEP = BENCH.parent.parent / ".venv-deep" / "bin" / "hypothesis"
                                   "the HypoFuzz route needs turub[deep]")
 def test_bench_campaign_counts_what_hypofuzz_ran():
     done = subprocess.run([sys.executable, str(BENCH), "--impl", "reference", "--routes", "hypofuzz",
-                           "--fuzz-seconds", "25"], capture_output=True, text=True, timeout=300)
+                           "--fuzz-seconds", f"{generous(25):g}", "--fuzz-until-reported"],
+                          capture_output=True, text=True, timeout=generous(25) + 120)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     (count,) = re.findall(r"^hypofuzz\s+reference -n 2: +(\d+) examples", done.stdout, flags=re.M)
     assert int(count) > 0 and re.search(r"^hypofuzz: [1-9]\d* targets reported", done.stdout, flags=re.M)

@@ -77,10 +77,10 @@ def test_a_hypofuzz_campaign_saves_what_it_finds_and_loses_no_worker(tmp_path):
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
                             start_new_session=True)
     try:
-        # until the failure is in the database (about 15 s on an idle core: collect, start both
-        # workers, find the broken rule), looked at every few seconds by the plain run that
+        # until the failure is in the database (a few seconds on an idle core: collect, start
+        # both workers, find the broken rule), looked at every 4 s by the plain run that
         # replays it; the limit is only for a campaign that never finds it (pace.generous)
-        deadline, look = time.monotonic() + generous(60), began + 12
+        deadline, look = time.monotonic() + generous(60), began + 4
         while time.monotonic() < deadline and fuzz.poll() is None:
             time.sleep(2)
             if "Traceback" in (tmp_path / "fuzz.log").read_text():
@@ -89,7 +89,7 @@ def test_a_hypofuzz_campaign_saves_what_it_finds_and_loses_no_worker(tmp_path):
                 if FOUND in _replay(env).stdout:
                     time.sleep(3)  # a worker that dies of its own success dies by then
                     break
-                look = time.monotonic() + 8
+                look = time.monotonic() + 4
         alive = _children(fuzz.pid) if fuzz.poll() is None else []
         log.flush()
         output = (tmp_path / "fuzz.log").read_text()  # before the stop's own noise
