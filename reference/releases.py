@@ -123,7 +123,11 @@ RELEASES: Final = (
         "1.2.0", "2026-12-02",
         summary="Every word in its sense: glossary links that mean what the sentence means, no source "
         "sentence stored, every addition marked; the pages' prose and the glossary versioned "
-        "with the clauses (#34).",
+        "with the clauses (#34). Under a house-rule variant (no standard case changes): the expected "
+        "answer of a question follows the house rule in its whole situation, as the rule sees it (a "
+        "legal-play rule reading the game is asked with the game, a deal_result question with its "
+        "dealer, a contest question with its first dealer); a program that conformed to a variant "
+        "only because the kit left these out may now fail on the house clause, where it should (#31).",
         added=("term:trick winner", "term:dealing", "term:card draw", "term:void deal",
                "page:changelog", "page:clause-index"),
         changed=(
