@@ -75,8 +75,8 @@ def described(error: BaseException, limit: int = 200) -> str:
 
 
 def _shown(path: str) -> str:
-    text = path if len(path) <= 200 else path[:200] + "…"
-    return text.encode("unicode_escape", "backslashreplace").decode("ascii") if not text.isprintable() else text
+    """A path as an error names it: cut at 200 characters, on one line (:func:`one_line`)."""
+    return one_line(path if len(path) <= 200 else path[:200] + "…")
 
 
 def read_input(path: str | os.PathLike[str], limit: int = MAX_INPUT_BYTES) -> bytes:
