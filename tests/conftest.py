@@ -2,6 +2,7 @@
 under ``--import-mode=importlib``; the signals the suite's programs are interrupted by; and the
 project's byte-code, compiled once before the run."""
 import compileall
+import os
 import signal
 import sys
 from pathlib import Path
@@ -24,6 +25,18 @@ def pytest_configure(config):
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if not hasattr(config, "workerinput"):  # once, in the process that starts the workers
         compile_the_project()
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (the README's test command): half as many workers again as there are
+    cores, 3 on 2 cores.  About a seventh of the suite's time waits (on programs that sleep,
+    hang or are timed out, on the time limits under test), leaving a core idle; the extra
+    worker fills it.  Measured with the whole suite at 2 and 3 workers: ``benchmarks/README.md``.
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides where it is set."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # (pytest-xdist reads it itself)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, cores + cores // 2)
 
 
 #: The project's packages (``turub``, ``turub.conformance``, ``turub.properties``), by folder.
