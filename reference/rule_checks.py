@@ -13,6 +13,9 @@ clause (:class:`~turub.variants.VariantError`), when
   frozen value changed with ``object.__setattr__`` included).
 
 * it prints (to standard output or error: its words would mix with the command's);
+* it changes the process that runs it (the working directory, the handling of the command's
+  signals, a name a module or class of the engine binds: what :func:`check_rules` is told
+  after each rule by its caller, which puts it back);
 * it raises, or answers something that is not an answer of its kind, on a sample situation
   (the game would stop there with :class:`~turub.decisions.HouseRuleError`: the command is
   told before it starts, whatever it would have asked).  A rule still running when the command's time limit comes is named
@@ -282,9 +285,16 @@ def _check_situation(variant: str, clause: Any, decision: str, args: tuple[Any, 
                              situation(decision, args))
 
 
-def check_rules(variant: Any) -> None:
+def check_rules(variant: Any, changed: Callable[[], Sequence[str]] = tuple) -> None:
     """Check every house rule of ``variant`` (its own clauses and its base's) as
-    :func:`check_rule` does."""
+    :func:`check_rule` does; after each, ``changed()`` says what the rule changed of the
+    process that runs it (put back by then), if anything: refused, naming the rule."""
     for vc in variant.all_clauses:
         if vc.rule is not None and vc.decides is not None:
             check_rule(variant.label, vc, variant.rules)
+            if what := changed():
+                more = f" and {len(what) - 3} more" if len(what) > 3 else ""
+                raise RuleCheckError(variant.label, vc.id, vc.decides,
+                                     f"changed {', '.join(what[:3])}{more} of the command that runs it "
+                                     "(a rule may change nothing of it, and no name of the engine)",
+                                     "its sample situations")

@@ -877,18 +877,12 @@ def _load_python(p: Path, source: bytes, name: str | None) -> Variant:
     (:class:`_ProcessState`): put back as it was, whatever the load ended with."""
     kept = _ProcessState.now()
     try:
-        v = _loaded_python(p, source, name)
+        return _loaded_python(p, source, name, kept)
     finally:
-        changed = kept.restore()
-    if changed:
-        more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
-        raise VariantError(f"{p}: variant {v.label}: the file changed {', '.join(changed[:3])}{more} while "
-                           "it was loaded or its rules were checked (a variant file may change nothing of the "
-                           "command that runs it, and no name of the engine that judges with it)")
-    return v
+        kept.restore()  # (whatever the load ended with: what it changed is put back)
 
 
-def _loaded_python(p: Path, source: bytes, name: str | None) -> Variant:
+def _loaded_python(p: Path, source: bytes, name: str | None, kept: _ProcessState) -> Variant:
     """The variant ``name`` (or the only one) of the Python file ``p``, whose text is ``source``:
     run once, its rules checked (:mod:`turub.rule_checks`); a :class:`VariantError` naming the
     file (and the variant, once known) for whatever it does wrong."""
@@ -923,9 +917,14 @@ def _loaded_python(p: Path, source: bytes, name: str | None) -> Variant:
         raise VariantError(f"{p}: the file started a thread while it was loaded (a variant file "
                            "may not run code in the background)")
     v = _chosen(p, {k: x for k, x in vars(module).items() if isinstance(x, Variant)}, name)
+    if changed := kept.restore():
+        more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+        raise VariantError(f"{p}: variant {v.label}: the file changed {', '.join(changed[:3])}{more} while "
+                           "it was loaded (a variant file may change nothing of the command that runs it, "
+                           "and no name of the engine that judges with it)")
     if v.has_rules:  # user code, checked like a program before it plays (turub.rule_checks)
         try:
-            check_rules(v)
+            check_rules(v, kept.restore)
         except RuleCheckError as e:
             raise VariantError(f"{p}: {e}") from None
         except BaseException as e:

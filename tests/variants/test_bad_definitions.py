@@ -179,7 +179,7 @@ CATALOGUE = [
         "from turub.deal import Deal\nDeal.play = lambda self, *a: None\n" + HEAD + 'V = Variant("riverside", "1")\n',
         ("variant riverside", "turub.rules.legal_plays", "turub.deal.Deal.play")),
     Bad("rule-patches-the-engine", "club.py", rule("trick_winner", "import turub.cards\ndef r(cards, trump):\n"
-        "    turub.cards.CARDS = ()\n    return None\n"), ("variant riverside-bad", "turub.cards.CARDS")),
+        "    turub.cards.CARDS = ()\n    return None\n"), RULE + ("turub.cards.CARDS",)),
     Bad("loops-at-import", "club.py", "while True:\n    pass\n", (), loops=True),
     Bad("raises-base-at-import", "club.py", "raise BaseException('base')\n", ("BaseException: base",)),
     Bad("raises-lines-at-import", "club.py", "raise ValueError('one\\ntwo\\nthree')\n", ("ValueError: one",)),
