@@ -25,6 +25,34 @@ def pytest_configure(config):
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if not hasattr(config, "workerinput"):  # once, in the process that starts the workers
         compile_the_project()
+        # the files in the order pytest_collection_modifyitems gives them, not re-sorted by
+        # their number of tests (pytest-xdist's default for --dist loadfile)
+        config.option.loadscopereorder = False
+
+
+#: The files that take longest (a whole docs build and the site in a browser, hundreds of kit
+#: processes, runs that wait on the programs and time limits under test), each 25 to 60 s on a
+#: quiet 2-core machine: handed out to the workers first, so that none of them is the last
+#: thing running while the other workers wait (the longest first; the rest, as pytest-xdist
+#: orders them, by their number of tests).
+LONGEST_FIRST = ("tests/test_docs_build.py", "tests/variants/test_bad_definitions.py", "tests/test_plugin.py",
+                 "tests/test_attribution.py", "tests/test_program_time.py", "tests/test_adversary_files.py",
+                 "tests/test_fault_catalogue.py", "tests/test_outsiders.py", "tests/test_variants.py",
+                 "tests/variants/test_kinds_of_play.py", "tests/test_interrupts.py", "tests/test_deep_campaign.py")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The files of :data:`LONGEST_FIRST` first, then the others by their number of tests,
+    most first; within a file, its own order (stable)."""
+    root = Path(__file__).resolve().parent.parent
+    files = [str(Path(item.fspath).resolve().relative_to(root)) if Path(item.fspath).resolve().is_relative_to(root)
+             else str(item.fspath) for item in items]
+    counts: dict[str, int] = {}
+    for f in files:
+        counts[f] = counts.get(f, 0) + 1
+    rank = {f: i for i, f in enumerate(LONGEST_FIRST)}
+    order = sorted(range(len(items)), key=lambda i: (rank.get(files[i], len(rank)), -counts[files[i]], files[i], i))
+    items[:] = [items[i] for i in order]
 
 
 def pytest_xdist_auto_num_workers(config):
