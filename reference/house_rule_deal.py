@@ -183,24 +183,43 @@ class HouseRuleDeal(Deal):
                          seen if self.plays_see else None)
 
 
-def _seen(deal: HouseRuleDeal) -> tuple[Callable[[int | None], tuple[Any, ...]], Any, Seat]:
-    """What :meth:`HouseRuleDeal.game` reads of the deal, for the random playout to build
-    the game at each ask (:func:`turub.decisions.game_at`): how its tricks are given when a
-    rule reads them, its rules and its dealer."""
-    known: list[Any] = [None, None]  # the last count asked and its tricks: asked again within a trick
+#: What :func:`_seen` gives: the game's fields a deal's playout passes its askers
+#: (``rules, dealer, tricks_of``, :func:`turub.decisions.asker`).
+Seen = tuple[Any, Seat, Callable[[int | None], tuple[Any, ...]]]
 
-    def before(count: int | None) -> tuple[Any, ...]:
-        if count != known[0] or count is None:
-            known[0], known[1] = count, deal.tricks_before(count)
-        return known[1]  # type: ignore[no-any-return]
-    return before, deal.rules, deal.dealer
+
+def _seen(deal: HouseRuleDeal) -> Seen:
+    """What :meth:`HouseRuleDeal.game` reads of the deal, for the random playout's askers to
+    build the game at each ask (as :func:`turub.decisions.game_at` does): its rules, its
+    dealer, and how its tricks are given when a rule reads them (each count's once, then
+    looked up: asked again within a trick, and by every later view that reads them)."""
+    return deal.rules, deal.dealer, _TricksBefore(deal).__getitem__
+
+
+class _TricksBefore(dict):  # type: ignore[type-arg]
+    """The deal's first ``count`` tricks by ``count``, built by :meth:`HouseRuleDeal.tricks_before`
+    when first asked (a key missing) and kept: a trick once complete never changes, and a
+    view only asks for the tricks complete when it was built.  Reading a kept count is
+    the dictionary's own lookup, no Python call."""
+
+    __slots__ = ("deal",)
+
+    def __init__(self, deal: HouseRuleDeal) -> None:
+        super().__init__()
+        self.deal = deal
+
+    def __missing__(self, count: int | None) -> tuple[Any, ...]:
+        tricks = self.deal.tricks_before(count)
+        if count is not None:  # all of them (a view after the deal): not kept, the deal may go on
+            self[count] = tricks
+        return tricks
 
 
 def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any, decide: Any,
-              seen: tuple[Callable[[int | None], tuple[Any, ...]], Any, Seat] | None) -> Seat:
+              seen: Seen | None) -> Seat:
     """The tricks left, each play asked of the rules of its kind (``asks``,
-    :func:`turub.decisions.play_askers`; with the game, :func:`turub.decisions.game_at`,
-    where ``seen``, :func:`_seen`, is given): if none answers, :mod:`turub.playout`'s draw,
+    :func:`turub.decisions.play_askers`; given where it is asked, and ``seen``, :func:`_seen`,
+    for a rule reading the game): if none answers, :mod:`turub.playout`'s draw,
     else :func:`_drawn_by`; each trick to ``decide`` if given, else the table.  The last
     winner.  The hand a rule is shown is kept play by play where a rule is asked at the plays
     following suit (most of a deal's), else built where it is asked (:func:`_hand_view`);
@@ -208,14 +227,12 @@ def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any,
     hands, beats, nxt, order, done, won, leader, _ = position
     ask_lead, ask_follow, ask_void = asks["lead"], asks["follow"], asks["void"]
     held = [_in_hand_order(hand) for hand in hands] if ask_follow is not None else None
-    before, rules, dealer = seen if seen is not None else (None, None, None)
     for left in range(36 - len(done), 0, -1):  # every hand holds ``left`` cards before a trick
-        count, hand = 36 - left, hands[leader]  # ``count`` tricks complete
+        number, hand = 37 - left, hands[leader]  # the trick being played
         asked = None
         if ask_lead is not None:
             view = tuple(held[leader]) if held is not None else _hand_view(hand)
-            asked = ask_lead(view, (), trump) if seen is None else \
-                ask_lead(view, (), trump, game=game_at(leader, count + 1, before, rules, dealer))
+            asked = ask_lead(view, (), trump, leader, number, seen)
         if asked is None:
             i = int(rnd() * left)  # the standard draw: any card
             for suit in hand:
@@ -239,8 +256,7 @@ def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any,
             asked = None
             if ask is not None:
                 view = tuple(held[seat]) if held is not None else _hand_view(hand)
-                asked = ask(view, cards, trump) if seen is None else \
-                    ask(view, cards, trump, game=game_at(seat, count + 1, before, rules, dealer))
+                asked = ask(view, cards, trump, seat, number, seen)
             if asked is None:
                 if suit:  # the standard draw: the led suit if held, else any card
                     i = int(rnd() * len(suit))
@@ -288,8 +304,7 @@ def _after_running_out(mine: list[Card], suit: int, hand: list[list[int]]) -> li
     """``mine``, the hand as a rule sees it, once its ``suit`` ran out: its suits' cards
     moved where the suits left alternate in colour otherwise (``pack.sort-hand``, as
     :meth:`Deal.hand` sorts them)."""
-    held = (1 if hand[0] else 0) | (2 if hand[1] else 0) | (4 if hand[2] else 0) | (8 if hand[3] else 0)
-    orders = _REORDERED[held << 2 | suit]
+    orders = _REORDERED[_suits_held(hand) << 2 | suit]
     if orders is None:
         return mine
     blocks, start = [mine, mine, mine, mine], 0
@@ -299,12 +314,16 @@ def _after_running_out(mine: list[Card], suit: int, hand: list[list[int]]) -> li
     return sum(map(blocks.__getitem__, orders[1]), [])
 
 
+def _suits_held(suits: list[list[int]]) -> int:
+    """The suits a hand (per suit, a list of card codes) holds, a bit a suit."""
+    return (1 if suits[0] else 0) | (2 if suits[1] else 0) | (4 if suits[2] else 0) | (8 if suits[3] else 0)
+
+
 def _in_hand_order(suits: list[list[int]]) -> list[Card]:
     """A hand kept as per suit a sorted list of card codes, as :meth:`Deal.hand` gives it
     (``pack.sort-hand``): the suits held alternating in colour, each highest rank first
     (a card's code counts down the ranks of its suit)."""
-    held = (suits[0] != []) | (suits[1] != []) << 1 | (suits[2] != []) << 2 | (suits[3] != []) << 3
-    return [CARDS[code] for suit in _HAND_ORDER[held] for code in suits[suit]]
+    return [CARDS[code] for suit in _HAND_ORDER[_suits_held(suits)] for code in suits[suit]]
 
 
 #: The suits of a hand in the order it shows them (``pack.sort-hand``), as numbers, by the
@@ -315,8 +334,7 @@ _SUIT_ORDER: Final = tuple(tuple(int(s) for s in order) for order in _HAND_ORDER
 def _hand_view(suits: list[list[int]]) -> tuple[Card, ...]:
     """:func:`_in_hand_order` as the tuple a rule is shown, built at once (where the
     hand is not kept play by play)."""
-    held = (1 if suits[0] else 0) | (2 if suits[1] else 0) | (4 if suits[2] else 0) | (8 if suits[3] else 0)
-    return tuple([CARDS[code] for suit in _SUIT_ORDER[held] for code in suits[suit]])
+    return tuple([CARDS[code] for suit in _SUIT_ORDER[_suits_held(suits)] for code in suits[suit]])
 
 
 def _drawn_by(variant: Any, asked: tuple[tuple[frozenset[Card], list[Card]], Any], mine: tuple[Card, ...],
@@ -341,18 +359,15 @@ def _drawn_by(variant: Any, asked: tuple[tuple[frozenset[Card], list[Card]], Any
     return copies[int(rnd() * len(copies))]
 
 
-def _trick_rule(variant: Any, ask: Any, trump: Any, done: Sequence[Any],
-                seen: tuple[Callable[[int | None], tuple[Any, ...]], Any, Seat] | None = None) -> Any:
+def _trick_rule(variant: Any, ask: Any, trump: Any, done: Sequence[Any], seen: Seen | None = None) -> Any:
     """The winning position of a trick as the house rules decide it (``ask``), given its
     cards, the standard position (when every rule defers) and its leader (for a rule that
     reads the game: ``seen``, :func:`_seen`, the game at the leader once the tricks ``done``
     are complete), and the clauses that decided it (``None``: the standard ones)."""
-    before, rules, dealer = seen if seen is not None else (None, None, None)
 
     def decide(cards: tuple[Card, ...], standard: int, leader: Seat | None = None
                ) -> tuple[int, tuple[str, ...] | None]:
-        asked = ask(cards, trump) if seen is None or leader is None else \
-            ask(cards, trump, game=game_at(leader, len(done) + 1, before, rules, dealer))
+        asked = ask(cards, trump, leader, len(done) + 1, seen if leader is not None else None)
         if asked is None:
             return standard, None
         if variant.tallying is not None:
