@@ -197,8 +197,8 @@ def _seen(deal: HouseRuleDeal) -> Seen:
 
 
 class _TricksBefore(dict):  # type: ignore[type-arg]
-    """The deal's first ``count`` tricks by ``count``, built by :meth:`HouseRuleDeal.tricks_before`
-    when first asked (a key missing) and kept: a trick once complete never changes, and a
+    """The deal's first ``count`` tricks by ``count``, as :meth:`HouseRuleDeal.tricks_before`
+    gives them, built when first asked (a key missing) and kept: a trick once complete never changes, and a
     view only asks for the tricks complete when it was built.  Reading a kept count is
     the dictionary's own lookup, no Python call."""
 
@@ -209,9 +209,10 @@ class _TricksBefore(dict):  # type: ignore[type-arg]
         self.deal = deal
 
     def __missing__(self, count: int | None) -> tuple[Any, ...]:
-        tricks = self.deal.tricks_before(count)
-        if count is not None:  # all of them (a view after the deal): not kept, the deal may go on
-            self[count] = tricks
+        tricks = self.deal.tricks
+        if count is None:  # all of them (a view after the deal): not kept, the deal may go on
+            return tricks
+        tricks = self[count] = tricks[:count]  # (the same tuple where all are asked for)
         return tricks
 
 
