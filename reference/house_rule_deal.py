@@ -233,7 +233,7 @@ def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any,
         asked = None
         if ask_lead is not None:
             view = tuple(held[leader]) if held is not None else _hand_view(hand)
-            asked = ask_lead(view, (), trump, leader, number, seen)
+            asked = ask_lead(view, (), trump) if seen is None else ask_lead(view, (), trump, leader, number, seen)
         if asked is None:
             i = int(rnd() * left)  # the standard draw: any card
             for suit in hand:
@@ -257,7 +257,7 @@ def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any,
             asked = None
             if ask is not None:
                 view = tuple(held[seat]) if held is not None else _hand_view(hand)
-                asked = ask(view, cards, trump, seat, number, seen)
+                asked = ask(view, cards, trump) if seen is None else ask(view, cards, trump, seat, number, seen)
             if asked is None:
                 if suit:  # the standard draw: the led suit if held, else any card
                     i = int(rnd() * len(suit))
@@ -368,7 +368,8 @@ def _trick_rule(variant: Any, ask: Any, trump: Any, done: Sequence[Any], seen: S
 
     def decide(cards: tuple[Card, ...], standard: int, leader: Seat | None = None
                ) -> tuple[int, tuple[str, ...] | None]:
-        asked = ask(cards, trump, leader, len(done) + 1, seen if leader is not None else None)
+        asked = ask(cards, trump) if seen is None or leader is None else \
+            ask(cards, trump, leader, len(done) + 1, seen)
         if asked is None:
             return standard, None
         if variant.tallying is not None:
