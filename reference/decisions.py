@@ -837,10 +837,11 @@ def _asker_of_one(variant: str, decision: str, vc: Any, rule: Callable[..., Any]
     them, each way of calling it its own function (it is called at every play); the game to
     a rule that ``sees`` it (an empty view if none is given).
 
-    A deal's random playout passes, after the decision's arguments, where it asks: the seat
-    (to act, or the trick's leader), the trick's number and ``seen``, the rest of the game's
-    fields (:func:`game_at`'s ``rules, dealer, tricks_of``, or ``None`` when no rule reads
-    the game): the view is built here, in one step, for a rule that reads it."""
+    A deal's random playout passes a rule that reads the game, after the decision's
+    arguments, where it asks: the seat (to act, or the trick's leader), the trick's number
+    and ``seen``, the rest of the game's fields (:func:`game_at`'s ``rules, dealer,
+    tricks_of``): the view is built here, in one step.  A rule that does not read it is
+    asked with the decision's arguments alone."""
     clause = vc.id
     if len(DECISION_TABLE[decision].parameters) == 2:
         def ask_two(a: Any, b: Any, seat: Any = None, number: Any = None, seen: Any = None,
@@ -853,8 +854,7 @@ def _asker_of_one(variant: str, decision: str, vc: Any, rule: Callable[..., Any]
             return None if out is None else (checked(variant, clause, decision, out, (a, b)), vc)
         return ask_two
     if not sees:
-        def ask_three(a: Any, b: Any, c: Any, seat: Any = None, number: Any = None, seen: Any = None,
-                      game: Game | None = None) -> tuple[Any, Any] | None:
+        def ask_three(a: Any, b: Any, c: Any, game: Game | None = None) -> tuple[Any, Any] | None:
             try:
                 out = rule(a, b, c)
             except BaseException as e:  # noqa: BLE001 - user code: say which rule, where

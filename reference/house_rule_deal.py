@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Final
 from . import playout
 from .cards import CARDS, HAND_ORDER, SUITS, Card, parse_card
 from .decisions import (DEAL_RESULT, LEGAL_PLAYS, SIGNAL, TRICK_WINNER, TRUMP_CALLER, Game, asker, drawable, game_at,
-                        play_askers)
+                        play_askers, sees_game)
 from .deal import Deal, Phase
 from .errors import IllegalActionError, MustFollowSuitError
 from .playout import Position
@@ -68,8 +68,8 @@ class HouseRuleDeal(Deal):
             "decides_caller": bool(variant.decides(TRUMP_CALLER.name)),
             # the variant's legal plays decide, in place of play.follow-suit
             "checks_follow_suit": not decides_plays,
-            "play_rules": play_askers(variant.label, variant.decides(LEGAL_PLAYS.name), drawable)
-            if decides_plays else None,
+            "play_rules": _told_where(play_askers(variant.label, variant.decides(LEGAL_PLAYS.name), drawable),
+                                      variant) if decides_plays else None,
             "trick_rule": staticmethod(asker(variant.label, TRICK_WINNER.name,
                                              variant.decides(TRICK_WINNER.name)))
             if decides_tricks else None}
@@ -174,13 +174,33 @@ class HouseRuleDeal(Deal):
         if not (self.decides_plays or self.decides_tricks):
             return super().play_tricks(position, rnd)
         trump = SUITS[position.trump]
-        seen = _seen(self)
+        seen = _seen(self) if self.plays_see or self.tricks_see else None  # (made only for a rule reading it)
         decide = _trick_rule(self.variant, self.trick_rule, trump, position.tricks,
                              seen if self.tricks_see else None) if self.trick_rule is not None else None
         if self.play_rules is None:  # a trick rule, reading the game or not: the standard loop
             return playout.random_tricks(position, rnd, decide)
         return _plays_by(self.variant, position, rnd, self.play_rules, trump, decide,
                          seen if self.plays_see else None)
+
+
+def _told_where(asks: dict[str, Any], variant: Any) -> dict[str, Any]:
+    """The askers by kind of play (:func:`turub.decisions.play_askers`) as the playout calls
+    them: where a rule deciding the plays reads the game, every asker is told where it is
+    asked (the seat, the trick's number, the game's other fields), so one whose rules do not
+    read it is given a front that leaves that out (each asker of one rule that does not read
+    the game takes the decision's arguments alone)."""
+    if not variant.sees_game(LEGAL_PLAYS.name):
+        return asks
+    clauses = variant.decides(LEGAL_PLAYS.name)
+    return {kind: ask if ask is None or any(sees_game(vc.rule) for vc in clauses if kind in vc.plays)
+            else _without_where(ask) for kind, ask in asks.items()}
+
+
+def _without_where(ask: Callable[..., Any]) -> Callable[..., Any]:
+    """``ask``, told where it is asked, asking with the decision's arguments alone."""
+    def asked(hand: Any, trick: Any, trump: Any, seat: Any, number: Any, seen: Any) -> Any:
+        return ask(hand, trick, trump)
+    return asked
 
 
 #: What :func:`_seen` gives: the game's fields a deal's playout passes its askers
@@ -305,7 +325,8 @@ def _after_running_out(mine: list[Card], suit: int, hand: list[list[int]]) -> li
     """``mine``, the hand as a rule sees it, once its ``suit`` ran out: its suits' cards
     moved where the suits left alternate in colour otherwise (``pack.sort-hand``, as
     :meth:`Deal.hand` sorts them)."""
-    orders = _REORDERED[_suits_held(hand) << 2 | suit]
+    held = (1 if hand[0] else 0) | (2 if hand[1] else 0) | (4 if hand[2] else 0) | (8 if hand[3] else 0)
+    orders = _REORDERED[held << 2 | suit]
     if orders is None:
         return mine
     blocks, start = [mine, mine, mine, mine], 0
@@ -315,16 +336,12 @@ def _after_running_out(mine: list[Card], suit: int, hand: list[list[int]]) -> li
     return sum(map(blocks.__getitem__, orders[1]), [])
 
 
-def _suits_held(suits: list[list[int]]) -> int:
-    """The suits a hand (per suit, a list of card codes) holds, a bit a suit."""
-    return (1 if suits[0] else 0) | (2 if suits[1] else 0) | (4 if suits[2] else 0) | (8 if suits[3] else 0)
-
-
 def _in_hand_order(suits: list[list[int]]) -> list[Card]:
     """A hand kept as per suit a sorted list of card codes, as :meth:`Deal.hand` gives it
     (``pack.sort-hand``): the suits held alternating in colour, each highest rank first
     (a card's code counts down the ranks of its suit)."""
-    return [CARDS[code] for suit in _HAND_ORDER[_suits_held(suits)] for code in suits[suit]]
+    held = (suits[0] != []) | (suits[1] != []) << 1 | (suits[2] != []) << 2 | (suits[3] != []) << 3
+    return [CARDS[code] for suit in _HAND_ORDER[held] for code in suits[suit]]
 
 
 #: The suits of a hand in the order it shows them (``pack.sort-hand``), as numbers, by the
@@ -335,7 +352,8 @@ _SUIT_ORDER: Final = tuple(tuple(int(s) for s in order) for order in _HAND_ORDER
 def _hand_view(suits: list[list[int]]) -> tuple[Card, ...]:
     """:func:`_in_hand_order` as the tuple a rule is shown, built at once (where the
     hand is not kept play by play)."""
-    return tuple([CARDS[code] for suit in _SUIT_ORDER[_suits_held(suits)] for code in suits[suit]])
+    held = (1 if suits[0] else 0) | (2 if suits[1] else 0) | (4 if suits[2] else 0) | (8 if suits[3] else 0)
+    return tuple([CARDS[code] for suit in _SUIT_ORDER[held] for code in suits[suit]])
 
 
 def _drawn_by(variant: Any, asked: tuple[tuple[frozenset[Card], list[Card]], Any], mine: tuple[Card, ...],
