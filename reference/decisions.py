@@ -368,7 +368,10 @@ class Game(tuple):
         seat = self.seat
         if seat is None:
             return None
-        return PLAY_ORDER[(self.rules or _STANDARD).direction][seat]
+        rules = self.rules
+        # the clockwise order without hashing the direction (an Enum's hash is a Python call)
+        return (_CLOCKWISE if rules is None or rules.direction is _CLOCKWISE_DIRECTION
+                else PLAY_ORDER[rules.direction])[seat]
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Copied or pickled as the view it is (a tuple's own way would pass its fields as the seat)."""
@@ -380,6 +383,8 @@ class Game(tuple):
 
 
 _TUPLE: Final = tuple.__new__
+_CLOCKWISE_DIRECTION: Final = _STANDARD.direction
+_CLOCKWISE: Final = PLAY_ORDER[_CLOCKWISE_DIRECTION]
 
 
 def game_at(seat: Seat | None, trick_number: int | None,
@@ -803,10 +808,16 @@ def _asker(variant: str, decision: str, clauses: Sequence[Any],
            ) -> Callable[..., tuple[Any, Any] | None]:
     rules = tuple((vc, vc.rule, sees_game(vc.rule)) for vc in clauses)
     checked = normalised if answer is None else answer
-    if len(rules) == 1 and len(DECISION_TABLE[decision].parameters) > 1:
+    count = len(DECISION_TABLE[decision].parameters)
+    if len(rules) == 1 and count > 1:
         return _asker_of_one(variant, decision, *rules[0], checked)
 
-    def ask(*args: Any, game: Game | None = None) -> tuple[Any, Any] | None:
+    def ask(*given: Any, game: Game | None = None) -> tuple[Any, Any] | None:
+        args = given
+        if len(given) == count + 3:  # asked in a deal's playout: where it is asked follows
+            args, (seat, number, seen) = given[:count], given[count:]
+            if seen is not None:
+                game = _TUPLE(Game, (seat, number, None) + seen)
         for vc, rule, sees in rules:
             try:
                 out = rule(*args, game=game if game is not None else Game()) if sees else rule(*args)
@@ -824,12 +835,20 @@ def _asker_of_one(variant: str, decision: str, vc: Any, rule: Callable[..., Any]
     or ``trump_caller`` rule takes two, the others three; a ``first_dealer`` rule's one is
     asked by :func:`asker`'s general path): the arguments passed as they come, no tuple of
     them, each way of calling it its own function (it is called at every play); the game to
-    a rule that ``sees`` it (an empty view if none is given)."""
+    a rule that ``sees`` it (an empty view if none is given).
+
+    A deal's random playout passes a rule that reads the game, after the decision's
+    arguments, where it asks: the seat (to act, or the trick's leader), the trick's number
+    and ``seen``, the rest of the game's fields (:func:`game_at`'s ``rules, dealer,
+    tricks_of``): the view is built here, in one step.  A rule that does not read it is
+    asked with the decision's arguments alone."""
     clause = vc.id
     if len(DECISION_TABLE[decision].parameters) == 2:
-        def ask_two(a: Any, b: Any, game: Game | None = None) -> tuple[Any, Any] | None:
+        def ask_two(a: Any, b: Any, seat: Any = None, number: Any = None, seen: Any = None,
+                    game: Game | None = None) -> tuple[Any, Any] | None:
             try:
-                out = rule(a, b, game=game if game is not None else Game()) if sees else rule(a, b)
+                out = rule(a, b, game=(game if game is not None else Game()) if seen is None
+                           else _TUPLE(Game, (seat, number, None) + seen)) if sees else rule(a, b)
             except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
                 failed(variant, clause, decision, e, (a, b))
             return None if out is None else (checked(variant, clause, decision, out, (a, b)), vc)
@@ -843,9 +862,11 @@ def _asker_of_one(variant: str, decision: str, vc: Any, rule: Callable[..., Any]
             return None if out is None else (checked(variant, clause, decision, out, (a, b, c)), vc)
         return ask_three
 
-    def ask_seeing(a: Any, b: Any, c: Any, game: Game | None = None) -> tuple[Any, Any] | None:
+    def ask_seeing(a: Any, b: Any, c: Any, seat: Any = None, number: Any = None, seen: Any = None,
+                   game: Game | None = None) -> tuple[Any, Any] | None:
         try:
-            out = rule(a, b, c, game=game if game is not None else Game())
+            out = rule(a, b, c, game=(game if game is not None else Game()) if seen is None
+                       else _TUPLE(Game, (seat, number, None) + seen))
         except BaseException as e:  # noqa: BLE001 - user code: say which rule, where
             failed(variant, clause, decision, e, (a, b, c))
         return None if out is None else (checked(variant, clause, decision, out, (a, b, c)), vc)

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Final
 from . import playout
 from .cards import CARDS, HAND_ORDER, SUITS, Card, parse_card
 from .decisions import (DEAL_RESULT, LEGAL_PLAYS, SIGNAL, TRICK_WINNER, TRUMP_CALLER, Game, asker, drawable, game_at,
-                        play_askers)
+                        play_askers, sees_game)
 from .deal import Deal, Phase
 from .errors import IllegalActionError, MustFollowSuitError
 from .playout import Position
@@ -68,8 +68,8 @@ class HouseRuleDeal(Deal):
             "decides_caller": bool(variant.decides(TRUMP_CALLER.name)),
             # the variant's legal plays decide, in place of play.follow-suit
             "checks_follow_suit": not decides_plays,
-            "play_rules": play_askers(variant.label, variant.decides(LEGAL_PLAYS.name), drawable)
-            if decides_plays else None,
+            "play_rules": _told_where(play_askers(variant.label, variant.decides(LEGAL_PLAYS.name), drawable),
+                                      variant) if decides_plays else None,
             "trick_rule": staticmethod(asker(variant.label, TRICK_WINNER.name,
                                              variant.decides(TRICK_WINNER.name)))
             if decides_tricks else None}
@@ -174,7 +174,7 @@ class HouseRuleDeal(Deal):
         if not (self.decides_plays or self.decides_tricks):
             return super().play_tricks(position, rnd)
         trump = SUITS[position.trump]
-        seen = _seen(self)
+        seen = _seen(self) if self.plays_see or self.tricks_see else None  # (made only for a rule reading it)
         decide = _trick_rule(self.variant, self.trick_rule, trump, position.tricks,
                              seen if self.tricks_see else None) if self.trick_rule is not None else None
         if self.play_rules is None:  # a trick rule, reading the game or not: the standard loop
@@ -183,24 +183,64 @@ class HouseRuleDeal(Deal):
                          seen if self.plays_see else None)
 
 
-def _seen(deal: HouseRuleDeal) -> tuple[Callable[[int | None], tuple[Any, ...]], Any, Seat]:
-    """What :meth:`HouseRuleDeal.game` reads of the deal, for the random playout to build
-    the game at each ask (:func:`turub.decisions.game_at`): how its tricks are given when a
-    rule reads them, its rules and its dealer."""
-    known: list[Any] = [None, None]  # the last count asked and its tricks: asked again within a trick
+def _told_where(asks: dict[str, Any], variant: Any) -> dict[str, Any]:
+    """The askers by kind of play (:func:`turub.decisions.play_askers`) as the playout calls
+    them: where a rule deciding the plays reads the game, every asker is told where it is
+    asked (the seat, the trick's number, the game's other fields), so one whose rules do not
+    read it is given a front that leaves that out (each asker of one rule that does not read
+    the game takes the decision's arguments alone)."""
+    if not variant.sees_game(LEGAL_PLAYS.name):
+        return asks
+    clauses = variant.decides(LEGAL_PLAYS.name)
+    return {kind: ask if ask is None or any(sees_game(vc.rule) for vc in clauses if kind in vc.plays)
+            else _without_where(ask) for kind, ask in asks.items()}
 
-    def before(count: int | None) -> tuple[Any, ...]:
-        if count != known[0] or count is None:
-            known[0], known[1] = count, deal.tricks_before(count)
-        return known[1]  # type: ignore[no-any-return]
-    return before, deal.rules, deal.dealer
+
+def _without_where(ask: Callable[..., Any]) -> Callable[..., Any]:
+    """``ask``, told where it is asked, asking with the decision's arguments alone."""
+    def asked(hand: Any, trick: Any, trump: Any, seat: Any, number: Any, seen: Any) -> Any:
+        return ask(hand, trick, trump)
+    return asked
+
+
+#: What :func:`_seen` gives: the game's fields a deal's playout passes its askers
+#: (``rules, dealer, tricks_of``, :func:`turub.decisions.asker`).
+Seen = tuple[Any, Seat, Callable[[int | None], tuple[Any, ...]]]
+
+
+def _seen(deal: HouseRuleDeal) -> Seen:
+    """What :meth:`HouseRuleDeal.game` reads of the deal, for the random playout's askers to
+    build the game at each ask (as :func:`turub.decisions.game_at` does): its rules, its
+    dealer, and how its tricks are given when a rule reads them (each count's once, then
+    looked up: asked again within a trick, and by every later view that reads them)."""
+    return deal.rules, deal.dealer, _TricksBefore(deal).__getitem__
+
+
+class _TricksBefore(dict):  # type: ignore[type-arg]
+    """The deal's first ``count`` tricks by ``count``, as :meth:`HouseRuleDeal.tricks_before`
+    gives them, built when first asked (a key missing) and kept: a trick once complete never changes, and a
+    view only asks for the tricks complete when it was built.  Reading a kept count is
+    the dictionary's own lookup, no Python call."""
+
+    __slots__ = ("deal",)
+
+    def __init__(self, deal: HouseRuleDeal) -> None:
+        super().__init__()
+        self.deal = deal
+
+    def __missing__(self, count: int | None) -> tuple[Any, ...]:
+        tricks = self.deal.tricks
+        if count is None:  # all of them (a view after the deal): not kept, the deal may go on
+            return tricks
+        tricks = self[count] = tricks[:count]  # (the same tuple where all are asked for)
+        return tricks
 
 
 def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any, decide: Any,
-              seen: tuple[Callable[[int | None], tuple[Any, ...]], Any, Seat] | None) -> Seat:
+              seen: Seen | None) -> Seat:
     """The tricks left, each play asked of the rules of its kind (``asks``,
-    :func:`turub.decisions.play_askers`; with the game, :func:`turub.decisions.game_at`,
-    where ``seen``, :func:`_seen`, is given): if none answers, :mod:`turub.playout`'s draw,
+    :func:`turub.decisions.play_askers`; given where it is asked, and ``seen``, :func:`_seen`,
+    for a rule reading the game): if none answers, :mod:`turub.playout`'s draw,
     else :func:`_drawn_by`; each trick to ``decide`` if given, else the table.  The last
     winner.  The hand a rule is shown is kept play by play where a rule is asked at the plays
     following suit (most of a deal's), else built where it is asked (:func:`_hand_view`);
@@ -208,14 +248,12 @@ def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any,
     hands, beats, nxt, order, done, won, leader, _ = position
     ask_lead, ask_follow, ask_void = asks["lead"], asks["follow"], asks["void"]
     held = [_in_hand_order(hand) for hand in hands] if ask_follow is not None else None
-    before, rules, dealer = seen if seen is not None else (None, None, None)
     for left in range(36 - len(done), 0, -1):  # every hand holds ``left`` cards before a trick
-        count, hand = 36 - left, hands[leader]  # ``count`` tricks complete
+        number, hand = 37 - left, hands[leader]  # the trick being played
         asked = None
         if ask_lead is not None:
             view = tuple(held[leader]) if held is not None else _hand_view(hand)
-            asked = ask_lead(view, (), trump) if seen is None else \
-                ask_lead(view, (), trump, game=game_at(leader, count + 1, before, rules, dealer))
+            asked = ask_lead(view, (), trump) if seen is None else ask_lead(view, (), trump, leader, number, seen)
         if asked is None:
             i = int(rnd() * left)  # the standard draw: any card
             for suit in hand:
@@ -239,8 +277,7 @@ def _plays_by(variant: Any, position: Position, rnd: Any, asks: Any, trump: Any,
             asked = None
             if ask is not None:
                 view = tuple(held[seat]) if held is not None else _hand_view(hand)
-                asked = ask(view, cards, trump) if seen is None else \
-                    ask(view, cards, trump, game=game_at(seat, count + 1, before, rules, dealer))
+                asked = ask(view, cards, trump) if seen is None else ask(view, cards, trump, seat, number, seen)
             if asked is None:
                 if suit:  # the standard draw: the led suit if held, else any card
                     i = int(rnd() * len(suit))
@@ -341,18 +378,16 @@ def _drawn_by(variant: Any, asked: tuple[tuple[frozenset[Card], list[Card]], Any
     return copies[int(rnd() * len(copies))]
 
 
-def _trick_rule(variant: Any, ask: Any, trump: Any, done: Sequence[Any],
-                seen: tuple[Callable[[int | None], tuple[Any, ...]], Any, Seat] | None = None) -> Any:
+def _trick_rule(variant: Any, ask: Any, trump: Any, done: Sequence[Any], seen: Seen | None = None) -> Any:
     """The winning position of a trick as the house rules decide it (``ask``), given its
     cards, the standard position (when every rule defers) and its leader (for a rule that
     reads the game: ``seen``, :func:`_seen`, the game at the leader once the tricks ``done``
     are complete), and the clauses that decided it (``None``: the standard ones)."""
-    before, rules, dealer = seen if seen is not None else (None, None, None)
 
     def decide(cards: tuple[Card, ...], standard: int, leader: Seat | None = None
                ) -> tuple[int, tuple[str, ...] | None]:
         asked = ask(cards, trump) if seen is None or leader is None else \
-            ask(cards, trump, game=game_at(leader, len(done) + 1, before, rules, dealer))
+            ask(cards, trump, leader, len(done) + 1, seen)
         if asked is None:
             return standard, None
         if variant.tallying is not None:

@@ -115,7 +115,7 @@ def trick_winner(cards: Sequence[Card], trump: Suit) -> int:
     for i in range(1, len(cards)):
         card = cards[i]
         if card.suit is best.suit:
-            if card.rank > best.rank:
+            if card.index < best.index:  # a higher rank (an index counts down the ranks of a suit)
                 best, position = card, i
         elif card.suit is trump:
             best, position = card, i

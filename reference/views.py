@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from operator import attrgetter
 from typing import Final, NamedTuple
 
 from .cards import Card, Suit
@@ -56,7 +57,13 @@ class Trick(NamedTuple):
 
     @property
     def winner(self) -> Seat:
+        """The seat that won the trick."""
         return self.decision.seat
+
+
+# The same property read without a Python call (a rule reading the game may read it at every
+# trick): a NamedTuple's body takes only its fields and methods.
+Trick.winner = property(attrgetter("decision.seat"), doc="The seat that won the trick.")  # type: ignore[method-assign, assignment]
 
 
 @dataclass(frozen=True, slots=True)
