@@ -45,8 +45,8 @@ def pytest_collection_modifyitems(session, config, items):
     """The files of :data:`LONGEST_FIRST` first, then the others by their number of tests,
     most first; within a file, its own order (stable)."""
     root = Path(__file__).resolve().parent.parent
-    files = [str(Path(item.fspath).resolve().relative_to(root)) if Path(item.fspath).resolve().is_relative_to(root)
-             else str(item.fspath) for item in items]
+    paths = [item.path.resolve() for item in items]
+    files = [str(p.relative_to(root)) if p.is_relative_to(root) else str(p) for p in paths]
     counts: dict[str, int] = {}
     for f in files:
         counts[f] = counts.get(f, 0) + 1
